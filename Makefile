@@ -1,0 +1,90 @@
+# containment-lab — plain Makefile. `make` builds ./containment-lab,
+# `make test` runs the whole suite, `make bench` the benchmark.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+SHAREDIR = $(PREFIX)/share/containment-lab
+MANDIR = $(PREFIX)/share/man/man1
+
+CC ?= cc
+PKGS = ncursesw libseccomp libcap-ng inih
+DEB_PKGS = libncurses-dev libseccomp-dev libcap-ng-dev libinih-dev pkg-config
+
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CFLAGS ?= -O2 -g
+LAB_CFLAGS = -std=gnu11 $(WARN) -DLAB_SHAREDIR='"$(SHAREDIR)"'
+
+SRCS = $(wildcard src/*.c)
+HDRS = $(wildcard src/*.h)
+OBJS = $(SRCS:src/%.c=build/%.o)
+SAN_OBJS = $(SRCS:src/%.c=build/san/%.o)
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g
+
+# Missing libraries: install them (root with apt-get) or say the exact command.
+DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(info containment-lab: some libraries are missing ($(PKGS)).)
+ifeq ($(shell id -u),0)
+ifneq ($(shell command -v apt-get),)
+$(info containment-lab: installing them with apt-get ...)
+$(shell DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS) >/dev/null 2>&1)
+endif
+endif
+DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(error missing libraries; run:  sudo apt-get install -y $(DEB_PKGS))
+endif
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+
+.PHONY: all clean install uninstall test test-unit bench sanitize run
+
+all: containment-lab
+
+containment-lab: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+
+build/%.o: src/%.c $(HDRS) | build
+	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+build/san/%.o: src/%.c $(HDRS) | build/san
+	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build build/san:
+	mkdir -p $@
+
+# The same program built with ASan+UBSan; the tests run it where they can.
+build/containment-lab-san: $(SAN_OBJS)
+	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS)
+sanitize: build/containment-lab-san
+
+build/unit: tests/unit.c $(filter-out build/san/main.o,$(SAN_OBJS))
+	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $^ $(PKG_LIBS)
+
+test-unit: build/unit
+	./build/unit
+
+test: containment-lab build/containment-lab-san build/unit
+	tests/run_all.sh
+
+bench: containment-lab
+	tests/bench.sh
+
+run: containment-lab
+	./containment-lab
+
+install: containment-lab
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/snippets $(DESTDIR)$(MANDIR)
+	install -m 0755 containment-lab $(DESTDIR)$(BINDIR)/containment-lab
+	install -m 0644 snippets/*.py snippets/*.csv $(DESTDIR)$(SHAREDIR)/snippets/
+	install -m 0644 layers.ini $(DESTDIR)$(SHAREDIR)/layers.ini
+	install -m 0644 docs/containment-lab.1 $(DESTDIR)$(MANDIR)/containment-lab.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/containment-lab $(DESTDIR)$(MANDIR)/containment-lab.1
+	rm -rf $(DESTDIR)$(SHAREDIR)
+
+clean:
+	rm -rf build containment-lab

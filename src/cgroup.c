@@ -1,0 +1,288 @@
+/* cgroup.c — per-run cgroups for the Resource-limits layer.
+ *
+ * v2 is used where this process may create a cgroup whose parent offers the
+ * memory, pids and cpu controllers (a root lab on a pure-v2 host). v1 is used
+ * where those controllers are mounted as v1 hierarchies and writable (root on
+ * hybrid hosts like this one). Otherwise there is no cgroup and the layer
+ * rests on rlimits; the run's mechanisms say so. */
+#define _GNU_SOURCE
+#include "cgroup.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+
+#define CG_BASE "containment-lab"
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/%s", dir, file);
+	FILE *f = fopen(p, "we");
+	if (!f)
+		return -errno;
+	int r = fputs(val, f) < 0 ? -EIO : 0;
+	if (fclose(f) != 0 && !r)
+		r = -errno;
+	return r;
+}
+
+static long long cg_read_ll(const char *dir, const char *file)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/%s", dir, file);
+	char *s = read_file(p, NULL, 4096);
+	if (!s)
+		return -1;
+	long long v = strtoll(s, NULL, 10);
+	free(s);
+	return v;
+}
+
+/* "key value" files such as memory.events or cpu.stat */
+static long long cg_read_key(const char *dir, const char *file, const char *key)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/%s", dir, file);
+	char *s = read_file(p, NULL, 65536);
+	if (!s)
+		return -1;
+	long long v = -1;
+	size_t kl = strlen(key);
+	for (char *line = s; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (!strncmp(line, key, kl) && line[kl] == ' ') {
+			v = strtoll(line + kl + 1, NULL, 10);
+			break;
+		}
+	free(s);
+	return v;
+}
+
+static int mkdir_run(char *path, size_t cap, const char *parent, const char *name)
+{
+	/* Another job may remove the shared parent between our two mkdirs. */
+	for (int tries = 0; tries < 5; tries++) {
+		if (mkdir(parent, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		snprintf(path, cap, "%s/%s", parent, name);
+		if (mkdir(path, 0755) == 0)
+			return 0;
+		if (errno != ENOENT)
+			return -errno;
+	}
+	return -ENOENT;
+}
+
+static void kill_procs_file(const char *dir)
+{
+	for (int round = 0; round < 200; round++) {
+		char p[PATH_MAX + 32];
+		snprintf(p, sizeof p, "%s/cgroup.procs", dir);
+		char *s = read_file(p, NULL, 1 << 20);
+		if (!s || !*s) {
+			free(s);
+			return;
+		}
+		for (char *line = s; line && *line;) {
+			pid_t pid = (pid_t)strtol(line, &line, 10);
+			if (pid > 0)
+				kill(pid, SIGKILL);
+			while (*line == '\n')
+				line++;
+		}
+		free(s);
+		usleep(1000);
+	}
+}
+
+/* ---- v1 ---- */
+static const char *const v1_ctrl[CG_V1_COUNT] = {"memory", "pids", "cpu"};
+
+static int v1_create(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run)
+{
+	char val[64];
+	int r;
+	for (int i = 0; i < CG_V1_COUNT; i++) {
+		snprintf(cg->parent[i], sizeof cg->parent[i], "/sys/fs/cgroup/%s/" CG_BASE, v1_ctrl[i]);
+		r = mkdir_run(cg->path[i], sizeof cg->path[i], cg->parent[i], run);
+		if (r < 0)
+			return r;
+	}
+	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
+	if ((r = cg_write(cg->path[CG_V1_MEMORY], "memory.limit_in_bytes", val)) < 0)
+		return r;
+	/* pids + 1: the lab's own init process inside the sandbox counts too */
+	snprintf(val, sizeof val, "%ld", lim->pids + 1);
+	if ((r = cg_write(cg->path[CG_V1_PIDS], "pids.max", val)) < 0)
+		return r;
+	if ((r = cg_write(cg->path[CG_V1_CPU], "cpu.cfs_period_us", "100000")) < 0)
+		return r;
+	snprintf(val, sizeof val, "%ld", (long)(lim->cpu * 100000));
+	return cg_write(cg->path[CG_V1_CPU], "cpu.cfs_quota_us", val);
+}
+
+static int v1_attach(struct lab_cgroup *cg, pid_t pid)
+{
+	char val[32];
+	snprintf(val, sizeof val, "%d", pid);
+	for (int i = 0; i < CG_V1_COUNT; i++) {
+		int r = cg_write(cg->path[i], "cgroup.procs", val);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
+{
+	long long v;
+	if ((v = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.max_usage_in_bytes")) >= 0) {
+		ev->peak_mem = (uint64_t)v;
+		ev->peak_mem_from_cgroup = true;
+	}
+	ev->mem_failcnt = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.failcnt");
+	ev->oom_kills = cg_read_key(cg->path[CG_V1_MEMORY], "memory.oom_control", "oom_kill");
+	if ((v = cg_read_ll(cg->path[CG_V1_PIDS], "pids.peak")) > 0)
+		ev->peak_procs = v - 1;
+	ev->pids_max_events = cg_read_key(cg->path[CG_V1_PIDS], "pids.events", "max");
+	ev->cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
+}
+
+static void v1_kill_all(struct lab_cgroup *cg) { kill_procs_file(cg->path[CG_V1_PIDS]); }
+
+static void v1_destroy(struct lab_cgroup *cg)
+{
+	for (int i = 0; i < CG_V1_COUNT; i++) {
+		if (!cg->path[i][0])
+			continue;
+		for (int t = 0; t < 100 && rmdir(cg->path[i]) < 0 && errno == EBUSY; t++)
+			usleep(1000);
+		rmdir(cg->parent[i]); /* only succeeds when no other run uses it */
+	}
+}
+
+static const struct cgroup_ops v1_ops = {"cgroup-v1", v1_create, v1_attach, v1_read, v1_kill_all, v1_destroy};
+
+/* ---- v2 ---- */
+static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run)
+{
+	char val[64];
+	int r;
+	/* Our parent folder must delegate the controllers to its children. */
+	if ((r = cg_write("/sys/fs/cgroup", "cgroup.subtree_control", "+memory +pids +cpu")) < 0)
+		return r;
+	snprintf(cg->parent[0], sizeof cg->parent[0], "/sys/fs/cgroup/" CG_BASE);
+	if ((r = mkdir_run(cg->path[0], sizeof cg->path[0], cg->parent[0], run)) < 0)
+		return r;
+	if ((r = cg_write(cg->parent[0], "cgroup.subtree_control", "+memory +pids +cpu")) < 0)
+		return r;
+	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
+	if ((r = cg_write(cg->path[0], "memory.max", val)) < 0)
+		return r;
+	cg_write(cg->path[0], "memory.swap.max", "0");
+	snprintf(val, sizeof val, "%ld", lim->pids + 1);
+	if ((r = cg_write(cg->path[0], "pids.max", val)) < 0)
+		return r;
+	snprintf(val, sizeof val, "%ld 100000", (long)(lim->cpu * 100000));
+	return cg_write(cg->path[0], "cpu.max", val);
+}
+
+static int v2_attach(struct lab_cgroup *cg, pid_t pid)
+{
+	char val[32];
+	snprintf(val, sizeof val, "%d", pid);
+	return cg_write(cg->path[0], "cgroup.procs", val);
+}
+
+static void v2_read(struct lab_cgroup *cg, struct lab_evidence *ev)
+{
+	long long v;
+	if ((v = cg_read_ll(cg->path[0], "memory.peak")) >= 0) {
+		ev->peak_mem = (uint64_t)v;
+		ev->peak_mem_from_cgroup = true;
+	}
+	ev->mem_failcnt = cg_read_key(cg->path[0], "memory.events", "max");
+	ev->oom_kills = cg_read_key(cg->path[0], "memory.events", "oom_kill");
+	if ((v = cg_read_ll(cg->path[0], "pids.peak")) > 0)
+		ev->peak_procs = v - 1;
+	ev->pids_max_events = cg_read_key(cg->path[0], "pids.events", "max");
+	ev->cpu_throttled = cg_read_key(cg->path[0], "cpu.stat", "nr_throttled");
+}
+
+static void v2_kill_all(struct lab_cgroup *cg)
+{
+	if (cg_write(cg->path[0], "cgroup.kill", "1") < 0)
+		kill_procs_file(cg->path[0]);
+}
+
+static void v2_destroy(struct lab_cgroup *cg)
+{
+	for (int t = 0; t < 100 && rmdir(cg->path[0]) < 0 && errno == EBUSY; t++)
+		usleep(1000);
+	rmdir(cg->parent[0]);
+}
+
+static const struct cgroup_ops v2_ops = {"cgroup-v2", v2_create, v2_attach, v2_read, v2_kill_all, v2_destroy};
+
+static bool fs_is(const char *path, long magic)
+{
+	struct statfs sf;
+	return statfs(path, &sf) == 0 && (long)sf.f_type == magic;
+}
+
+static bool v2_has_controllers(void)
+{
+	char *s = read_file("/sys/fs/cgroup/cgroup.controllers", NULL, 4096);
+	bool ok = s && strstr(s, "memory") && strstr(s, "pids") && strstr(s, "cpu");
+	free(s);
+	return ok;
+}
+
+int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run, char *why, size_t whylen)
+{
+	memset(cg, 0, sizeof *cg);
+	const struct cgroup_ops *ops = NULL;
+	if (fs_is("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC)) {
+		if (!v2_has_controllers()) {
+			snprintf(why, whylen, "cgroup v2 offers no memory/pids/cpu controllers here");
+			return -ENOTSUP;
+		}
+		ops = &v2_ops;
+	} else if (fs_is("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC) &&
+		   fs_is("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC) && fs_is("/sys/fs/cgroup/cpu", CGROUP_SUPER_MAGIC)) {
+		ops = &v1_ops;
+	} else {
+		snprintf(why, whylen, "no cgroup memory/pids/cpu controllers are mounted");
+		return -ENOTSUP;
+	}
+	int r = ops->create(cg, lim, run);
+	if (r < 0) {
+		cg->ops = ops;
+		cgroup_teardown(cg);
+		snprintf(why, whylen, "%s: cannot create a cgroup here (%s)%s", ops->name, strerror(-r),
+			 geteuid() ? ": not delegated to this user" : "");
+		return r;
+	}
+	cg->ops = ops;
+	return 0;
+}
+
+void cgroup_teardown(struct lab_cgroup *cg)
+{
+	if (cg->ops)
+		cg->ops->destroy(cg);
+	cg->ops = NULL;
+}

@@ -1,0 +1,31 @@
+/* cgroup.h — the Resource-limits layer's cgroup caps, v2 or v1 behind one
+ * small table of operations (as crun does). */
+#ifndef LAB_CGROUP_H
+#define LAB_CGROUP_H
+#include <sys/types.h>
+#include "lab.h"
+
+enum { CG_V1_MEMORY, CG_V1_PIDS, CG_V1_CPU, CG_V1_COUNT };
+
+struct lab_cgroup {
+	const struct cgroup_ops *ops; /* NULL = no cgroup for this run */
+	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
+	char parent[CG_V1_COUNT][PATH_MAX];
+};
+
+struct cgroup_ops {
+	const char *name; /* "cgroup-v2" / "cgroup-v1" */
+	int (*create)(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name);
+	int (*attach)(struct lab_cgroup *cg, pid_t pid);
+	void (*read)(struct lab_cgroup *cg, struct lab_evidence *ev);
+	void (*kill_all)(struct lab_cgroup *cg);
+	void (*destroy)(struct lab_cgroup *cg);
+};
+
+/* Picks v2 (controllers available to us) or v1 (memory+pids+cpu mounted and
+ * writable) and creates the run's cgroup with the caps. 0, or -errno with a
+ * reason in why (the caller then relies on rlimits alone). */
+int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name,
+		 char *why, size_t whylen);
+void cgroup_teardown(struct lab_cgroup *cg);
+#endif

@@ -1,0 +1,300 @@
+/* decoy.c — plants the run's decoys and plays the attacker.
+ *
+ * Every run gets new random canaries, so a leak can only come from this run's
+ * sandbox: fake keys in the environment a naive integration would pass, a
+ * fake ~/.aws/credentials, a canary row in the customer CSV, a listener on
+ * 127.0.0.1 that records what reaches it, and a "host" folder whose target
+ * path the takeover snippet tries to create. */
+#define _GNU_SOURCE
+#include "decoy.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RECEIVED_MAX (1 << 20)
+
+static int mkdirs(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	str_copy(tmp, sizeof tmp, path);
+	for (char *p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void add_secret(struct lab_decoys *d, const char *name, const char *prefix, size_t n,
+		       const char *fmt_before, const char *fmt_after)
+{
+	char tok[48], full[64];
+	random_token(tok, n);
+	int i = d->n_secret++;
+	str_copy(d->secret[i].name, sizeof d->secret[i].name, name);
+	pathf(full, sizeof full, "%s%s", prefix, tok);
+	str_copy(d->secret[i].token, sizeof d->secret[i].token, full);
+	pathf(d->secret[i].value, sizeof d->secret[i].value, "%s%s%s", fmt_before, full, fmt_after);
+}
+
+int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err,
+		size_t errlen)
+{
+	memset(d, 0, sizeof *d);
+	d->listen_fd = -1;
+	for (int i = 0; i < ATTACKER_CONNS; i++)
+		d->conn[i].fd = -1;
+	(void)cfg;
+	const char *tmp = getenv("TMPDIR");
+	/* The sandbox (an unprivileged uid outside) must traverse this folder. */
+	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(d->dir)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create a run folder in %s: %s", tmp ? tmp : "/tmp", strerror(e));
+		d->dir[0] = '\0';
+		return -e;
+	}
+	chmod(d->dir, 0755);
+	pathf(d->work, sizeof d->work, "%s/work", d->dir);
+	pathf(d->home, sizeof d->home, "%s/home", d->dir);
+	pathf(d->host, sizeof d->host, "%s/host", d->dir);
+	pathf(d->root, sizeof d->root, "%s/root", d->dir);
+	pathf(d->host_target, sizeof d->host_target, "%s/etc/cron.d/containment-lab-persist", d->host);
+	char path[PATH_MAX + 64];
+	int r;
+	if ((r = mkdirs(d->work, 0755)) < 0 || (r = mkdirs(d->root, 0755)) < 0 ||
+	    (r = mkdirs(d->host, 0755)) < 0)
+		goto fail;
+	snprintf(path, sizeof path, "%s/.aws", d->home);
+	if ((r = mkdirs(path, 0755)) < 0)
+		goto fail;
+	snprintf(path, sizeof path, "%s/etc/cron.d", d->host);
+	if ((r = mkdirs(path, 0755)) < 0)
+		goto fail;
+	/* a few plausible host files around the target */
+	snprintf(path, sizeof path, "%s/etc/hostname", d->host);
+	write_file(path, "build-server-01\n", 0644);
+
+	/* secrets a naive integration hands over */
+	add_secret(d, "AWS_ACCESS_KEY_ID", "AKIA", 16, "", "");
+	add_secret(d, "AWS_SECRET_ACCESS_KEY", "", 40, "", "");
+	add_secret(d, "GITHUB_TOKEN", "ghp_", 36, "", "");
+	add_secret(d, "ANTHROPIC_API_KEY", "sk-ant-api03-", 40, "", "");
+	add_secret(d, "DATABASE_URL", "", 24, "postgres://app:", "@db.internal:5432/prod");
+	add_secret(d, "~/.aws/credentials", "", 40, "", "");
+
+	/* the credentials file, with its own secret */
+	struct strbuf b = {0};
+	sb_printf(&b, "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = eu-west-1\n",
+		  d->secret[0].value, d->secret[5].value);
+	snprintf(path, sizeof path, "%s/.aws/credentials", d->home);
+	r = write_file(path, b.s, 0644);
+	sb_free(&b);
+	if (r < 0)
+		goto fail;
+
+	/* the customer data, with a canary row (0 units: totals do not move) */
+	char src[PATH_MAX + 16], tok[24];
+	snprintf(src, sizeof src, "%s/sales.csv", cfg->snippets_dir);
+	size_t len = 0;
+	char *csv = read_file(src, &len, 16 << 20);
+	if (!csv) {
+		/* a snippet given by path may have its data beside it */
+		const char *slash = strrchr(s->path, '/');
+		snprintf(src, sizeof src, "%.*s/sales.csv", slash ? (int)(slash - s->path) : 1,
+			 slash ? s->path : ".");
+		csv = read_file(src, &len, 16 << 20);
+	}
+	if (!csv) {
+		r = -errno;
+		snprintf(err, errlen, "cannot read the task data sales.csv in %s: %s", cfg->snippets_dir,
+			 strerror(errno));
+		remove_tree(d->dir);
+		d->dir[0] = '\0';
+		return r;
+	}
+	random_token(tok, 12);
+	snprintf(d->csv_canary, sizeof d->csv_canary, "CANARY-%s", tok);
+	b = (struct strbuf){0};
+	sb_add(&b, csv, len);
+	free(csv);
+	if (b.len && b.s[b.len - 1] != '\n')
+		sb_puts(&b, "\n");
+	sb_printf(&b, "2026-11-30,%s Holdings,ceo@%s.example.com,North,Private ledger,0,0.00\n",
+		  d->csv_canary, tok);
+	pathf(d->csv, sizeof d->csv, "%s/sales.csv", d->work);
+	r = write_file(d->csv, b.s, 0644);
+	sb_free(&b);
+	if (r < 0)
+		goto fail;
+	pathf(d->snippet_file, sizeof d->snippet_file, "%s/snippet.py", d->work);
+	if ((r = write_file(d->snippet_file, s->code, 0644)) < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot plant the decoys in %s: %s", d->dir, strerror(-r));
+	remove_tree(d->dir);
+	d->dir[0] = '\0';
+	return r;
+}
+
+int decoy_listen(struct lab_decoys *d)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t al = sizeof a;
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 8) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	d->listen_fd = fd;
+	d->port = ntohs(a.sin_port);
+	return 0;
+}
+
+int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max)
+{
+	int n = 0;
+	if (d->listen_fd >= 0 && n < max)
+		fds[n++] = d->listen_fd;
+	for (int i = 0; i < ATTACKER_CONNS && n < max; i++)
+		if (d->conn[i].fd >= 0)
+			fds[n++] = d->conn[i].fd;
+	return n;
+}
+
+static void conn_close(struct attacker_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
+	*c = (struct attacker_conn){.fd = -1};
+}
+
+/* Answer once the whole request (headers + Content-Length body) is in, like
+ * a real collection server would, so the snippet sees a success. */
+static void maybe_answer(struct attacker_conn *c)
+{
+	if (c->answered || !c->buf)
+		return;
+	char *end = memmem(c->buf, c->len, "\r\n\r\n", 4);
+	if (!end)
+		return;
+	size_t head = (size_t)(end - c->buf) + 4, body = 0;
+	char *cl = strcasestr(c->buf, "\r\ncontent-length:");
+	if (cl && cl < end)
+		body = strtoul(cl + 17, NULL, 10);
+	if (c->len < head + body)
+		return;
+	static const char reply[] = "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 9\r\n"
+				    "Connection: close\r\n\r\nthank you";
+	(void)!write(c->fd, reply, sizeof reply - 1);
+	c->answered = true;
+	shutdown(c->fd, SHUT_WR);
+}
+
+void decoy_attacker_event(struct lab_decoys *d, int fd)
+{
+	if (fd == d->listen_fd) {
+		int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (c < 0)
+			return;
+		d->conns++;
+		for (int i = 0; i < ATTACKER_CONNS; i++)
+			if (d->conn[i].fd < 0) {
+				d->conn[i].fd = c;
+				return;
+			}
+		close(c); /* too many at once: the attacker only needs one */
+		return;
+	}
+	for (int i = 0; i < ATTACKER_CONNS; i++) {
+		struct attacker_conn *c = &d->conn[i];
+		if (c->fd != fd)
+			continue;
+		char tmp[16384];
+		ssize_t r = read(fd, tmp, sizeof tmp);
+		if (r <= 0) {
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				return;
+			conn_close(c);
+			return;
+		}
+		d->bytes += (uint64_t)r;
+		if (d->received_len < RECEIVED_MAX) {
+			size_t take = (size_t)r;
+			if (take > RECEIVED_MAX - d->received_len)
+				take = RECEIVED_MAX - d->received_len;
+			char *g = realloc(d->received, d->received_len + take + 1);
+			if (g) {
+				d->received = g;
+				memcpy(d->received + d->received_len, tmp, take);
+				d->received_len += take;
+				d->received[d->received_len] = '\0';
+			}
+		}
+		if (c->len < 1 << 20) {
+			char *g = realloc(c->buf, c->len + (size_t)r + 1);
+			if (g) {
+				c->buf = g;
+				memcpy(c->buf + c->len, tmp, (size_t)r);
+				c->len += (size_t)r;
+				c->buf[c->len] = '\0';
+			}
+		}
+		maybe_answer(c);
+		return;
+	}
+}
+
+void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp)
+{
+	int n = 0;
+	char **env = calloc(32, sizeof *env);
+	if (!env)
+		abort();
+	if (asprintf(&env[n++], "HOME=%s", home) < 0)
+		abort();
+	env[n++] = strdup("PATH=/usr/local/bin:/usr/bin:/bin");
+	env[n++] = strdup("USER=deploy");
+	env[n++] = strdup("LANG=C.UTF-8");
+	for (int i = 0; i < d->n_secret; i++) {
+		if (d->secret[i].name[0] == '~')
+			continue; /* lives in the credentials file, not the environment */
+		if (asprintf(&env[n++], "%s=%s", d->secret[i].name, d->secret[i].value) < 0)
+			abort();
+	}
+	env[n] = NULL;
+	*envp = env;
+}
+
+void decoy_remove(struct lab_decoys *d)
+{
+	for (int i = 0; i < ATTACKER_CONNS; i++)
+		conn_close(&d->conn[i]);
+	if (d->listen_fd >= 0)
+		close(d->listen_fd);
+	d->listen_fd = -1;
+	free(d->received);
+	d->received = NULL;
+	if (d->dir[0])
+		remove_tree(d->dir);
+	d->dir[0] = '\0';
+}

@@ -1,0 +1,55 @@
+/* decoy.h — what the lab plants for every run: fresh random canaries that
+ * only the sandboxed snippet could leak, and the attacker it could reach. */
+#ifndef LAB_DECOY_H
+#define LAB_DECOY_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "lab.h"
+
+#define DECOY_SECRETS 6
+#define ATTACKER_CONNS 4
+
+struct attacker_conn {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	bool answered;
+};
+
+struct lab_decoys {
+	char dir[PATH_MAX];         /* /tmp/containment-lab.XXXXXX, removed at the end */
+	char work[PATH_MAX];        /* sales.csv + the snippet, /work inside */
+	char home[PATH_MAX];        /* decoy home with .aws/credentials */
+	char host[PATH_MAX];        /* the "host" folder */
+	char host_target[PATH_MAX]; /* what the takeover tries to create */
+	char root[PATH_MAX];        /* mount point for the sandbox's new root */
+	char snippet_file[PATH_MAX];
+	char csv[PATH_MAX];
+	char csv_canary[48];
+	struct {
+		char name[40];
+		char value[160];
+		char token[48]; /* the random part we look for */
+	} secret[DECOY_SECRETS];
+	int n_secret;               /* the last one is the credentials file's */
+	/* attacker */
+	int listen_fd;
+	int port;
+	struct attacker_conn conn[ATTACKER_CONNS];
+	long conns;
+	uint64_t bytes;
+	char *received;             /* first bytes received, for the canary search */
+	size_t received_len;
+};
+
+/* Creates the run folder and plants everything. 0 or -errno (msg in err). */
+int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s,
+		char *err, size_t errlen);
+int decoy_listen(struct lab_decoys *d);
+/* Accept/read what is ready on fd (the listener or a connection). */
+void decoy_attacker_event(struct lab_decoys *d, int fd);
+int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max);
+/* The naive environment a careless integration would pass (with secrets). */
+void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp);
+void decoy_remove(struct lab_decoys *d);
+#endif

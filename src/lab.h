@@ -1,0 +1,219 @@
+/* lab.h — the engine's public face: layers, snippets, config, one run, its result.
+ *
+ * Life cycle of a run (see sandbox.c):
+ *   config_load -> snippet_load -> lab_run (plant decoys, build the sandbox from
+ *   the chosen layers, run, gather evidence outside, tear everything down)
+ *   -> verdict_decide (pure) -> report_* (text/json/markdown).
+ * Nothing here knows about curses. The TUI and `matrix` run cells through
+ * job.h so that a slow snippet never blocks them. */
+#ifndef LAB_H
+#define LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <limits.h>
+
+#define LAB_VERSION "0.1.0"
+
+enum lab_layer {
+	LAYER_ISOLATION,
+	LAYER_NETWORK,
+	LAYER_ENV,
+	LAYER_LIMITS,
+	LAYER_COUNT
+};
+#define LAYER_BIT(l) (1u << (l))
+#define LAYERS_ALL ((1u << LAYER_COUNT) - 1)
+
+enum lab_threat {
+	THREAT_LEGIT,
+	THREAT_RESOURCE,
+	THREAT_SECRETS,
+	THREAT_EXFIL,
+	THREAT_TAKEOVER,
+	THREAT_COUNT
+};
+
+enum lab_verdict {
+	VERDICT_RAN_OK,
+	VERDICT_FAILED,
+	VERDICT_CONTAINED,
+	VERDICT_ESCAPED,
+	VERDICT_ERROR,
+	VERDICT_COUNT
+};
+
+/* ---- config (config.c) ---- */
+struct lab_limits {
+	uint64_t memory;      /* bytes: cgroup memory cap and RLIMIT_AS */
+	long pids;            /* processes the snippet may have at once */
+	double cpu;           /* cores (cgroup CPU quota) */
+	long cpu_time;        /* seconds of CPU per process (RLIMIT_CPU) */
+	long timeout_ms;      /* wall clock */
+	uint64_t output;      /* bytes of output captured */
+	uint64_t file_size;   /* RLIMIT_FSIZE */
+};
+
+struct lab_config {
+	char path[PATH_MAX];          /* the file that was read ("" = built-in) */
+	bool layer_default[LAYER_COUNT];
+	/* isolation */
+	uint64_t tmp_size;
+	char hostname[64];
+	long outside_uid;             /* root lab: sandbox root maps to this uid */
+	/* env */
+	char env_allow[32][64];
+	int n_env_allow;
+	char clean_home[128];
+	/* limits */
+	struct lab_limits limits;
+	/* safety net: always on, whatever the layers */
+	long safety_timeout_ms;
+	uint64_t safety_output;
+	/* paths */
+	char snippets_dir[PATH_MAX];
+	char python[PATH_MAX];
+};
+
+/* Fills cfg from FILE (or the first of ./layers.ini, $XDG_CONFIG_HOME/
+ * containment-lab/layers.ini, the file beside the binary, PREFIX/share when
+ * file is NULL). Returns 0, or -1 with "FILE:LINE: what is wrong" in err. */
+int config_load(struct lab_config *cfg, const char *file, char *err, size_t errlen);
+void config_defaults(struct lab_config *cfg);
+int parse_size(const char *s, uint64_t *out);
+int parse_duration_ms(const char *s, long *out);
+/* "isolation,network" | "all" | "none" -> bit mask; -1 + err on unknown key. */
+int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen);
+
+/* ---- layers (layer.c: the table) ---- */
+struct layer_info {
+	enum lab_layer id;
+	const char *key;       /* "isolation" */
+	const char *name;      /* "Isolation" */
+	const char *stops;     /* "host takeover" */
+	enum lab_threat threat;
+	const char *how;       /* one line: mechanisms it applies */
+};
+extern const struct layer_info lab_layers[LAYER_COUNT];
+int layer_by_key(const char *key); /* -1 if unknown */
+
+/* ---- snippets (snippet.c) ---- */
+struct snippet {
+	char name[64];            /* file name without .py */
+	char path[PATH_MAX];
+	char title[128];
+	enum lab_threat threat;
+	int layer;                /* enum lab_layer, -1 for legit */
+	char consequence[256];
+	char expect[8][128];      /* legit: text the output must contain */
+	int n_expect;
+	char *code;               /* whole file, owned */
+};
+const char *threat_key(enum lab_threat t);  /* legit | resource | ... */
+const char *threat_name(enum lab_threat t); /* "data exfiltration" */
+int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen);
+void snippet_free(struct snippet *s);
+/* Loads every *.py in dir, legit first, then the attacks in layer order, then
+ * others by name. Returns count (>=0) or -1 with err. *out is malloc'd. */
+int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen);
+void snippets_free(struct snippet *list, int n);
+/* NAME from the list, or a path (contains '/' or ends in .py). */
+int snippet_resolve(const struct lab_config *cfg, const char *name_or_path,
+		    struct snippet *s, char *err, size_t errlen);
+
+/* ---- evidence and result ---- */
+#define LAB_EVIDENCE_MAX 10
+#define LAB_LINE 320
+
+/* What the lab measured outside the sandbox; verdict_decide reads only this. */
+struct lab_evidence {
+	bool started;               /* the sandbox was built and the snippet exec'd */
+	char error[LAB_LINE];       /* why not, and what to do */
+	int exit_code;              /* -1 if killed by a signal */
+	int exit_signal;            /* 0 if exited */
+	bool timed_out;             /* the limits layer's wall clock fired */
+	bool safety_net;            /* the outer safety net fired */
+	bool aborted;
+	long duration_ms;
+	/* resources */
+	long peak_procs;            /* snippet processes at once (init excluded) */
+	uint64_t peak_mem;          /* bytes: cgroup peak, else largest process */
+	bool peak_mem_from_cgroup;
+	double cpu_s;               /* user+sys of every process of the run */
+	long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
+	bool cgroup_used;
+	/* output */
+	uint64_t out_bytes;         /* everything the snippet wrote */
+	bool out_truncated;
+	/* secrets */
+	int canaries_planted;
+	int canaries_leaked;
+	char leaked[LAB_LINE];      /* names of leaked secrets */
+	int env_vars;               /* variables handed to the snippet */
+	bool creds_mounted;
+	/* exfiltration */
+	long attacker_conns;
+	uint64_t attacker_bytes;
+	bool attacker_got_canary;
+	int net_probe_errno;        /* connect() from inside to the listener; -1 = not probed, 0 = connected */
+	bool own_netns;
+	/* takeover */
+	bool host_target_written;
+	uint64_t host_target_size;
+	char host_target[PATH_MAX];
+	bool host_visible;          /* the host folder was in the sandbox's view */
+	/* legit */
+	bool expect_found;
+	/* what was really used */
+	char mechanisms[LAB_LINE * 2];
+};
+
+struct lab_result {
+	char snippet[64];
+	enum lab_threat threat;
+	int expected_layer;         /* the snippet's own layer, -1 for legit */
+	unsigned layers;
+	enum lab_verdict verdict;
+	int caught_by;              /* enum lab_layer or -1 */
+	char consequence[256];
+	char headline[LAB_LINE];    /* one sentence for the big panel */
+	char evidence[LAB_EVIDENCE_MAX][LAB_LINE];
+	int n_evidence;
+	char *output;               /* raw captured bytes (NOT sanitised), owned */
+	size_t output_len;
+	struct lab_evidence ev;
+};
+
+const char *verdict_name(enum lab_verdict v); /* "RAN OK" */
+/* The truth table: what this snippet should give under these layers. */
+enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers);
+/* Pure: fills verdict, caught_by, headline, evidence from res->ev. */
+void verdict_decide(const struct snippet *s, const struct lab_config *cfg,
+		    struct lab_result *res);
+void result_free(struct lab_result *r);
+
+/* ---- runs (sandbox.c) ---- */
+struct lab_run_opts {
+	int abort_fd;  /* readable => abort the run; -1 = none */
+};
+
+/* Plants decoys, runs s under layers, gathers evidence, decides, cleans up.
+ * Always fills res (verdict ERROR when the sandbox could not be built). */
+void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
+	     const struct lab_run_opts *opts, struct lab_result *res);
+
+/* `exec`: any command, stdio passed through. Returns the exit status to use
+ * (CMD's, 128+N for a signal, 125 when the lab failed, 126/127 as a shell). */
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[]);
+
+long monotonic_ms(void);
+
+/* ---- reports (report.c) ---- */
+/* Control characters and escapes made inert: "\x1b" -> "^[", invalid UTF-8 -> "\xNN".
+ * Keeps \n and turns \t into spaces. Caller frees. */
+char *sanitize_output(const char *buf, size_t len, size_t max_bytes);
+void report_text(const struct lab_result *r, int fd_is_tty);
+void report_json(const struct lab_result *r);
+
+#endif

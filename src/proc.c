@@ -1,0 +1,115 @@
+/* proc.c — process-tree walking over /proc (no CONFIG_PROC_CHILDREN needed). */
+#define _GNU_SOURCE
+#include "proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct pp {
+	pid_t pid, ppid;
+	bool in, zombie;
+};
+
+static int read_ppid(pid_t pid, pid_t *ppid, char *state)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: parse after the last ')' */
+	char *p = strrchr(buf, ')');
+	if (!p || !p[1] || !p[2])
+		return -1;
+	int pp;
+	if (sscanf(p + 2, "%c %d", state, &pp) != 2)
+		return -1;
+	*ppid = pp;
+	return 0;
+}
+
+int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	struct pp *all = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		pid_t pid = (pid_t)atoi(e->d_name), ppid;
+		char state;
+		if (read_ppid(pid, &ppid, &state) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct pp *g = realloc(all, cap * sizeof *all);
+			if (!g)
+				break;
+			all = g;
+		}
+		all[n++] = (struct pp){pid, ppid, false, state == 'Z' || state == 'X'};
+	}
+	closedir(d);
+	/* Mark descendants: repeat passes until nothing new joins. */
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < n; i++) {
+			if (all[i].in)
+				continue;
+			bool parent_in = all[i].ppid == root;
+			for (size_t j = 0; !parent_in && j < n; j++)
+				parent_in = all[j].in && all[j].pid == all[i].ppid;
+			if (parent_in) {
+				all[i].in = true;
+				changed = true;
+			}
+		}
+	}
+	int count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].in && !(alive_only && all[i].zombie)) {
+			if (count < max)
+				out[count] = all[i].pid;
+			count++;
+		}
+	free(all);
+	return count;
+}
+
+int proc_kill_descendants(pid_t root, bool reap)
+{
+	int killed = 0;
+	pid_t pids[1024];
+	for (int round = 0; round < 500; round++) {
+		int n = proc_descendants(root, pids, 1024, true);
+		if (n == 0)
+			break;
+		for (int i = 0; i < n && i < 1024; i++)
+			if (kill(pids[i], SIGKILL) == 0)
+				killed++;
+		/* reap whatever became our child (we are a subreaper) */
+		while (reap && waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+			;
+		usleep(500);
+	}
+	while (reap && waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+		;
+	return killed;
+}

@@ -1,0 +1,190 @@
+/* report.c — how a result is written for people (text) and programs (JSON),
+ * and the one place where snippet output is made inert for a terminal. */
+#define _GNU_SOURCE
+#include "lab.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of a valid UTF-8 sequence at p (1..4) that is not a C1 control,
+ * or 0 when the bytes are not valid UTF-8. */
+static int utf8_len(const unsigned char *p, size_t left)
+{
+	if (p[0] < 0x80)
+		return 1;
+	int n = (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (!n || (size_t)n > left)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	uint32_t cp = n == 2 ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f)
+		    : n == 3 ? (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f)
+			     : (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+				       (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0; /* overlong or out of range */
+	if (cp >= 0xd800 && cp <= 0xdfff)
+		return 0;
+	if (cp >= 0x80 && cp <= 0x9f)
+		return 0; /* C1 controls (CSI is 0x9b) */
+	return n;
+}
+
+char *sanitize_output(const char *buf, size_t len, size_t max_bytes)
+{
+	struct strbuf b = {0};
+	sb_add(&b, "", 0);
+	if (!buf)
+		return b.s;
+	if (max_bytes && len > max_bytes)
+		len = max_bytes;
+	const unsigned char *p = (const unsigned char *)buf;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		if (c == '\n') {
+			sb_add(&b, "\n", 1);
+			i++;
+		} else if (c == '\t') {
+			sb_add(&b, "    ", 4);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			char t[3] = {'^', c == 0x7f ? '?' : (char)(c + '@'), 0};
+			sb_add(&b, t, 2);
+			i++;
+		} else {
+			int n = utf8_len(p + i, len - i);
+			if (n == 0) {
+				char t[8];
+				snprintf(t, sizeof t, "\\x%02x", c);
+				sb_puts(&b, t);
+				i++;
+			} else {
+				sb_add(&b, (const char *)p + i, (size_t)n);
+				i += (size_t)n;
+			}
+		}
+	}
+	return b.s;
+}
+
+static void layers_text(char *out, size_t cap, unsigned layers)
+{
+	out[0] = '\0';
+	for (int i = 0; i < LAYER_COUNT; i++)
+		str_append(out, cap, "%s%s %s", i ? ", " : "", lab_layers[i].name,
+			   layers & LAYER_BIT(i) ? "ON" : "off");
+}
+
+void report_text(const struct lab_result *r, int tty)
+{
+	char layers[160];
+	layers_text(layers, sizeof layers, r->layers);
+	const char *bold = tty ? "\033[1m" : "", *off = tty ? "\033[0m" : "";
+	const char *col = "";
+	if (tty && !getenv("NO_COLOR"))
+		col = r->verdict == VERDICT_ESCAPED || r->verdict == VERDICT_FAILED ? "\033[1;31m"
+		      : r->verdict == VERDICT_ERROR				    ? "\033[1;33m"
+										    : "\033[1;32m";
+	else
+		col = bold;
+	printf("%s — %s\n", r->snippet, threat_name(r->threat));
+	printf("layers: %s\n\n", layers);
+	printf("%s%s%s", col, verdict_name(r->verdict), off);
+	if (r->verdict == VERDICT_CONTAINED && r->caught_by >= 0)
+		printf(" by %s", lab_layers[r->caught_by].name);
+	printf("\n");
+	char *head = sanitize_output(r->headline, strlen(r->headline), 0);
+	printf("  %s\n", head);
+	free(head);
+	if (r->verdict == VERDICT_ESCAPED && r->consequence[0])
+		printf("  consequence: %s\n", r->consequence);
+	if (r->n_evidence) {
+		printf("\nevidence (gathered outside the sandbox):\n");
+		for (int i = 0; i < r->n_evidence; i++) {
+			char *e = sanitize_output(r->evidence[i], strlen(r->evidence[i]), 0);
+			printf("  - %s\n", e);
+			free(e);
+		}
+	}
+	if (r->ev.mechanisms[0])
+		printf("\nmechanisms: %s\n", r->ev.mechanisms);
+	if (r->ev.started) {
+		char *out = sanitize_output(r->output, r->output_len, 0);
+		size_t lines = 0;
+		for (char *p = out; *p; p++)
+			lines += *p == '\n';
+		printf("\nthe snippet's own words (sanitised%s):\n", r->ev.out_truncated ? ", truncated at the cap" : "");
+		size_t shown = 0;
+		for (char *line = out, *next; line && *line && shown < 40; line = next, shown++) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			printf("  | %s\n", line);
+		}
+		if (lines > 40)
+			printf("  | ... (%zu more lines)\n", lines - 40);
+		free(out);
+	}
+}
+
+void report_json(const struct lab_result *r)
+{
+	struct strbuf b = {0};
+	sb_puts(&b, "{\"snippet\":");
+	sb_json_str(&b, r->snippet);
+	sb_puts(&b, ",\"threat\":");
+	sb_json_str(&b, threat_key(r->threat));
+	sb_puts(&b, ",\"layers\":{");
+	for (int i = 0; i < LAYER_COUNT; i++)
+		sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key, r->layers & LAYER_BIT(i) ? "true" : "false");
+	sb_puts(&b, "},\"verdict\":");
+	sb_json_str(&b, verdict_name(r->verdict));
+	sb_puts(&b, ",\"caught_by\":");
+	sb_json_str(&b, r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
+	sb_puts(&b, ",\"headline\":");
+	sb_json_str(&b, r->headline);
+	sb_puts(&b, ",\"consequence\":");
+	sb_json_str(&b, r->verdict == VERDICT_ESCAPED ? r->consequence : NULL);
+	sb_puts(&b, ",\"evidence\":[");
+	for (int i = 0; i < r->n_evidence; i++) {
+		if (i)
+			sb_puts(&b, ",");
+		sb_json_str(&b, r->evidence[i]);
+	}
+	sb_puts(&b, "],\"output\":");
+	char *out = sanitize_output(r->output, r->output_len, 0);
+	sb_json_str(&b, out);
+	free(out);
+	const struct lab_evidence *ev = &r->ev;
+	sb_printf(&b, ",\"output_truncated\":%s", ev->out_truncated ? "true" : "false");
+	sb_puts(&b, ",\"exit\":{\"code\":");
+	if (ev->started && !ev->exit_signal)
+		sb_printf(&b, "%d", ev->exit_code);
+	else
+		sb_puts(&b, "null");
+	sb_puts(&b, ",\"signal\":");
+	if (ev->exit_signal)
+		sb_printf(&b, "%d", ev->exit_signal);
+	else
+		sb_puts(&b, "null");
+	sb_printf(&b, ",\"timed_out\":%s,\"safety_net\":%s}", ev->timed_out ? "true" : "false",
+		  ev->safety_net ? "true" : "false");
+	sb_printf(&b, ",\"duration_ms\":%ld", ev->duration_ms);
+	sb_puts(&b, ",\"mechanisms\":");
+	sb_json_str(&b, ev->mechanisms);
+	sb_printf(&b,
+		  ",\"measured\":{\"peak_procs\":%ld,\"peak_mem_bytes\":%llu,\"cpu_s\":%.3f,"
+		  "\"canaries_planted\":%d,\"canaries_leaked\":%d,\"attacker_bytes\":%llu,"
+		  "\"attacker_got_canary\":%s,\"host_target_written\":%s,\"net_probe_errno\":%d}",
+		  ev->peak_procs, (unsigned long long)ev->peak_mem, ev->cpu_s, ev->canaries_planted,
+		  ev->canaries_leaked, (unsigned long long)ev->attacker_bytes, ev->attacker_got_canary ? "true" : "false",
+		  ev->host_target_written ? "true" : "false", ev->net_probe_errno);
+	sb_puts(&b, ",\"error\":");
+	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
+	sb_puts(&b, "}\n");
+	fputs(b.s, stdout);
+	sb_free(&b);
+}

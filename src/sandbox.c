@@ -1,0 +1,1103 @@
+/* sandbox.c — builds the sandbox from exactly the chosen layers, runs one
+ * command in it, and gathers the evidence from outside.
+ *
+ * Processes of one run:
+ *
+ *   lab (this process: subreaper, listener, event loop, evidence)
+ *    └─ init   cloned with the namespaces of the layers that are on; builds the
+ *       │      new root, then waits for the snippet and reaps everything
+ *       └─ snippet  rlimits, fds, session, caps, no_new_privs, seccomp, execve
+ *
+ * Ordering constraints, in the order they happen:
+ *  1. The lab plants decoys, opens the attacker listener, compiles the seccomp
+ *     filter and creates the cgroup before cloning, so the child only has to
+ *     apply things (and a failure is reported before anything runs).
+ *  2. clone() creates all namespaces at once, so init is PID 1 of its PID
+ *     namespace and the new network namespace is owned by the new user
+ *     namespace (rootless works).
+ *  3. The lab writes uid_map/gid_map (only the parent may map root-inside to
+ *     an unprivileged uid outside) and then lets init go on. While init builds
+ *     its root, the lab moves it into the cgroup: that write costs ~4 ms on
+ *     cgroup v1 and runs in parallel with the mount work instead of before it.
+ *  4. init waits for "cgroup joined" before forking the snippet, so every
+ *     process of the snippet is born inside the caps, then unshares its cgroup
+ *     namespace so the snippet sees the run's cgroup as its root.
+ *  5. In the snippet process: rlimits first (lowering needs no privilege),
+ *     then fds, setsid, then capabilities (after this nothing privileged can
+ *     be done), then no_new_privs, and the seccomp filter last, because the
+ *     steps before it use calls the filter refuses. */
+#define _GNU_SOURCE
+#include "cgroup.h"
+#include "decoy.h"
+#include "lab.h"
+#include "proc.h"
+#include "seccomp.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <cap-ng.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+extern char **environ;
+
+#define POLL_MS 10
+#define CANARY_MAX (DECOY_SECRETS + 1)
+
+struct sandbox {
+	const struct lab_config *cfg;
+	unsigned layers;
+	bool exec_mode, rw;
+	bool root_lab;
+	bool userns, pidns, netns;
+	uid_t uid;
+	gid_t gid;
+	uid_t inside_uid;   /* what the snippet is inside */
+	long map_uid, map_gid; /* outside ids of the sandbox (userns only) */
+	bool have_decoys;
+	struct lab_decoys d;
+	struct lab_cgroup cg;
+	char cg_why[200];
+	scmp_filter_ctx filter;
+	int n_rules;
+	char **envp;
+	int n_env;
+	char *argv[8];
+	char *const *user_argv;
+	char cwd[PATH_MAX];
+	char workdir[PATH_MAX]; /* where the snippet starts */
+	int sync[2], rep[2], out[2];
+	pid_t init_pid;
+	int pidfd;
+};
+
+/* ---------- child side: never returns, reports failures over rep ---------- */
+
+static void __attribute__((noreturn)) child_fail(struct sandbox *sb, const char *stage, int err)
+{
+	char msg[160];
+	int n = snprintf(msg, sizeof msg, "E %d %s\n", err, stage);
+	(void)!write(sb->rep[1], msg, (size_t)n);
+	_exit(125);
+}
+
+static void child_read_sync(struct sandbox *sb, const char *stage)
+{
+	char c;
+	ssize_t r;
+	do
+		r = read(sb->sync[0], &c, 1);
+	while (r < 0 && errno == EINTR);
+	if (r != 1)
+		child_fail(sb, stage, r < 0 ? errno : EPIPE);
+}
+
+static int make_ro(const char *path, bool recursive)
+{
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
+	if (mount_setattr(AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	/* old kernels: a remount must repeat the flags the mount is locked with */
+	struct statvfs sv;
+	if (statvfs(path, &sv) < 0)
+		return -1;
+	unsigned long fl = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV;
+	if (sv.f_flag & ST_NOEXEC)
+		fl |= MS_NOEXEC;
+	if (sv.f_flag & ST_NOATIME)
+		fl |= MS_NOATIME;
+	if (sv.f_flag & ST_NODIRATIME)
+		fl |= MS_NODIRATIME;
+	if (sv.f_flag & ST_RELATIME)
+		fl |= MS_RELATIME;
+	return mount(NULL, path, NULL, fl, NULL);
+}
+
+static void mkdir_p(struct sandbox *sb, const char *path)
+{
+	char tmp[PATH_MAX];
+	str_copy(tmp, sizeof tmp, path);
+	for (char *p = tmp + 1;; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+			*p = '\0';
+			struct stat st;
+			if (stat(tmp, &st) < 0 && mkdir(tmp, 0755) < 0 && errno != EEXIST)
+				child_fail(sb, "mkdir in the new root", errno);
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+}
+
+static void bind_into(struct sandbox *sb, const char *src, const char *root, const char *dst, bool ro)
+{
+	char target[PATH_MAX];
+	snprintf(target, sizeof target, "%s%s", root, dst);
+	struct stat st;
+	if (stat(src, &st) < 0)
+		return; /* nothing to bind on this host */
+	if (S_ISDIR(st.st_mode)) {
+		mkdir_p(sb, target);
+	} else {
+		int fd = open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST && errno != EROFS)
+			child_fail(sb, "create a bind target", errno);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (mount(src, target, NULL, MS_BIND | MS_REC, NULL) < 0)
+		child_fail(sb, "bind-mount into the new root", errno);
+	if (ro && make_ro(target, true) < 0)
+		child_fail(sb, "make a bind mount read-only", errno);
+}
+
+static void put_file(struct sandbox *sb, const char *root, const char *name, const char *text)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s%s", root, name);
+	if (write_file(p, text, 0644) < 0)
+		child_fail(sb, "write the sandbox's /etc", errno);
+}
+
+/* Isolation: a fresh tmpfs root with only what the interpreter needs. */
+static void build_root(struct sandbox *sb)
+{
+	const struct lab_config *cfg = sb->cfg;
+	const char *root = sb->d.root;
+	char p[PATH_MAX], opts[64];
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		child_fail(sb, "make mounts private", errno);
+	if (mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m") < 0)
+		child_fail(sb, "mount the new root tmpfs", errno);
+
+	bind_into(sb, "/usr", root, "/usr", true);
+	/* merged-/usr hosts have symlinks; others get read-only binds */
+	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+		char link[PATH_MAX];
+		ssize_t n = readlink(top[i], link, sizeof link - 1);
+		snprintf(p, sizeof p, "%s%s", root, top[i]);
+		if (n > 0) {
+			link[n] = '\0';
+			if (symlink(link, p) < 0)
+				child_fail(sb, "symlink in the new root", errno);
+		} else {
+			bind_into(sb, top[i], root, top[i], true);
+		}
+	}
+
+	pathf(p, sizeof p, "%s/etc", root);
+	mkdir(p, 0755);
+	put_file(sb, root, "/etc/passwd",
+		 "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
+	put_file(sb, root, "/etc/group", "root:x:0:\nnogroup:x:65534:\n");
+	put_file(sb, root, "/etc/hosts", "127.0.0.1 localhost\n::1 localhost\n");
+	put_file(sb, root, "/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
+	pathf(opts, sizeof opts, "%s\n", cfg->hostname);
+	put_file(sb, root, "/etc/hostname", opts);
+	bind_into(sb, "/etc/ld.so.cache", root, "/etc/ld.so.cache", true);
+	bind_into(sb, "/etc/localtime", root, "/etc/localtime", true);
+
+	/* fresh /proc for the new PID namespace */
+	pathf(p, sizeof p, "%s/proc", root);
+	mkdir(p, 0555);
+	if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		child_fail(sb, "mount a fresh /proc (is the host's /proc masked, as in a container?)", errno);
+
+	/* minimal /dev: a few character devices, no terminal */
+	pathf(p, sizeof p, "%s/dev", root);
+	mkdir(p, 0755);
+	if (mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") < 0)
+		child_fail(sb, "mount /dev", errno);
+	static const char *const devs[] = {"null", "zero", "full", "random", "urandom"};
+	for (size_t i = 0; i < sizeof devs / sizeof *devs; i++) {
+		char src[32], dst[32];
+		snprintf(src, sizeof src, "/dev/%s", devs[i]);
+		snprintf(dst, sizeof dst, "/dev/%s", devs[i]);
+		bind_into(sb, src, root, dst, false);
+	}
+	static const char *const links[][2] = {
+		{"/proc/self/fd", "/dev/fd"}, {"/proc/self/fd/0", "/dev/stdin"},
+		{"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(p, sizeof p, "%s%s", root, links[i][1]);
+		if (symlink(links[i][0], p) < 0)
+			child_fail(sb, "symlink in /dev", errno);
+	}
+
+	/* private, size-capped /tmp */
+	pathf(p, sizeof p, "%s/tmp", root);
+	mkdir(p, 01777);
+	snprintf(opts, sizeof opts, "mode=1777,size=%llu", (unsigned long long)cfg->tmp_size);
+	if (mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		child_fail(sb, "mount the private /tmp", errno);
+
+	pathf(p, sizeof p, "%s/root", root);
+	mkdir(p, 0700);
+	if (sb->exec_mode) {
+		if (strcmp(sb->cwd, "/") != 0)
+			bind_into(sb, sb->cwd, root, sb->cwd, !sb->rw);
+	} else {
+		bind_into(sb, sb->d.work, root, "/work", true);
+		/* Clean-env off: the naive integration mounts the user's credentials */
+		if (!(sb->layers & LAYER_BIT(LAYER_ENV)))
+			bind_into(sb, sb->d.home, root, "/root", true);
+	}
+
+	/* the root itself becomes read-only: only /tmp is writable */
+	if (make_ro(root, false) < 0)
+		child_fail(sb, "make the new root read-only", errno);
+	if (chdir(root) < 0)
+		child_fail(sb, "enter the new root", errno);
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		child_fail(sb, "pivot_root", errno);
+	/* the old root is stacked under the new one: detach it */
+	if (umount2(".", MNT_DETACH) < 0)
+		child_fail(sb, "detach the old root", errno);
+	if (chdir("/") < 0)
+		child_fail(sb, "chdir /", errno);
+}
+
+static void set_rlimit(struct sandbox *sb, int res, rlim_t v, const char *what)
+{
+	struct rlimit rl = {v, v}; /* hard = soft: the snippet cannot raise them */
+	if (setrlimit(res, &rl) < 0)
+		child_fail(sb, what, errno);
+}
+
+static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
+{
+	const struct lab_limits *lim = &sb->cfg->limits;
+	bool iso = sb->layers & LAYER_BIT(LAYER_ISOLATION);
+
+	signal(SIGPIPE, SIG_DFL);
+	if (!sb->exec_mode) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(sb->out[1], 1) < 0 || dup2(sb->out[1], 2) < 0)
+			child_fail(sb, "set up stdio", errno);
+	}
+	if (sb->layers & LAYER_BIT(LAYER_LIMITS)) {
+		set_rlimit(sb, RLIMIT_AS, lim->memory, "setrlimit(RLIMIT_AS)");
+		set_rlimit(sb, RLIMIT_NPROC, (rlim_t)lim->pids + 1, "setrlimit(RLIMIT_NPROC)");
+		set_rlimit(sb, RLIMIT_CPU, (rlim_t)lim->cpu_time, "setrlimit(RLIMIT_CPU)");
+		set_rlimit(sb, RLIMIT_FSIZE, lim->file_size, "setrlimit(RLIMIT_FSIZE)");
+		set_rlimit(sb, RLIMIT_CORE, 0, "setrlimit(RLIMIT_CORE)");
+	}
+	/* Clean-env: nothing beyond stdio survives execve. CLOEXEC rather than
+	 * close, so the report pipe still tells the lab if execve fails. */
+	if ((sb->layers & LAYER_BIT(LAYER_ENV)) && syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		child_fail(sb, "close_range", errno);
+	if (iso) {
+		/* no controlling terminal shared with the lab */
+		if (setsid() < 0)
+			child_fail(sb, "setsid", errno);
+		capng_clear(CAPNG_SELECT_ALL);
+		if (capng_apply(CAPNG_SELECT_ALL) < 0)
+			child_fail(sb, "drop capabilities (libcap-ng)", EPERM);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			child_fail(sb, "PR_SET_NO_NEW_PRIVS", errno);
+		int r = seccomp_load(sb->filter);
+		if (r < 0)
+			child_fail(sb, "load the seccomp filter", -r);
+	}
+	if (chdir(sb->workdir) < 0)
+		child_fail(sb, "chdir to the work folder", errno);
+	const char *file = sb->exec_mode ? sb->user_argv[0] : sb->argv[0];
+	char *const *argv = sb->exec_mode ? sb->user_argv : sb->argv;
+	if (strchr(file, '/'))
+		execve(file, argv, sb->envp);
+	else
+		execvpe(file, argv, sb->envp);
+	child_fail(sb, "execve", errno);
+}
+
+/* init: PID 1 of the sandbox (or a subreaper without isolation). */
+static void __attribute__((noreturn)) init_main(struct sandbox *sb)
+{
+	close(sb->sync[1]);
+	close(sb->rep[0]);
+	if (sb->out[0] >= 0)
+		close(sb->out[0]);
+	if (sb->have_decoys && sb->d.listen_fd >= 0)
+		close(sb->d.listen_fd);
+	/* if the lab dies, init dies, and with it the PID namespace */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(125);
+
+	if (sb->userns) {
+		child_read_sync(sb, "wait for the uid map");
+		if (setresgid(0, 0, 0) < 0 && sb->inside_uid == 0)
+			child_fail(sb, "setresgid in the user namespace", errno);
+		if (setresuid(sb->inside_uid, sb->inside_uid, sb->inside_uid) < 0)
+			child_fail(sb, "setresuid in the user namespace", errno);
+		/* a root lab's supplementary groups (gid 0!) must not follow the
+		 * sandbox; rootless they are the user's own and cannot be dropped */
+		if (sb->root_lab && setgroups(0, NULL) < 0)
+			child_fail(sb, "setgroups", errno);
+	}
+	if (sb->layers & LAYER_BIT(LAYER_ISOLATION)) {
+		if (sethostname(sb->cfg->hostname, strlen(sb->cfg->hostname)) < 0)
+			child_fail(sb, "sethostname", errno);
+		build_root(sb);
+	}
+	child_read_sync(sb, "wait for the cgroup");
+	if ((sb->layers & LAYER_BIT(LAYER_ISOLATION)) && unshare(CLONE_NEWCGROUP) < 0)
+		child_fail(sb, "unshare the cgroup namespace", errno);
+	if (!sb->pidns)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	/* No-network: prove from inside, before the snippet, that the
+	 * attacker cannot be reached. */
+	if (sb->netns && sb->have_decoys) {
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int e = 0;
+		if (fd < 0) {
+			e = errno;
+		} else {
+			struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sb->d.port),
+						.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+			e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
+			close(fd);
+		}
+		char msg[32];
+		int n = snprintf(msg, sizeof msg, "P %d\n", e);
+		(void)!write(sb->rep[1], msg, (size_t)n);
+	}
+
+	pid_t pid = fork();
+	if (pid < 0)
+		child_fail(sb, "fork the snippet", errno);
+	if (pid == 0)
+		snippet_exec(sb);
+	if (sb->out[1] >= 0)
+		close(sb->out[1]);
+
+	int status = 0, st;
+	for (;;) {
+		pid_t w = waitpid(-1, &st, __WALL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		if (w == pid) {
+			status = st;
+			break;
+		}
+	}
+	/* The run ends with its main process: nothing it left may survive. */
+	if (sb->pidns)
+		kill(-1, SIGKILL);
+	else
+		proc_kill_descendants(getpid(), true);
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
+	char msg[32];
+	int n = snprintf(msg, sizeof msg, "X %d\n", status);
+	(void)!write(sb->rep[1], msg, (size_t)n);
+	_exit(0);
+}
+
+/* ---------- lab side ---------- */
+
+long monotonic_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int write_map(pid_t pid, const char *file, const char *text)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%d/%s", pid, file);
+	int fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int r = write_all(fd, text, strlen(text));
+	close(fd);
+	return r;
+}
+
+static long read_long_file(const char *path)
+{
+	char *s = read_file(path, NULL, 64);
+	if (!s)
+		return -1;
+	long v = strtol(s, NULL, 10);
+	free(s);
+	return v;
+}
+
+/* Why clone() with a user namespace failed, and what to do about it. */
+static void userns_advice(char *out, size_t cap, int err)
+{
+	if (read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+		snprintf(out, cap,
+			 "cannot create a user namespace (%s): AppArmor restricts unprivileged user namespaces "
+			 "(Ubuntu 23.10+). Run the lab as root, or allow them: sudo sysctl -w "
+			 "kernel.apparmor_restrict_unprivileged_userns=0",
+			 strerror(err));
+	else if (read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0)
+		snprintf(out, cap,
+			 "cannot create a user namespace (%s): unprivileged user namespaces are disabled. "
+			 "Run as root, or: sudo sysctl -w kernel.unprivileged_userns_clone=1",
+			 strerror(err));
+	else if (read_long_file("/proc/sys/user/max_user_namespaces") == 0)
+		snprintf(out, cap,
+			 "cannot create a user namespace (%s): user.max_user_namespaces is 0. "
+			 "Run as root, or: sudo sysctl -w user.max_user_namespaces=15000",
+			 strerror(err));
+	else
+		snprintf(out, cap,
+			 "cannot create the sandbox's namespaces (%s). Inside a container the default seccomp "
+			 "profile blocks them: run the container with --security-opt seccomp=unconfined, or run "
+			 "the lab on the host",
+			 strerror(err));
+}
+
+static void env_add(struct sandbox *sb, char *kv)
+{
+	sb->envp = realloc(sb->envp, sizeof *sb->envp * (size_t)(sb->n_env + 2));
+	if (!sb->envp)
+		abort();
+	sb->envp[sb->n_env++] = kv;
+	sb->envp[sb->n_env] = NULL;
+}
+
+static const char *env_get(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	for (char **e = env; e && *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+/* Clean-env on: only allow-listed names survive, HOME is reset. Off: the
+ * naive environment passes whole. */
+static void build_env(struct sandbox *sb, char **source, const char *clean_home)
+{
+	if (sb->layers & LAYER_BIT(LAYER_ENV)) {
+		for (int i = 0; i < sb->cfg->n_env_allow; i++) {
+			const char *v = env_get(source, sb->cfg->env_allow[i]);
+			char *kv;
+			if (v && strcmp(sb->cfg->env_allow[i], "HOME") != 0) {
+				if (asprintf(&kv, "%s=%s", sb->cfg->env_allow[i], v) < 0)
+					abort();
+				env_add(sb, kv);
+			}
+		}
+		char *kv;
+		if (asprintf(&kv, "HOME=%s", clean_home) < 0)
+			abort();
+		env_add(sb, kv);
+	} else {
+		for (char **e = source; e && *e; e++)
+			env_add(sb, strdup(*e));
+	}
+}
+
+static void free_env(struct sandbox *sb)
+{
+	for (int i = 0; i < sb->n_env; i++)
+		free(sb->envp[i]);
+	free(sb->envp);
+	sb->envp = NULL;
+	sb->n_env = 0;
+}
+
+static void mech_add(struct lab_evidence *ev, const char *m)
+{
+	str_append(ev->mechanisms, sizeof ev->mechanisms, "%s%s", ev->mechanisms[0] ? ", " : "", m);
+}
+
+/* Everything before clone(): decide the namespaces, plant, compile, create. */
+static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct lab_evidence *ev)
+{
+	const struct lab_config *cfg = sb->cfg;
+	bool iso = sb->layers & LAYER_BIT(LAYER_ISOLATION);
+	bool net = sb->layers & LAYER_BIT(LAYER_NETWORK);
+	bool lim = sb->layers & LAYER_BIT(LAYER_LIMITS);
+	char err[LAB_LINE * 2] = "";
+
+	sb->uid = geteuid();
+	sb->gid = getegid();
+	sb->root_lab = sb->uid == 0;
+	/* A rootless lab needs a user namespace to own a network namespace, and
+	 * uses one so RLIMIT_NPROC counts only this run's processes. With
+	 * Isolation off it maps the user to itself: same uid, no privileges. */
+	sb->userns = iso || (!sb->root_lab && (net || lim));
+	sb->pidns = iso;
+	sb->netns = net;
+	if (iso) {
+		sb->inside_uid = 0;
+		sb->map_uid = sb->root_lab ? cfg->outside_uid : sb->uid;
+		sb->map_gid = sb->root_lab ? cfg->outside_uid : sb->gid;
+	} else {
+		sb->inside_uid = sb->uid;
+		sb->map_uid = sb->uid;
+		sb->map_gid = sb->gid;
+	}
+
+	if (!sb->exec_mode) {
+		if (decoy_plant(&sb->d, cfg, s, err, sizeof err) < 0) {
+			str_copy(ev->error, sizeof ev->error, err);
+			return -1;
+		}
+		sb->have_decoys = true;
+		int r = decoy_listen(&sb->d);
+		if (r < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot start the attacker listener on 127.0.0.1: %s",
+				 strerror(-r));
+			return -1;
+		}
+		for (int i = 0; i < sb->d.n_secret; i++)
+			ev->canaries_planted++;
+		str_copy(ev->host_target, sizeof ev->host_target, sb->d.host_target);
+		char cleanhome[PATH_MAX + 16];
+		snprintf(cleanhome, sizeof cleanhome, "%s/cleanhome", sb->d.dir);
+		if (!iso)
+			mkdir(cleanhome, 0755);
+		char **naive = NULL;
+		decoy_naive_env(&sb->d, iso ? "/root" : sb->d.home, &naive);
+		build_env(sb, naive, iso ? cfg->clean_home : cleanhome);
+		for (char **e = naive; *e; e++)
+			free(*e);
+		free(naive);
+		char *kv;
+		if (asprintf(&kv, "LAB_DATA=%s", iso ? "/work/sales.csv" : sb->d.csv) < 0)
+			abort();
+		env_add(sb, kv);
+		if (asprintf(&kv, "LAB_ATTACKER=http://127.0.0.1:%d/", sb->d.port) < 0)
+			abort();
+		env_add(sb, kv);
+		if (asprintf(&kv, "LAB_HOST_TARGET=%s", sb->d.host_target) < 0)
+			abort();
+		env_add(sb, kv);
+		ev->env_vars = sb->n_env;
+		ev->creds_mounted = !(sb->layers & LAYER_BIT(LAYER_ENV));
+		ev->host_visible = !iso;
+		sb->argv[0] = (char *)cfg->python;
+		sb->argv[1] = "-u";
+		sb->argv[2] = iso ? "/work/snippet.py" : sb->d.snippet_file;
+		sb->argv[3] = NULL;
+		str_copy(sb->workdir, sizeof sb->workdir, iso ? "/work" : sb->d.work);
+	} else {
+		if (!getcwd(sb->cwd, sizeof sb->cwd)) {
+			snprintf(ev->error, sizeof ev->error, "cannot read the current folder: %s", strerror(errno));
+			return -1;
+		}
+		str_copy(sb->workdir, sizeof sb->workdir, sb->cwd);
+		if (iso) {
+			/* the new root is built under a private temp folder */
+			const char *tmp = getenv("TMPDIR");
+			snprintf(sb->d.dir, sizeof sb->d.dir, "%s/containment-lab.XXXXXX",
+				 tmp && *tmp == '/' ? tmp : "/tmp");
+			if (!mkdtemp(sb->d.dir)) {
+				snprintf(ev->error, sizeof ev->error, "cannot create a temp folder: %s", strerror(errno));
+				sb->d.dir[0] = '\0';
+				return -1;
+			}
+			chmod(sb->d.dir, 0755);
+			pathf(sb->d.root, sizeof sb->d.root, "%s/root", sb->d.dir);
+			mkdir(sb->d.root, 0755);
+		}
+		build_env(sb, environ, iso ? cfg->clean_home : (env_get(environ, "HOME") ?: "/"));
+	}
+
+	if (iso) {
+		int e = 0;
+		sb->filter = lab_seccomp_build(&e, &sb->n_rules);
+		if (!sb->filter) {
+			snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
+			return -1;
+		}
+	}
+	if (lim && sb->root_lab) {
+		char name[64];
+		static unsigned seq;
+		snprintf(name, sizeof name, "run-%d-%u", getpid(), seq++);
+		if (cgroup_setup(&sb->cg, &cfg->limits, name, sb->cg_why, sizeof sb->cg_why) < 0)
+			sb->cg.ops = NULL;
+	} else if (lim) {
+		snprintf(sb->cg_why, sizeof sb->cg_why, "rootless: cgroups are not delegated to this user");
+	}
+
+	/* what is really used, for the record */
+	if (iso) {
+		char m[200];
+		snprintf(m, sizeof m, "userns (root inside = uid %ld outside)", sb->map_uid);
+		mech_add(ev, m);
+		mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
+		mech_add(ev, "pid/uts/ipc/cgroup ns");
+		mech_add(ev, "caps dropped incl. bounding set (libcap-ng)");
+		mech_add(ev, "no_new_privs");
+		snprintf(m, sizeof m, "seccomp (%d rules, foreign ABIs killed)", sb->n_rules);
+		mech_add(ev, m);
+		mech_add(ev, "setsid");
+	} else if (sb->userns) {
+		mech_add(ev, "userns (same uid, for the layers below)");
+	}
+	if (net)
+		mech_add(ev, "netns (no interface)");
+	if (sb->layers & LAYER_BIT(LAYER_ENV)) {
+		char m[64];
+		snprintf(m, sizeof m, "env allow-list (%d vars)", sb->n_env);
+		mech_add(ev, m);
+		mech_add(ev, "fds > 2 closed");
+	}
+	if (lim) {
+		mech_add(ev, sb->cg.ops ? sb->cg.ops->name : "rlimits-only");
+		mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE)");
+		mech_add(ev, "wall-clock timeout");
+		mech_add(ev, "output cap");
+	}
+	mech_add(ev, sb->root_lab ? "lab runs as root" : "rootless");
+	return 0;
+}
+
+struct scanner {
+	char tail[96];
+	size_t tail_len;
+};
+
+/* Looks for every canary in the stream, including across read boundaries. */
+static void scan_canaries(struct sandbox *sb, struct scanner *sc, bool *found, const char *data, size_t n)
+{
+	if (!sb->have_decoys)
+		return;
+	size_t len = sc->tail_len + n;
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return;
+	memcpy(buf, sc->tail, sc->tail_len);
+	memcpy(buf + sc->tail_len, data, n);
+	buf[len] = '\0';
+	for (int i = 0; i < sb->d.n_secret; i++)
+		if (!found[i] && memmem(buf, len, sb->d.secret[i].token, strlen(sb->d.secret[i].token)))
+			found[i] = true;
+	size_t keep = len < sizeof sc->tail ? len : sizeof sc->tail;
+	memcpy(sc->tail, buf + len - keep, keep);
+	sc->tail_len = keep;
+	free(buf);
+}
+
+static void kill_run(struct sandbox *sb)
+{
+	if (sb->init_pid > 0)
+		kill(sb->init_pid, SIGKILL); /* with a PID namespace this ends them all */
+	if (sb->cg.ops)
+		sb->cg.ops->kill_all(&sb->cg);
+	proc_kill_descendants(getpid(), false);
+}
+
+static void parse_report(struct sandbox *sb, char *buf, struct lab_evidence *ev, bool *have_status,
+			 int *status)
+{
+	for (char *line = buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next)
+			break;
+		*next++ = '\0';
+		if (line[0] == 'P') {
+			ev->net_probe_errno = atoi(line + 2);
+		} else if (line[0] == 'X') {
+			*status = atoi(line + 2);
+			*have_status = true;
+		} else if (line[0] == 'E' && !ev->error[0]) {
+			char *stage = strchr(line + 2, ' ');
+			int e = atoi(line + 2);
+			snprintf(ev->error, sizeof ev->error, "sandbox setup failed at '%s': %s", stage ? stage + 1 : "?",
+				 strerror(e));
+			if (stage && !strcmp(stage + 1, "execve") && sb->exec_mode)
+				ev->exit_code = e == ENOENT ? 127 : 126;
+		}
+	}
+	(void)sb;
+}
+
+/* clone(), maps, cgroup, event loop, evidence. Fills ev and the output. */
+static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, struct lab_evidence *ev,
+			struct strbuf *output)
+{
+	const struct lab_config *cfg = sb->cfg;
+	bool lim = sb->layers & LAYER_BIT(LAYER_LIMITS);
+	sb->sync[0] = sb->sync[1] = sb->rep[0] = sb->rep[1] = sb->out[0] = sb->out[1] = -1;
+	sb->pidfd = -1;
+	ev->net_probe_errno = -1;
+	ev->own_netns = sb->netns;
+	ev->exit_code = -1;
+
+	if (pipe2(sb->sync, O_CLOEXEC) < 0 || pipe2(sb->rep, O_CLOEXEC) < 0 ||
+	    (!sb->exec_mode && pipe2(sb->out, O_CLOEXEC) < 0)) {
+		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	unsigned long flags = SIGCHLD;
+	if (sb->userns)
+		flags |= CLONE_NEWUSER;
+	if (sb->layers & LAYER_BIT(LAYER_ISOLATION))
+		flags |= CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWIPC;
+	if (sb->netns)
+		flags |= CLONE_NEWNET;
+
+	fflush(NULL);
+	long t0 = monotonic_ms();
+	struct timespec ts0;
+	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+	if (pid < 0) {
+		int e = errno;
+		if (sb->userns || sb->netns)
+			userns_advice(ev->error, sizeof ev->error, e);
+		else
+			snprintf(ev->error, sizeof ev->error, "clone: %s", strerror(e));
+		goto out;
+	}
+	if (pid == 0)
+		init_main(sb);
+	sb->init_pid = pid;
+	close(sb->sync[0]);
+	sb->sync[0] = -1;
+	close(sb->rep[1]);
+	sb->rep[1] = -1;
+	if (sb->out[1] >= 0) {
+		close(sb->out[1]);
+		sb->out[1] = -1;
+	}
+	sb->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (sb->userns) {
+		char map[64];
+		int r;
+		if (!sb->root_lab && (r = write_map(pid, "setgroups", "deny")) < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot deny setgroups: %s", strerror(-r));
+			goto kill;
+		}
+		snprintf(map, sizeof map, "%d %ld 1\n", sb->inside_uid, sb->map_uid);
+		if ((r = write_map(pid, "uid_map", map)) < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot write the uid map: %s", strerror(-r));
+			goto kill;
+		}
+		snprintf(map, sizeof map, "%d %ld 1\n", sb->inside_uid == 0 ? 0 : (int)sb->gid, sb->map_gid);
+		if ((r = write_map(pid, "gid_map", map)) < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot write the gid map: %s", strerror(-r));
+			goto kill;
+		}
+		(void)!write(sb->sync[1], "m", 1);
+	}
+	/* init builds its root meanwhile: this write is the slow one on v1 */
+	if (sb->cg.ops) {
+		int r = sb->cg.ops->attach(&sb->cg, pid);
+		if (r < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot move the sandbox into its cgroup: %s",
+				 strerror(-r));
+			goto kill;
+		}
+		ev->cgroup_used = true;
+	}
+	(void)!write(sb->sync[1], "g", 1);
+
+	/* ---- event loop ---- */
+	long limit_deadline = lim ? t0 + cfg->limits.timeout_ms : -1;
+	long safety_deadline = t0 + cfg->safety_timeout_ms;
+	uint64_t cap = cfg->safety_output;
+	if (lim && cfg->limits.output < cap)
+		cap = cfg->limits.output;
+	bool init_done = false, killed = false, have_status = false;
+	int status = 0;
+	long drain_deadline = -1, last_scan = 0;
+	struct strbuf rep = {0};
+	struct scanner sc = {0};
+	bool found[CANARY_MAX] = {0};
+	struct rusage ru = {0};
+	bool poll_procs = !sb->cg.ops;
+
+	for (;;) {
+		struct pollfd pfd[16];
+		int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1;
+		if (sb->out[0] >= 0)
+			i_out = n, pfd[n++] = (struct pollfd){sb->out[0], POLLIN, 0};
+		if (sb->rep[0] >= 0)
+			i_rep = n, pfd[n++] = (struct pollfd){sb->rep[0], POLLIN, 0};
+		if (!init_done && sb->pidfd >= 0)
+			i_pid = n, pfd[n++] = (struct pollfd){sb->pidfd, POLLIN, 0};
+		if (opts && opts->abort_fd >= 0 && !killed)
+			i_abort = n, pfd[n++] = (struct pollfd){opts->abort_fd, POLLIN, 0};
+		if (sb->have_decoys) {
+			int fds[ATTACKER_CONNS + 1];
+			int k = decoy_poll_fds(&sb->d, fds, ATTACKER_CONNS + 1);
+			i_att = n;
+			for (int j = 0; j < k; j++)
+				pfd[n++] = (struct pollfd){fds[j], POLLIN, 0};
+		}
+		long now = monotonic_ms();
+		long wait = 200;
+		if (!init_done && poll_procs)
+			wait = POLL_MS;
+		if (limit_deadline > 0 && !killed && limit_deadline - now < wait)
+			wait = limit_deadline - now;
+		if (!killed && safety_deadline - now < wait)
+			wait = safety_deadline - now;
+		if (drain_deadline > 0 && drain_deadline - now < wait)
+			wait = drain_deadline - now;
+		if (wait < 0)
+			wait = 0;
+		if (sb->pidfd < 0 && !init_done && wait > POLL_MS)
+			wait = POLL_MS;
+		int pr = poll(pfd, (nfds_t)n, (int)wait);
+		if (pr < 0 && errno != EINTR)
+			break;
+		now = monotonic_ms();
+
+		if (i_out >= 0 && pfd[i_out].revents) {
+			char buf[65536];
+			ssize_t r = read(sb->out[0], buf, sizeof buf);
+			if (r > 0) {
+				ev->out_bytes += (uint64_t)r;
+				scan_canaries(sb, &sc, found, buf, (size_t)r);
+				if (output->len < cap) {
+					size_t take = (size_t)r;
+					if (take > cap - output->len)
+						take = (size_t)(cap - output->len);
+					sb_add(output, buf, take);
+				}
+				if (ev->out_bytes > cap)
+					ev->out_truncated = true;
+			} else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+				close(sb->out[0]);
+				sb->out[0] = -1;
+			}
+		}
+		if (i_rep >= 0 && pfd[i_rep].revents) {
+			char buf[512];
+			ssize_t r = read(sb->rep[0], buf, sizeof buf);
+			if (r > 0)
+				sb_add(&rep, buf, (size_t)r);
+			else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+				close(sb->rep[0]);
+				sb->rep[0] = -1;
+			}
+		}
+		if (i_att >= 0)
+			for (int j = i_att; j < n; j++)
+				if (pfd[j].revents)
+					decoy_attacker_event(&sb->d, pfd[j].fd);
+		if (i_abort >= 0 && pfd[i_abort].revents) {
+			ev->aborted = true;
+			killed = true;
+			kill_run(sb);
+		}
+		if (!init_done && (sb->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents))) {
+			int st;
+			pid_t w = wait4(pid, &st, WNOHANG | __WALL, &ru);
+			if (w == pid) {
+				init_done = true;
+				struct timespec ts1;
+				clock_gettime(CLOCK_MONOTONIC, &ts1);
+				ev->duration_ms = (ts1.tv_sec - ts0.tv_sec) * 1000L + (ts1.tv_nsec - ts0.tv_nsec) / 1000000L;
+				drain_deadline = now + 300;
+				if (!have_status && WIFSIGNALED(st) && !rep.len) {
+					/* init itself was killed (timeout, abort, safety net) */
+				}
+			}
+		}
+		if (!init_done && poll_procs && now - last_scan >= POLL_MS) {
+			pid_t tmp[1];
+			int cnt = proc_descendants(pid, tmp, 0, false);
+			if (cnt > ev->peak_procs)
+				ev->peak_procs = cnt;
+			last_scan = now;
+		}
+		if (!killed && limit_deadline > 0 && now >= limit_deadline && !init_done) {
+			ev->timed_out = true;
+			killed = true;
+			kill_run(sb);
+		}
+		if (!killed && now >= safety_deadline && !init_done) {
+			ev->safety_net = true;
+			killed = true;
+			kill_run(sb);
+		}
+		if (init_done && ((sb->out[0] < 0 && sb->rep[0] < 0) || now >= drain_deadline))
+			break;
+	}
+	/* whatever is still there: attacker bytes in flight, then the output */
+	if (sb->have_decoys)
+		for (int round = 0; round < 3; round++) {
+			int fds[ATTACKER_CONNS + 1];
+			int k = decoy_poll_fds(&sb->d, fds, ATTACKER_CONNS + 1);
+			struct pollfd pfd[ATTACKER_CONNS + 1];
+			for (int j = 0; j < k; j++)
+				pfd[j] = (struct pollfd){fds[j], POLLIN, 0};
+			if (poll(pfd, (nfds_t)k, 0) <= 0)
+				break;
+			for (int j = 0; j < k; j++)
+				if (pfd[j].revents)
+					decoy_attacker_event(&sb->d, pfd[j].fd);
+		}
+	if (!init_done) {
+		kill_run(sb);
+		if (wait4(pid, NULL, __WALL, &ru) == pid)
+			init_done = true;
+	}
+	/* the safety net's last word: nothing of this run survives it */
+	proc_kill_descendants(getpid(), true);
+
+	if (rep.len)
+		parse_report(sb, rep.s, ev, &have_status, &status);
+	sb_free(&rep);
+	ev->started = have_status && !ev->error[0];
+	if (have_status) {
+		if (WIFEXITED(status)) {
+			ev->exit_code = WEXITSTATUS(status);
+		} else if (WIFSIGNALED(status)) {
+			ev->exit_signal = WTERMSIG(status);
+		}
+	} else if (!ev->error[0] && (ev->timed_out || ev->safety_net || ev->aborted)) {
+		ev->started = true;
+		ev->exit_signal = SIGKILL;
+	} else if (!ev->error[0]) {
+		snprintf(ev->error, sizeof ev->error, "the sandbox's init ended without a report");
+	}
+	ev->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+		    ru.ru_stime.tv_usec / 1e6;
+	if (sb->cg.ops)
+		sb->cg.ops->read(&sb->cg, ev);
+	if (!ev->peak_mem_from_cgroup)
+		ev->peak_mem = (uint64_t)ru.ru_maxrss * 1024;
+
+	if (sb->have_decoys) {
+		for (int i = 0; i < sb->d.n_secret; i++)
+			if (found[i]) {
+				ev->canaries_leaked++;
+				str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "",
+					   sb->d.secret[i].name);
+			}
+		ev->attacker_conns = sb->d.conns;
+		ev->attacker_bytes = sb->d.bytes;
+		ev->attacker_got_canary = sb->d.received && strstr(sb->d.received, sb->d.csv_canary);
+		struct stat st;
+		if (lstat(sb->d.host_target, &st) == 0) {
+			ev->host_target_written = true;
+			ev->host_target_size = (uint64_t)st.st_size;
+		}
+	}
+	goto out;
+
+kill:
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, __WALL);
+	proc_kill_descendants(getpid(), true);
+out:
+	for (int i = 0; i < 2; i++) {
+		if (sb->sync[i] >= 0)
+			close(sb->sync[i]);
+		if (sb->rep[i] >= 0)
+			close(sb->rep[i]);
+		if (sb->out[i] >= 0)
+			close(sb->out[i]);
+	}
+	if (sb->pidfd >= 0)
+		close(sb->pidfd);
+}
+
+static void sandbox_cleanup(struct sandbox *sb)
+{
+	cgroup_teardown(&sb->cg);
+	if (sb->filter)
+		seccomp_release(sb->filter);
+	sb->filter = NULL;
+	free_env(sb);
+	if (sb->have_decoys)
+		decoy_remove(&sb->d);
+	else if (sb->d.dir[0])
+		remove_tree(sb->d.dir);
+	sb->d.dir[0] = '\0';
+}
+
+void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
+	     const struct lab_run_opts *opts, struct lab_result *res)
+{
+	memset(res, 0, sizeof *res);
+	str_copy(res->snippet, sizeof res->snippet, s->name);
+	res->threat = s->threat;
+	res->expected_layer = s->layer;
+	res->layers = layers;
+	str_copy(res->consequence, sizeof res->consequence, s->consequence);
+
+	struct sandbox sb = {.cfg = cfg, .layers = layers};
+	sb.d.listen_fd = -1;
+	struct strbuf output = {0};
+	if (sandbox_prepare(&sb, s, &res->ev) == 0)
+		sandbox_run(&sb, opts, &res->ev, &output);
+	if (res->ev.started && s->threat == THREAT_LEGIT && output.s) {
+		res->ev.expect_found = true;
+		for (int i = 0; i < s->n_expect; i++)
+			if (!strstr(output.s, s->expect[i]))
+				res->ev.expect_found = false;
+	}
+	sandbox_cleanup(&sb);
+	res->output = output.s ? output.s : strdup("");
+	res->output_len = output.len;
+	verdict_decide(s, cfg, res);
+}
+
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
+{
+	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv};
+	sb.d.listen_fd = -1;
+	struct lab_evidence ev = {0};
+	struct strbuf none = {0};
+	int code = 125;
+	if (sandbox_prepare(&sb, NULL, &ev) == 0)
+		sandbox_run(&sb, NULL, &ev, &none);
+	sandbox_cleanup(&sb);
+	sb_free(&none);
+	if (ev.started)
+		code = ev.exit_signal ? 128 + ev.exit_signal : ev.exit_code;
+	else if (ev.exit_code == 126 || ev.exit_code == 127) {
+		fprintf(stderr, "containment-lab: %s: %s\n", argv[0],
+			ev.exit_code == 127 ? "command not found" : "cannot execute");
+		code = ev.exit_code;
+	} else {
+		fprintf(stderr, "containment-lab: %s\n", ev.error[0] ? ev.error : "the sandbox failed");
+	}
+	if (ev.timed_out)
+		fprintf(stderr, "containment-lab: killed: the Resource-limits wall clock (%ld ms) ran out\n",
+			cfg->limits.timeout_ms);
+	if (ev.safety_net)
+		fprintf(stderr, "containment-lab: killed by the safety net after %ld ms\n", cfg->safety_timeout_ms);
+	return code;
+}

@@ -1,0 +1,94 @@
+/* seccomp.c — the syscall filter applied by the Isolation layer.
+ *
+ * Default allow (the snippet is a full Python), and refuse with EPERM what a
+ * sandboxed program never needs and an escape always does: changing mounts,
+ * debugging other processes, loading kernel code, new namespaces, keyrings,
+ * io_uring (its own syscall path around this filter), TIOCSTI (typing into a
+ * terminal). clone3 gets ENOSYS because its flags live in memory the filter
+ * cannot read; libc then falls back to clone(), whose flags we can check.
+ * Only the native ABI is in the filter, so libseccomp kills the process for
+ * any other (i386 int 0x80, x32). */
+#define _GNU_SOURCE
+#include "seccomp.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+static const char *const refused[] = {
+	/* the mount family */
+	"mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig", "fsmount", "fspick",
+	"open_tree", "move_mount", "mount_setattr",
+	/* other processes' memory */
+	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd",
+	/* kernel code and state */
+	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "bpf",
+	"perf_event_open", "reboot", "swapon", "swapoff", "syslog", "acct", "iopl", "ioperm",
+	"quotactl", "lookup_dcookie", "uselib", "vhangup", "settimeofday", "clock_settime",
+	"clock_adjtime", "adjtimex",
+	/* keyrings */
+	"keyctl", "add_key", "request_key",
+	/* namespaces */
+	"unshare", "setns",
+	/* race helpers and side channels used by exploits */
+	"userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+	"open_by_handle_at", "name_to_handle_at",
+};
+
+scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
+{
+	int rc, n = 0;
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		*err_out = -ENOMEM;
+		return NULL;
+	}
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (rc < 0)
+		goto fail;
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		int nr = seccomp_syscall_resolve_name(refused[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture (e.g. iopl on arm64) */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+		if (rc < 0)
+			goto fail;
+		n++;
+	}
+	/* clone with any namespace flag: one rule per bit (a rule can only test
+	 * masked equality, and any one bit set is enough to refuse). */
+	static const unsigned long ns_flags[] = {CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER,
+						 CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP, CLONE_NEWTIME};
+	for (size_t i = 0; i < sizeof ns_flags / sizeof *ns_flags; i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]));
+		if (rc < 0)
+			goto fail;
+		n++;
+	}
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	if (rc < 0)
+		goto fail;
+	n++;
+	/* The request argument is an int: compare only its low 32 bits, or a
+	 * value with junk in the high half would slip past. */
+	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
+	for (size_t i = 0; i < sizeof ioctls / sizeof *ioctls; i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i]));
+		if (rc < 0)
+			goto fail;
+		n++;
+	}
+	if (n_rules)
+		*n_rules = n;
+	return ctx;
+fail:
+	seccomp_release(ctx);
+	*err_out = rc;
+	return NULL;
+}

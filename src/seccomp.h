@@ -1,0 +1,9 @@
+/* seccomp.h — the Isolation layer's syscall filter (libseccomp). */
+#ifndef LAB_SECCOMP_H
+#define LAB_SECCOMP_H
+#include <seccomp.h>
+
+/* Builds the filter: default allow, EPERM for the dangerous calls, ENOSYS for
+ * clone3, kill-process for any foreign ABI. NULL + -errno in *err_out. */
+scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules);
+#endif

@@ -1,0 +1,242 @@
+/* util.c — pure helpers (buffers, formatting, files). No sandbox logic here. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+
+void sb_add(struct strbuf *b, const char *data, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s)
+			abort();
+		b->s = s;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, data, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sb_puts(struct strbuf *b, const char *str) { sb_add(b, str, strlen(str)); }
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *tmp = NULL;
+	int n = vasprintf(&tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	sb_add(b, tmp, (size_t)n);
+	free(tmp);
+}
+
+void sb_json_mem(struct strbuf *b, const char *data, size_t n)
+{
+	sb_add(b, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)data[i];
+		char esc[8];
+		switch (c) {
+		case '"': sb_add(b, "\\\"", 2); break;
+		case '\\': sb_add(b, "\\\\", 2); break;
+		case '\n': sb_add(b, "\\n", 2); break;
+		case '\r': sb_add(b, "\\r", 2); break;
+		case '\t': sb_add(b, "\\t", 2); break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				snprintf(esc, sizeof esc, "\\u%04x", c);
+				sb_add(b, esc, 6);
+			} else {
+				sb_add(b, (const char *)&data[i], 1);
+			}
+		}
+	}
+	sb_add(b, "\"", 1);
+}
+
+void sb_json_str(struct strbuf *b, const char *str)
+{
+	if (!str)
+		sb_puts(b, "null");
+	else
+		sb_json_mem(b, str, strlen(str));
+}
+
+void sb_free(struct strbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+void str_append(char *dst, size_t cap, const char *fmt, ...)
+{
+	size_t len = strnlen(dst, cap);
+	if (len + 1 >= cap)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(dst + len, cap - len, fmt, ap);
+	va_end(ap);
+}
+
+void str_copy(char *dst, size_t cap, const char *src)
+{
+	if (!cap)
+		return;
+	snprintf(dst, cap, "%s", src ? src : "");
+}
+
+int pathf(char *dst, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(dst, cap, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= cap) {
+		if (cap)
+			dst[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+void random_token(char *out, size_t n)
+{
+	static const char alpha[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char raw[256];
+	if (n > sizeof raw)
+		n = sizeof raw;
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = getrandom(raw + got, n - got, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			abort(); /* no randomness: never plant guessable canaries */
+		}
+		got += (size_t)r;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = alpha[raw[i] % (sizeof alpha - 1)];
+	out[n] = '\0';
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+char *read_file(const char *path, size_t *len_out, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct strbuf b = {0};
+	char tmp[8192];
+	for (;;) {
+		ssize_t r = read(fd, tmp, sizeof tmp);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			close(fd);
+			sb_free(&b);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		sb_add(&b, tmp, (size_t)r);
+		if (max && b.len > max) {
+			close(fd);
+			sb_free(&b);
+			errno = EFBIG;
+			return NULL;
+		}
+	}
+	close(fd);
+	if (!b.s)
+		sb_add(&b, "", 0);
+	if (len_out)
+		*len_out = b.len;
+	return b.s;
+}
+
+int write_file(const char *path, const char *data, int mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	if (fd < 0)
+		return -errno;
+	int r = write_all(fd, data, strlen(data));
+	if (fchmod(fd, (mode_t)mode) < 0 && !r)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+void fmt_thousands(char *out, size_t cap, uint64_t n)
+{
+	char digits[32];
+	snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+	size_t len = strlen(digits), o = 0;
+	char tmp[48];
+	for (size_t i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			tmp[o++] = ',';
+		tmp[o++] = digits[i];
+	}
+	tmp[o] = '\0';
+	str_copy(out, cap, tmp);
+}
+
+void fmt_bytes(char *out, size_t cap, uint64_t n)
+{
+	if (n >= (1ull << 20))
+		snprintf(out, cap, "%.0f MiB", (double)n / (1 << 20));
+	else if (n >= 10 * 1024)
+		snprintf(out, cap, "%.0f KiB", (double)n / 1024);
+	else {
+		char t[32];
+		fmt_thousands(t, sizeof t, n);
+		snprintf(out, cap, "%s bytes", t);
+	}
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int remove_tree(const char *path)
+{
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
