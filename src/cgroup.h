@@ -1,5 +1,7 @@
 /* cgroup.h — the Resource-limits layer's cgroup caps, v2 or v1 behind one
- * small table of operations (as crun does). */
+ * small table of operations (as crun does).
+ * Life cycle: cgroup_setup (create + caps + open the attach files) -> clone
+ * -> init calls cgroup_enter_self -> ops->read -> cgroup_teardown. */
 #ifndef LAB_CGROUP_H
 #define LAB_CGROUP_H
 #include <sys/types.h>
@@ -11,12 +13,15 @@ struct lab_cgroup {
 	const struct cgroup_ops *ops; /* NULL = no cgroup for this run */
 	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
 	char parent[CG_V1_COUNT][PATH_MAX];
+	int attach_fd[CG_V1_COUNT]; /* opened by the lab, written by init */
+	int n_attach;
 };
 
 struct cgroup_ops {
 	const char *name; /* "cgroup-v2" / "cgroup-v1" */
 	int (*create)(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name);
-	int (*attach)(struct lab_cgroup *cg, pid_t pid);
+	/* Opens the files through which init moves itself in (see cgroup.c). */
+	int (*open_attach)(struct lab_cgroup *cg);
 	void (*read)(struct lab_cgroup *cg, struct lab_evidence *ev);
 	void (*kill_all)(struct lab_cgroup *cg);
 	void (*destroy)(struct lab_cgroup *cg);
@@ -28,4 +33,7 @@ struct cgroup_ops {
 int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name,
 		 char *why, size_t whylen);
 void cgroup_teardown(struct lab_cgroup *cg);
+/* In init, before it forks anything: move the calling thread in. */
+int cgroup_enter_self(struct lab_cgroup *cg);
+void cgroup_close_attach(struct lab_cgroup *cg);
 #endif

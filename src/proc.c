@@ -66,22 +66,31 @@ int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
 		all[n++] = (struct pp){pid, ppid, false, state == 'Z' || state == 'X'};
 	}
 	closedir(d);
-	/* Mark descendants: repeat passes until nothing new joins. */
+	/* Mark descendants: repeat passes until nothing new joins. The set of
+	 * members is kept apart so each test is against it, not all of /proc. */
+	pid_t *set = malloc((n + 1) * sizeof *set);
+	size_t k = 0;
+	if (!set) {
+		free(all);
+		return 0;
+	}
+	set[k++] = root;
 	bool changed = true;
 	while (changed) {
 		changed = false;
 		for (size_t i = 0; i < n; i++) {
 			if (all[i].in)
 				continue;
-			bool parent_in = all[i].ppid == root;
-			for (size_t j = 0; !parent_in && j < n; j++)
-				parent_in = all[j].in && all[j].pid == all[i].ppid;
-			if (parent_in) {
-				all[i].in = true;
-				changed = true;
-			}
+			for (size_t j = 0; j < k; j++)
+				if (set[j] == all[i].ppid) {
+					all[i].in = true;
+					set[k++] = all[i].pid;
+					changed = true;
+					break;
+				}
 		}
 	}
+	free(set);
 	int count = 0;
 	for (size_t i = 0; i < n; i++)
 		if (all[i].in && !(alive_only && all[i].zombie)) {
@@ -97,6 +106,11 @@ int proc_kill_descendants(pid_t root, bool reap)
 {
 	int killed = 0;
 	pid_t pids[1024];
+	/* Every descendant is a child of ours or below one; and a subreaper
+	 * inherits the orphans. No child at all: nothing to sweep. */
+	siginfo_t si;
+	if (root == getpid() && waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 && errno == ECHILD)
+		return 0;
 	for (int round = 0; round < 500; round++) {
 		int n = proc_descendants(root, pids, 1024, true);
 		if (n == 0)

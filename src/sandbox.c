@@ -15,13 +15,13 @@
  *  2. clone() creates all namespaces at once, so init is PID 1 of its PID
  *     namespace and the new network namespace is owned by the new user
  *     namespace (rootless works).
- *  3. The lab writes uid_map/gid_map (only the parent may map root-inside to
- *     an unprivileged uid outside) and then lets init go on. While init builds
- *     its root, the lab moves it into the cgroup: that write costs ~4 ms on
- *     cgroup v1 and runs in parallel with the mount work instead of before it.
- *  4. init waits for "cgroup joined" before forking the snippet, so every
- *     process of the snippet is born inside the caps, then unshares its cgroup
- *     namespace so the snippet sees the run's cgroup as its root.
+ *  3. init moves itself into the run's cgroup first (through files the lab
+ *     opened, see cgroup.c for why not the usual cgroup.procs write), so every
+ *     process of the snippet is born inside the caps.
+ *  4. The lab writes uid_map/gid_map (only the parent may map root-inside to
+ *     an unprivileged uid outside) and then lets init go on. After building
+ *     its root, init unshares its cgroup namespace so the snippet sees the
+ *     run's cgroup as its root.
  *  5. In the snippet process: rlimits first (lowering needs no privilege),
  *     then fds, setsid, then capabilities (after this nothing privileged can
  *     be done), then no_new_privs, and the seccomp filter last, because the
@@ -353,6 +353,9 @@ static void __attribute__((noreturn)) init_main(struct sandbox *sb)
 	if (getppid() == 1)
 		_exit(125);
 
+	/* Into the run's cgroup first, before anything is allocated or forked. */
+	if (sb->cg.ops && cgroup_enter_self(&sb->cg) < 0)
+		child_fail(sb, "move into the run's cgroup", errno);
 	if (sb->userns) {
 		child_read_sync(sb, "wait for the uid map");
 		if (setresgid(0, 0, 0) < 0 && sb->inside_uid == 0)
@@ -369,7 +372,6 @@ static void __attribute__((noreturn)) init_main(struct sandbox *sb)
 			child_fail(sb, "sethostname", errno);
 		build_root(sb);
 	}
-	child_read_sync(sb, "wait for the cgroup");
 	if ((sb->layers & LAYER_BIT(LAYER_ISOLATION)) && unshare(CLONE_NEWCGROUP) < 0)
 		child_fail(sb, "unshare the cgroup namespace", errno);
 	if (!sb->pidns)
@@ -817,17 +819,8 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 		}
 		(void)!write(sb->sync[1], "m", 1);
 	}
-	/* init builds its root meanwhile: this write is the slow one on v1 */
-	if (sb->cg.ops) {
-		int r = sb->cg.ops->attach(&sb->cg, pid);
-		if (r < 0) {
-			snprintf(ev->error, sizeof ev->error, "cannot move the sandbox into its cgroup: %s",
-				 strerror(-r));
-			goto kill;
-		}
-		ev->cgroup_used = true;
-	}
-	(void)!write(sb->sync[1], "g", 1);
+	cgroup_close_attach(&sb->cg); /* init has its own copies */
+	ev->cgroup_used = sb->cg.ops != NULL;
 
 	/* ---- event loop ---- */
 	long limit_deadline = lim ? t0 + cfg->limits.timeout_ms : -1;
@@ -842,7 +835,9 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 	struct scanner sc = {0};
 	bool found[CANARY_MAX] = {0};
 	struct rusage ru = {0};
-	bool poll_procs = !sb->cg.ops;
+	/* peak processes: the cgroup counts them; otherwise we count in /proc
+	 * (not for exec, which has no verdict to feed) */
+	bool poll_procs = !sb->cg.ops && !sb->exec_mode;
 
 	for (;;) {
 		struct pollfd pfd[16];
