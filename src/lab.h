@@ -209,6 +209,16 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 
 long monotonic_ms(void);
 
+/* ---- Clean-env (env.c) ---- */
+/* Clean: only cfg's allow-listed names from source, then HOME=clean_home.
+ * Not clean: source whole, as a naive integration passes it. Appends to
+ * *envp (NULL-terminated, malloc'd), count in *n. */
+void lab_env_build(const struct lab_config *cfg, char *const *source, bool clean, const char *clean_home,
+		   char ***envp, int *n);
+void lab_env_add(char ***envp, int *n, char *kv);
+const char *lab_env_get(char *const *env, const char *name);
+void lab_env_free(char **envp);
+
 /* ---- reports (report.c) ---- */
 /* Control characters and escapes made inert: "\x1b" -> "^[", invalid UTF-8 -> "\xNN".
  * Keeps \n and turns \t into spaces. Caller frees. */

@@ -1,6 +1,6 @@
 /* layer.c — the table of the four defense layers. Each row names the layer,
  * the threat it stops and, in one line, the mechanisms it really applies.
- * The mechanisms themselves live in sandbox.c (namespaces, mounts), seccomp.c,
+ * The mechanisms themselves live in sandbox.c (namespaces, mounts), seccomp_filter.c,
  * cgroup.c and decoy.c; their order is explained there. */
 #include "lab.h"
 

@@ -31,7 +31,7 @@
 #include "decoy.h"
 #include "lab.h"
 #include "proc.h"
-#include "seccomp.h"
+#include "seccomp_filter.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -486,53 +486,16 @@ static void userns_advice(char *out, size_t cap, int err)
 			 strerror(err));
 }
 
-static void env_add(struct sandbox *sb, char *kv)
-{
-	sb->envp = realloc(sb->envp, sizeof *sb->envp * (size_t)(sb->n_env + 2));
-	if (!sb->envp)
-		abort();
-	sb->envp[sb->n_env++] = kv;
-	sb->envp[sb->n_env] = NULL;
-}
+static void env_add(struct sandbox *sb, char *kv) { lab_env_add(&sb->envp, &sb->n_env, kv); }
 
-static const char *env_get(char **env, const char *name)
+static void build_env(struct sandbox *sb, char *const *source, const char *clean_home)
 {
-	size_t n = strlen(name);
-	for (char **e = env; e && *e; e++)
-		if (!strncmp(*e, name, n) && (*e)[n] == '=')
-			return *e + n + 1;
-	return NULL;
-}
-
-/* Clean-env on: only allow-listed names survive, HOME is reset. Off: the
- * naive environment passes whole. */
-static void build_env(struct sandbox *sb, char **source, const char *clean_home)
-{
-	if (sb->layers & LAYER_BIT(LAYER_ENV)) {
-		for (int i = 0; i < sb->cfg->n_env_allow; i++) {
-			const char *v = env_get(source, sb->cfg->env_allow[i]);
-			char *kv;
-			if (v && strcmp(sb->cfg->env_allow[i], "HOME") != 0) {
-				if (asprintf(&kv, "%s=%s", sb->cfg->env_allow[i], v) < 0)
-					abort();
-				env_add(sb, kv);
-			}
-		}
-		char *kv;
-		if (asprintf(&kv, "HOME=%s", clean_home) < 0)
-			abort();
-		env_add(sb, kv);
-	} else {
-		for (char **e = source; e && *e; e++)
-			env_add(sb, strdup(*e));
-	}
+	lab_env_build(sb->cfg, source, (sb->layers & LAYER_BIT(LAYER_ENV)) != 0, clean_home, &sb->envp, &sb->n_env);
 }
 
 static void free_env(struct sandbox *sb)
 {
-	for (int i = 0; i < sb->n_env; i++)
-		free(sb->envp[i]);
-	free(sb->envp);
+	lab_env_free(sb->envp);
 	sb->envp = NULL;
 	sb->n_env = 0;
 }
@@ -633,7 +596,7 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 			pathf(sb->d.root, sizeof sb->d.root, "%s/root", sb->d.dir);
 			mkdir(sb->d.root, 0755);
 		}
-		build_env(sb, environ, iso ? cfg->clean_home : (env_get(environ, "HOME") ?: "/"));
+		build_env(sb, environ, iso ? cfg->clean_home : (lab_env_get(environ, "HOME") ?: "/"));
 	}
 
 	if (iso) {
@@ -974,7 +937,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 		parse_report(sb, rep.s, ev, &have_status, &status);
 	sb_free(&rep);
 	ev->started = have_status && !ev->error[0];
-	if (have_status) {
+	if (ev->started) {
 		if (WIFEXITED(status)) {
 			ev->exit_code = WEXITSTATUS(status);
 		} else if (WIFSIGNALED(status)) {

@@ -1,4 +1,4 @@
-/* seccomp.c — the syscall filter applied by the Isolation layer.
+/* seccomp_filter.c — the syscall filter applied by the Isolation layer.
  *
  * Default allow (the snippet is a full Python), and refuse with EPERM what a
  * sandboxed program never needs and an escape always does: changing mounts,
@@ -9,7 +9,7 @@
  * Only the native ABI is in the filter, so libseccomp kills the process for
  * any other (i386 int 0x80, x32). */
 #define _GNU_SOURCE
-#include "seccomp.h"
+#include "seccomp_filter.h"
 
 #include <errno.h>
 #include <sched.h>

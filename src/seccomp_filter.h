@@ -1,4 +1,4 @@
-/* seccomp.h — the Isolation layer's syscall filter (libseccomp). */
+/* seccomp_filter.h — the Isolation layer's syscall filter (libseccomp). */
 #ifndef LAB_SECCOMP_H
 #define LAB_SECCOMP_H
 #include <seccomp.h>

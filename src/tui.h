@@ -1,0 +1,156 @@
+/* tui.h — the lab screen (ncurses): snippet list, code, four layer toggles,
+ * a result panel with a big verdict and a sandbox that is drawn closed or
+ * breached, and the 16-column matrix.
+ *
+ * Only tui_main() is public. The part below TUI_INTERNAL is shared by the
+ * tui_*.c files (one room each):
+ *   tui.c        terminal set-up/teardown, the event loop, the jobs it runs
+ *   tui_keys.c   the one key table: dispatch, footer and help overlay
+ *   tui_draw.c   safe text, colours, the main screen and the sandbox box
+ *   tui_matrix.c the matrix screen
+ * Handlers never draw: they change the state and return TUI_* flags; the
+ * loop in tui.c repaints everything from the state (htop style). Nothing
+ * here forks: runs go through job.h. */
+#ifndef TUI_H
+#define TUI_H
+
+#include "lab.h"
+
+/* Runs the lab screen until the user quits. Returns the process exit status
+ * (0, 1 on a set-up failure, 2 when stdin/stdout is not a terminal). */
+int tui_main(const struct lab_config *cfg);
+
+#ifdef TUI_INTERNAL
+
+#include <stdbool.h>
+#include "job.h"
+
+#define TUI_COMBOS 16           /* 2^LAYER_COUNT layer combinations */
+#define TUI_MATRIX_JOBS_MAX 2   /* matrix cells running at once */
+#define TUI_MIN_COLS 80
+#define TUI_MIN_LINES 24
+#define TUI_OUTPUT_TAIL 16384   /* bytes of a run's output kept (its end) */
+
+/* What a key handler tells the loop. */
+enum {
+	TUI_HANDLED = 1,
+	TUI_REDRAW = 2,
+	TUI_QUIT = 4,
+	TUI_CLEAR = 8,          /* repaint every cell (Ctrl-L) */
+};
+
+enum tui_view { TUI_VIEW_MAIN, TUI_VIEW_MATRIX };
+
+enum tui_cell_state {
+	TUI_CELL_PENDING,
+	TUI_CELL_RUNNING,
+	TUI_CELL_DONE,
+	TUI_CELL_SKIPPED,       /* the matrix was aborted before it ran */
+};
+
+/* The last result of one snippet on the main screen. Raw output is never
+ * kept: only its sanitised tail. */
+struct tui_run {
+	bool have;
+	struct lab_result res;  /* res.output is always NULL */
+	char *out_text;         /* sanitize_output() of the tail, owned */
+	size_t out_skipped;     /* bytes before the tail that are not shown */
+};
+
+struct tui_cell {
+	enum tui_cell_state state;
+	enum lab_verdict expected;
+	bool mismatch;
+	long started_ms;
+	struct lab_result res;  /* valid when DONE; res.output is always NULL */
+};
+
+struct tui_state {
+	const struct lab_config *cfg;
+	struct snippet *snips;
+	int n_snips;
+	char **code;            /* sanitize_output() of each snippet's code */
+	int *code_lines;
+
+	/* main screen */
+	int sel;                /* selected snippet */
+	int list_top;           /* first snippet shown in the list */
+	unsigned layers;        /* the toggles */
+	int code_top;           /* first code line shown */
+	int code_page;          /* code lines per page (set while drawing) */
+	enum tui_view view;
+	bool help;
+
+	/* the single run */
+	struct job job;
+	bool job_live;
+	struct tui_run *runs;   /* one per snippet */
+
+	/* the matrix */
+	struct tui_cell *cells; /* n_snips * TUI_COMBOS, row-major */
+	struct job mjobs[TUI_MATRIX_JOBS_MAX];
+	int mjob_cell[TUI_MATRIX_JOBS_MAX]; /* -1 = slot free */
+	int mx_slots;           /* jobs at once (1..TUI_MATRIX_JOBS_MAX) */
+	bool mx_started, mx_running, mx_aborted;
+	int mx_next, mx_done, mx_total;
+	long mx_t0, mx_t1;
+	int mx_row, mx_col, mx_top;
+
+	/* looks */
+	bool color;
+	char msg[200];          /* transient message in the footer */
+	long msg_until;
+	long now_ms;
+};
+
+/* tui.c: actions the key handlers use (they start/abort jobs, never draw) */
+void tui_run_selected(struct tui_state *st);
+void tui_matrix_start(struct tui_state *st);
+void tui_abort(struct tui_state *st);
+bool tui_busy(const struct tui_state *st);
+void tui_message(struct tui_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* tui_keys.c */
+int tui_key_dispatch(struct tui_state *st, int ch);
+void tui_draw_footer(const struct tui_state *st, int y, int width);
+void tui_draw_help(const struct tui_state *st);
+
+/* tui_draw.c */
+enum tui_look {
+	TUI_LOOK_NORMAL,
+	TUI_LOOK_TITLE,         /* title and header bars */
+	TUI_LOOK_SELECTED,      /* the selected snippet, the matrix cursor */
+	TUI_LOOK_DIM,           /* secondary text */
+	TUI_LOOK_BOLD,
+	TUI_LOOK_ON,            /* a layer that is on */
+	TUI_LOOK_OFF,
+	TUI_LOOK_KEY,           /* a key name in the footer and help */
+	TUI_LOOK_HELD,          /* the closed sandbox */
+	TUI_LOOK_BREACH,        /* the breached sandbox */
+	TUI_LOOK_WARN,
+};
+void tui_colors_init(struct tui_state *st);
+attr_t tui_attr(const struct tui_state *st, enum tui_look look);
+void tui_draw(struct tui_state *st);
+/* Draws s at y,x in at most w columns, never emitting a control character
+ * or an invalid sequence. Returns the columns used. */
+int tui_put(int y, int x, int w, const char *s, attr_t attr);
+/* Word-wraps s into at most rows lines of w columns; returns lines used. */
+int tui_wrap(int y, int x, int w, int rows, const char *s, attr_t attr);
+int tui_text_width(const char *s);
+void tui_fill(int y, int x, int w, attr_t attr);
+attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v);
+char tui_verdict_letter(enum lab_verdict v);
+int tui_toggle_at(int y, int x);         /* layer under a click, or -1 */
+int tui_snippet_at(const struct tui_state *st, int y, int x); /* or -1 */
+void tui_layers_label(unsigned mask, char out[LAYER_COUNT * 2]); /* "I N - L" */
+
+/* tui_matrix.c */
+unsigned tui_combo_mask(int col);
+void tui_matrix_draw(struct tui_state *st, int top, int bottom);
+bool tui_matrix_cell_at(const struct tui_state *st, int y, int x, int *row, int *col);
+
+#endif /* TUI_INTERNAL */
+
+#endif

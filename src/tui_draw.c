@@ -1,0 +1,881 @@
+/* tui_draw.c — everything the main screen paints: safe text (nothing a
+ * snippet wrote can reach the terminal as a control sequence), colours and
+ * their monochrome fallback, the layer toggles, the snippet list, and the
+ * sandbox box around the code and the result, drawn closed when a layer
+ * held and broken open when an attack escaped. Reads the state; never
+ * starts or stops anything. */
+#define TUI_INTERNAL
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tui.h"
+
+#define LIST_W 22               /* the snippet list; the box takes the rest */
+#define TEXT_MAX 1024           /* wide characters per drawn string */
+
+enum {
+	PAIR_RAN_OK = 1,
+	PAIR_CONTAINED,
+	PAIR_ESCAPED,
+	PAIR_FAILED,
+	PAIR_ERROR,
+	PAIR_TITLE,
+	PAIR_SELECTED,
+	PAIR_KEY,
+	PAIR_WARN,
+};
+
+static wchar_t ellipsis = L'~';
+static wchar_t block = 0;       /* full block where it can be drawn */
+
+void tui_colors_init(struct tui_state *st)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	if (wcwidth(L'\u2026') == 1)
+		ellipsis = L'\u2026';
+	if (wcwidth(L'\u2588') == 1)
+		block = L'\u2588';
+	st->color = has_colors() && !(no_color && no_color[0]);
+	if (!st->color)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(PAIR_RAN_OK, COLOR_CYAN, -1);
+	init_pair(PAIR_CONTAINED, COLOR_GREEN, -1);
+	init_pair(PAIR_ESCAPED, COLOR_RED, -1);
+	init_pair(PAIR_FAILED, COLOR_YELLOW, -1);
+	init_pair(PAIR_ERROR, COLOR_MAGENTA, -1);
+	init_pair(PAIR_TITLE, COLOR_WHITE, COLOR_BLUE);
+	init_pair(PAIR_SELECTED, COLOR_BLACK, COLOR_CYAN);
+	init_pair(PAIR_KEY, COLOR_YELLOW, -1);
+	init_pair(PAIR_WARN, COLOR_YELLOW, -1);
+}
+
+attr_t tui_attr(const struct tui_state *st, enum tui_look look)
+{
+	bool c = st->color;
+
+	switch (look) {
+	case TUI_LOOK_NORMAL: return A_NORMAL;
+	case TUI_LOOK_TITLE: return c ? COLOR_PAIR(PAIR_TITLE) | A_BOLD : A_REVERSE;
+	case TUI_LOOK_SELECTED: return c ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE;
+	case TUI_LOOK_DIM: return A_DIM;
+	case TUI_LOOK_BOLD: return A_BOLD;
+	case TUI_LOOK_ON: return c ? COLOR_PAIR(PAIR_CONTAINED) | A_BOLD : A_BOLD;
+	case TUI_LOOK_OFF: return c ? COLOR_PAIR(PAIR_ESCAPED) | A_BOLD : A_NORMAL;
+	case TUI_LOOK_KEY: return c ? COLOR_PAIR(PAIR_KEY) | A_BOLD : A_BOLD;
+	case TUI_LOOK_HELD: return c ? COLOR_PAIR(PAIR_CONTAINED) | A_BOLD : A_BOLD;
+	case TUI_LOOK_BREACH: return c ? COLOR_PAIR(PAIR_ESCAPED) | A_BOLD : A_BOLD;
+	case TUI_LOOK_WARN: return c ? COLOR_PAIR(PAIR_WARN) | A_BOLD : A_BOLD;
+	}
+	return A_NORMAL;
+}
+
+attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v)
+{
+	static const short pair[VERDICT_COUNT] = {
+		[VERDICT_RAN_OK] = PAIR_RAN_OK,
+		[VERDICT_FAILED] = PAIR_FAILED,
+		[VERDICT_CONTAINED] = PAIR_CONTAINED,
+		[VERDICT_ESCAPED] = PAIR_ESCAPED,
+		[VERDICT_ERROR] = PAIR_ERROR,
+	};
+
+	if (!st->color || (int)v < 0 || v >= VERDICT_COUNT)
+		return A_BOLD;
+	return COLOR_PAIR(pair[v]) | A_BOLD;
+}
+
+char tui_verdict_letter(enum lab_verdict v)
+{
+	switch (v) {
+	case VERDICT_RAN_OK: return 'O';
+	case VERDICT_CONTAINED: return 'C';
+	case VERDICT_ESCAPED: return 'E';
+	case VERDICT_FAILED: return 'F';
+	case VERDICT_ERROR: break;
+	case VERDICT_COUNT: break;
+	}
+	return '!';
+}
+
+void tui_layers_label(unsigned mask, char out[LAYER_COUNT * 2])
+{
+	int l;
+
+	for (l = 0; l < LAYER_COUNT; l++) {
+		out[2 * l] = (mask & LAYER_BIT(l)) ?
+			(char)toupper((unsigned char)lab_layers[l].key[0]) : '-';
+		out[2 * l + 1] = l + 1 < LAYER_COUNT ? ' ' : '\0';
+	}
+}
+
+/* ---------------------------------------------------------- safe text */
+
+/* Decodes s into printable wide characters only: control characters (C0,
+ * DEL, C1) and invalid sequences become '?', zero-width and unprintable
+ * characters are dropped. So whatever s holds, drawing it cannot move the
+ * cursor, change modes or reorder the line. */
+static int safe_wide(const char *s, wchar_t *out, int max)
+{
+	mbstate_t mb;
+	wchar_t wc;
+	size_t n;
+	int k = 0, w;
+
+	memset(&mb, 0, sizeof mb);
+	while (s && *s && k < max) {
+		n = mbrtowc(&wc, s, strnlen(s, MB_CUR_MAX), &mb);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&mb, 0, sizeof mb);
+			wc = L'?';
+			n = 1;
+		} else if (n == 0) {
+			break;
+		}
+		s += n;
+		if ((wc < 0x20 || wc == 0x7f) && k + 1 < max) {
+			/* Shown the way sanitize_output() shows them: ESC as ^[ */
+			out[k++] = L'^';
+			wc = wc == 0x7f ? L'?' : (wchar_t)(wc + '@');
+		} else if (wc < 0x20 || wc == 0x7f || (wc >= 0x80 && wc < 0xa0)) {
+			wc = L'?';
+		} else {
+			w = wcwidth(wc);
+			if (w == 0)
+				continue;
+			if (w < 0)
+				wc = L'?';
+		}
+		out[k++] = wc;
+	}
+	return k;
+}
+
+static int wc_width(wchar_t wc)
+{
+	int w = wcwidth(wc);
+
+	return w < 1 ? 1 : w;
+}
+
+static void put_wide(int y, int x, const wchar_t *w, int n, attr_t attr)
+{
+	if (n <= 0)
+		return;
+	attron(attr);
+	mvaddnwstr(y, x, w, n);
+	attroff(attr);
+}
+
+int tui_put(int y, int x, int w, const char *s, attr_t attr)
+{
+	wchar_t buf[TEXT_MAX];
+	int n, k, used = 0, cw;
+
+	if (w <= 0 || !s || y < 0 || x < 0)
+		return 0;
+	n = safe_wide(s, buf, TEXT_MAX);
+	for (k = 0; k < n; k++) {
+		cw = wc_width(buf[k]);
+		if (used + cw > w)
+			break;
+		used += cw;
+	}
+	if (k < n && k > 0 && w > 1) {
+		/* Show that something was cut. */
+		while (k > 0 && used + 1 > w) {
+			k--;
+			used -= wc_width(buf[k]);
+		}
+		buf[k++] = ellipsis;
+		used++;
+	}
+	put_wide(y, x, buf, k, attr);
+	return used;
+}
+
+int tui_text_width(const char *s)
+{
+	wchar_t buf[TEXT_MAX];
+	int n, k, used = 0;
+
+	n = safe_wide(s, buf, TEXT_MAX);
+	for (k = 0; k < n; k++)
+		used += wc_width(buf[k]);
+	return used;
+}
+
+/* Greedy word wrap; y < 0 only counts. The last allowed line ends with an
+ * ellipsis when text is left over. */
+static int wrap(int y, int x, int w, int rows, const char *s, attr_t attr)
+{
+	wchar_t buf[TEXT_MAX];
+	int n, start = 0, line = 0, k, used, brk, end;
+
+	if (w <= 0 || rows <= 0 || !s)
+		return 0;
+	n = safe_wide(s, buf, TEXT_MAX);
+	while (start < n && line < rows) {
+		used = 0;
+		brk = -1;
+		for (k = start; k < n; k++) {
+			if (used + wc_width(buf[k]) > w)
+				break;
+			if (buf[k] == L' ')
+				brk = k;
+			used += wc_width(buf[k]);
+		}
+		end = k;
+		if (k < n && brk > start)
+			end = brk;
+		if (line == rows - 1 && end < n) {
+			/* Last line and more to say: cut with an ellipsis. */
+			end = k;
+			while (end > start && end - start >= w)
+				end--;
+			if (y >= 0) {
+				put_wide(y + line, x, buf + start, end - start, attr);
+				put_wide(y + line, x + (end - start), &ellipsis, 1, attr);
+			}
+			return line + 1;
+		}
+		if (y >= 0)
+			put_wide(y + line, x, buf + start, end - start, attr);
+		line++;
+		start = end;
+		while (start < n && buf[start] == L' ')
+			start++;
+	}
+	return line;
+}
+
+int tui_wrap(int y, int x, int w, int rows, const char *s, attr_t attr)
+{
+	return wrap(y, x, w, rows, s, attr);
+}
+
+void tui_fill(int y, int x, int w, attr_t attr)
+{
+	if (w <= 0)
+		return;
+	attron(attr);
+	mvhline(y, x, ' ', w);
+	attroff(attr);
+}
+
+/* ------------------------------------------------------- layer toggles */
+
+static int toggle_width(int l)
+{
+	return 4 + (int)strlen(lab_layers[l].name) + 4; /* "[1] Name OFF" */
+}
+
+static int toggle_x(int l)
+{
+	int x = 1, i;
+
+	for (i = 0; i < l; i++)
+		x += toggle_width(i) + 1;
+	return x;
+}
+
+int tui_toggle_at(int y, int x)
+{
+	int l, x0;
+
+	if (y != 1)
+		return -1;
+	for (l = 0; l < LAYER_COUNT; l++) {
+		x0 = toggle_x(l);
+		if (x >= x0 && x < x0 + toggle_width(l))
+			return l;
+	}
+	return -1;
+}
+
+static void draw_toggles(const struct tui_state *st)
+{
+	char buf[64];
+	int l, x, on;
+
+	for (l = 0; l < LAYER_COUNT; l++) {
+		on = (st->layers & LAYER_BIT(l)) != 0;
+		x = toggle_x(l);
+		snprintf(buf, sizeof buf, "[%d]", l + 1);
+		x += tui_put(1, x, 4, buf, tui_attr(st, TUI_LOOK_KEY)) + 1;
+		x += tui_put(1, x, 20, lab_layers[l].name, A_BOLD) + 1;
+		tui_put(1, x, 3, on ? "ON" : "OFF",
+			tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
+	}
+}
+
+/* --------------------------------------------------------- title bar */
+
+static const char spinner[] = "|/-\\";
+
+static void draw_title(const struct tui_state *st)
+{
+	char right[96] = "";
+	int w = COLS, rw;
+
+	tui_fill(0, 0, w, tui_attr(st, TUI_LOOK_TITLE));
+	if (st->job_live)
+		snprintf(right, sizeof right, " %c running %s %.1fs ",
+			 spinner[(st->now_ms / 100) % 4], st->snips[st->job.snippet_index].name,
+			 (double)(st->now_ms - st->job.started_ms) / 1000.0);
+	else if (st->mx_running)
+		snprintf(right, sizeof right, " %c matrix %d/%d ",
+			 spinner[(st->now_ms / 100) % 4], st->mx_done, st->mx_total);
+	else
+		snprintf(right, sizeof right, " ? help ");
+	rw = tui_text_width(right);
+	if (rw > w / 2)
+		rw = 0;
+	tui_put(0, 1, w - rw - 2, "containment-lab " LAB_VERSION
+		" - AI-written code runs in a layered sandbox",
+		tui_attr(st, TUI_LOOK_TITLE));
+	if (rw)
+		tui_put(0, w - rw, rw, right, tui_attr(st, TUI_LOOK_TITLE));
+}
+
+/* -------------------------------------------------------- snippet list */
+
+static int list_rows(void)
+{
+	return LINES - 3;   /* rows 2 .. LINES-2 */
+}
+
+/* Rows the list itself may use (a legend of the layers goes below it). */
+static int list_capacity(const struct tui_state *st)
+{
+	int rows = list_rows() - 1, legend = LAYER_COUNT + 2;
+
+	if (rows - legend >= 2 * st->n_snips || rows - legend >= 8)
+		rows -= legend;
+	return rows / 2;
+}
+
+int tui_snippet_at(const struct tui_state *st, int y, int x)
+{
+	int i;
+
+	if (x < 0 || x >= LIST_W - 1 || y < 3)
+		return -1;
+	i = st->list_top + (y - 3) / 2;
+	if ((y - 3) / 2 >= list_capacity(st) || i >= st->n_snips)
+		return -1;
+	return i;
+}
+
+static void draw_list(struct tui_state *st)
+{
+	int cap = list_capacity(st), i, y, legend_y, l;
+	attr_t attr;
+	char buf[64], letter[2] = "";
+	const struct tui_run *r;
+
+	if (st->sel < st->list_top)
+		st->list_top = st->sel;
+	if (st->sel >= st->list_top + cap)
+		st->list_top = st->sel - cap + 1;
+	tui_put(2, 1, LIST_W - 2, "SNIPPETS", A_BOLD | A_UNDERLINE);
+	for (i = st->list_top, y = 3; i < st->n_snips && i < st->list_top + cap; i++, y += 2) {
+		attr = i == st->sel ? tui_attr(st, TUI_LOOK_SELECTED) : A_NORMAL;
+		if (i == st->sel) {
+			tui_fill(y, 0, LIST_W - 1, attr);
+			tui_fill(y + 1, 0, LIST_W - 1, attr);
+		}
+		tui_put(y, 1, LIST_W - 5, st->snips[i].name, attr | A_BOLD);
+		tui_put(y + 1, 2, LIST_W - 4, threat_name(st->snips[i].threat),
+			i == st->sel ? attr : A_DIM);
+		r = &st->runs[i];
+		if (st->job_live && st->job.snippet_index == i) {
+			letter[0] = spinner[(st->now_ms / 100) % 4];
+			letter[1] = '\0';
+			tui_put(y, LIST_W - 3, 1, letter, attr | A_BOLD);
+		} else if (r->have) {
+			letter[0] = tui_verdict_letter(r->res.verdict);
+			letter[1] = '\0';
+			tui_put(y, LIST_W - 3, 1, letter,
+				i == st->sel ? attr | A_BOLD : tui_verdict_attr(st, r->res.verdict));
+		}
+	}
+	if (st->list_top > 0)
+		tui_put(2, LIST_W - 3, 1, "^", A_BOLD);
+	if (st->list_top + cap < st->n_snips)
+		tui_put(3 + 2 * cap, LIST_W - 3, 1, "v", A_BOLD);
+
+	legend_y = LINES - 2 - LAYER_COUNT;
+	if (legend_y - 1 < 3 + 2 * cap)
+		return;
+	tui_put(legend_y - 1, 1, LIST_W - 2, "LAYER  STOPS", A_BOLD | A_UNDERLINE);
+	for (l = 0; l < LAYER_COUNT; l++) {
+		buf[0] = (char)toupper((unsigned char)lab_layers[l].key[0]);
+		buf[1] = '\0';
+		tui_put(legend_y + l, 1, 1, buf,
+			tui_attr(st, (st->layers & LAYER_BIT(l)) ? TUI_LOOK_ON : TUI_LOOK_OFF));
+		tui_put(legend_y + l, 3, LIST_W - 4, lab_layers[l].stops, A_DIM);
+	}
+}
+
+/* --------------------------------------------------------- big verdict */
+
+struct glyph {
+	char c;
+	const char *row[3];
+};
+
+/* A 3-row block font, just the letters the verdicts need. */
+static const struct glyph font[] = {
+	{ 'A', { ".#.", "###", "#.#" } },
+	{ 'C', { "###", "#..", "###" } },
+	{ 'D', { "##.", "#.#", "##." } },
+	{ 'E', { "###", "##.", "###" } },
+	{ 'F', { "###", "##.", "#.." } },
+	{ 'I', { "###", ".#.", "###" } },
+	{ 'K', { "#.#", "##.", "#.#" } },
+	{ 'L', { "#..", "#..", "###" } },
+	{ 'N', { "##.#", "#.##", "#..#" } },
+	{ 'O', { "###", "#.#", "###" } },
+	{ 'P', { "###", "###", "#.." } },
+	{ 'R', { "###", "##.", "#.#" } },
+	{ 'S', { ".##", ".#.", "##." } },
+	{ 'T', { "###", ".#.", ".#." } },
+	{ ' ', { "..", "..", ".." } },
+};
+
+static const struct glyph *glyph_of(char c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof font / sizeof font[0]; i++)
+		if (font[i].c == c)
+			return &font[i];
+	return NULL;
+}
+
+static int big_width(const char *word)
+{
+	const struct glyph *g;
+	int w = 0;
+
+	for (; *word; word++)
+		if ((g = glyph_of(*word)))
+			w += (int)strlen(g->row[0]) + 1;
+	return w > 0 ? w - 1 : 0;
+}
+
+static void draw_big(const struct tui_state *st, int y, int x, const char *word, attr_t attr)
+{
+	const struct glyph *g;
+	const char *p;
+	int r, cx;
+
+	for (; *word; word++) {
+		if (!(g = glyph_of(*word)))
+			continue;
+		for (r = 0; r < 3; r++) {
+			for (p = g->row[r], cx = x; *p; p++, cx++) {
+				if (*p != '#')
+					continue;
+				if (block && st->color) {
+					put_wide(y + r, cx, &block, 1, attr);
+				} else {
+					attron(A_REVERSE | attr);
+					mvaddch(y + r, cx, ' ');
+					attroff(A_REVERSE | attr);
+				}
+			}
+		}
+		x += (int)strlen(g->row[0]) + 1;
+	}
+}
+
+/* ------------------------------------------------------ sandbox box */
+
+enum box_look { BOX_PLAIN, BOX_HELD, BOX_BREACHED };
+
+static void draw_box(const struct tui_state *st, int y, int x, int h, int w,
+		     enum box_look look, const char *title)
+{
+	attr_t attr = look == BOX_HELD ? tui_attr(st, TUI_LOOK_HELD) :
+		   look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH) : A_NORMAL;
+	int tw;
+
+	attron(attr);
+	mvhline(y, x + 1, ACS_HLINE, w - 2);
+	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+	mvvline(y + 1, x, ACS_VLINE, h - 2);
+	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attroff(attr);
+	if (title && *title) {
+		tw = tui_text_width(title);
+		if (tw > w - 6)
+			tw = w - 6;
+		tui_put(y, x + 2, tw, title, look == BOX_PLAIN ? A_BOLD : attr | A_REVERSE);
+	}
+}
+
+/* Knocks holes in the walls of a breached box: gaps with cracks around
+ * them, drawn last so nothing paints over them. Plain ASCII on purpose. */
+static void draw_cracks(const struct tui_state *st, int y, int x, int h, int w,
+			int title_end)
+{
+	attr_t attr = tui_attr(st, TUI_LOOK_BREACH);
+	int a, b;
+
+	attron(attr);
+	a = x + w * 3 / 5;
+	if (a < title_end + 2)
+		a = title_end + 2;
+	if (a + 8 > x + w - 2)
+		a = x + w - 10;
+	mvaddstr(y, a, "\\/  \\/\\");
+	a = x + w / 5;
+	mvaddstr(y + h - 1, a, "/\\/  /\\");
+	b = y + h / 3;
+	mvaddstr(b - 1, x + w - 1, "/");
+	mvaddstr(b, x + w - 1, " ");
+	mvaddstr(b + 1, x + w - 1, "X");
+	mvaddstr(b + 2, x + w - 1, " ");
+	mvaddstr(b + 3, x + w - 1, "\\");
+	b = y + h * 2 / 3;
+	mvaddstr(b - 1, x, "\\");
+	mvaddstr(b, x, " ");
+	mvaddstr(b + 1, x, " ");
+	mvaddstr(b + 2, x, "/");
+	mvaddstr(y + h - 1, x + w - 1, "X");
+	attroff(attr);
+}
+
+/* Start of line n (0-based) of text, or NULL. */
+static const char *line_at(const char *text, int n)
+{
+	const char *p = text;
+
+	while (p && n > 0) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+		n--;
+	}
+	return p && *p ? p : NULL;
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+	const char *p;
+
+	if (!text || !*text)
+		return 0;
+	for (p = text; *p; p++)
+		if (*p == '\n')
+			n++;
+	if (p[-1] != '\n')
+		n++;
+	return n;
+}
+
+/* One line of text (up to '\n') at y,x in w columns. */
+static void put_line(int y, int x, int w, const char *line, attr_t attr)
+{
+	char buf[TEXT_MAX];
+	size_t n = strcspn(line, "\n");
+
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	tui_put(y, x, w, buf, attr);
+}
+
+static void draw_code(struct tui_state *st, int y, int x, int w, int rows)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	const char *text = st->code[st->sel], *p;
+	int total = st->code_lines[st->sel], page = rows - 1, i;
+	char head[PATH_MAX + 160], range[48];
+
+	if (page < 1)
+		return;
+	st->code_page = page;
+	if (st->code_top > total - page)
+		st->code_top = total - page;
+	if (st->code_top < 0)
+		st->code_top = 0;
+	snprintf(range, sizeof range, "%d-%d/%d [ ]", total ? st->code_top + 1 : 0,
+		 st->code_top + page < total ? st->code_top + page : total, total);
+	snprintf(head, sizeof head, "%s.py  %s", s->name, s->title);
+	tui_put(y, x, w - (int)strlen(range) - 2, head, A_BOLD);
+	tui_put(y, x + w - (int)strlen(range), (int)strlen(range), range, A_DIM);
+	for (i = 0; i < page; i++) {
+		p = line_at(text, st->code_top + i);
+		if (!p)
+			break;
+		snprintf(range, sizeof range, "%3d", st->code_top + i + 1);
+		tui_put(y + 1 + i, x, 3, range, A_DIM);
+		put_line(y + 1 + i, x + 4, w - 4, p, A_NORMAL);
+	}
+}
+
+static void format_duration(long ms, char *buf, size_t len)
+{
+	if (ms < 10000)
+		snprintf(buf, len, "%.2f s", (double)ms / 1000.0);
+	else
+		snprintf(buf, len, "%.1f s", (double)ms / 1000.0);
+}
+
+static void draw_idle(const struct tui_state *st, int y, int x, int w, int rows)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	char buf[512], lbl[LAYER_COUNT * 2];
+
+	tui_layers_label(st->layers, lbl);
+	if (s->threat == THREAT_LEGIT)
+		snprintf(buf, sizeof buf, "The legit task. Predict: does it still work with "
+			 "layers %s? Press Enter to run it for real.", lbl);
+	else
+		snprintf(buf, sizeof buf, "An attack: %s. Predict: contained or escaped with "
+			 "layers %s? Press Enter to run it for real.", threat_name(s->threat), lbl);
+	wrap(y, x, w, rows, buf, A_NORMAL);
+}
+
+static void draw_running(const struct tui_state *st, int y, int x, int w, int rows)
+{
+	char buf[256], lbl[LAYER_COUNT * 2], d[32];
+	int n;
+
+	tui_layers_label(st->job.layers, lbl);
+	format_duration(st->now_ms - st->job.started_ms, d, sizeof d);
+	snprintf(buf, sizeof buf, "%c RUNNING %s in the sandbox (layers %s)   %s",
+		 spinner[(st->now_ms / 100) % 4], st->snips[st->job.snippet_index].name, lbl, d);
+	tui_put(y, x, w, buf, A_BOLD);
+	if (rows < 3)
+		return;
+	/* A bar that fills over the wall-clock limit, so a long run shows life. */
+	n = st->cfg->limits.timeout_ms > 0 ?
+		(int)((st->now_ms - st->job.started_ms) * (w - 2) / st->cfg->limits.timeout_ms) : 0;
+	if (n > w - 2)
+		n = w - 2;
+	tui_put(y + 1, x, 1, "[", A_DIM);
+	tui_fill(y + 1, x + 1, n, A_REVERSE);
+	tui_put(y + 1, x + w - 1, 1, "]", A_DIM);
+	tui_put(y + 2, x, w, "evidence is gathered outside the sandbox; press a to abort",
+		A_DIM);
+}
+
+/* The result of the selected snippet: big verdict, who caught it or what it
+ * cost, the lab's evidence, the tail of the output, duration, mechanisms. */
+static void draw_result(const struct tui_state *st, const struct tui_run *r,
+			int y, int x, int w, int rows)
+{
+	const struct lab_result *res = &r->res;
+	const char *word = verdict_name(res->verdict);
+	attr_t vattr = tui_verdict_attr(st, res->verdict);
+	int bw = big_width(word), row = y, end = y + rows, n, i, rest, ev_rows,
+	    out_rows, out_total, out_want, tail_y;
+	char buf[LAB_LINE * 3], lbl[LAYER_COUNT * 2], d[32];
+	const char *p;
+	bool stale = res->layers != st->layers;
+
+	tui_layers_label(res->layers, lbl);
+	format_duration(res->ev.duration_ms, d, sizeof d);
+	if (rows >= 8 && bw + 2 + 14 <= w) {
+		draw_big(st, row, x, word, vattr);
+		tui_put(row, x + bw + 2, w - bw - 2, word, vattr);
+		snprintf(buf, sizeof buf, "layers %s", lbl);
+		tui_put(row + 1, x + bw + 2, w - bw - 2, buf, A_NORMAL);
+		snprintf(buf, sizeof buf, "in %s%s", d, res->ev.aborted ? " (aborted)" : "");
+		tui_put(row + 2, x + bw + 2, w - bw - 2, buf, A_DIM);
+		row += 3;
+	} else {
+		snprintf(buf, sizeof buf, " %s ", word);
+		n = tui_put(row, x, w, buf, vattr | A_REVERSE);
+		snprintf(buf, sizeof buf, " %s, layers %s, %s", res->snippet, lbl, d);
+		tui_put(row, x + n, w - n, buf, A_NORMAL);
+		row++;
+	}
+
+	/* Who caught it / what it cost / why the lab could not tell. */
+	buf[0] = '\0';
+	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 &&
+	    res->caught_by < LAYER_COUNT)
+		snprintf(buf, sizeof buf, "caught by %s (it stops %s)",
+			 lab_layers[res->caught_by].name, lab_layers[res->caught_by].stops);
+	else if (res->verdict == VERDICT_ESCAPED)
+		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
+	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
+		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
+	else if (res->verdict == VERDICT_FAILED)
+		snprintf(buf, sizeof buf, "a layer broke legitimate work");
+	if (buf[0] && row < end)
+		row += wrap(row, x, w, res->verdict == VERDICT_ERROR ? 3 : 2, buf, vattr);
+	if (res->headline[0] && row < end &&
+	    !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
+		row += wrap(row, x, w, 2, res->headline, A_BOLD);
+
+	/* What is left goes to evidence and output; the last line is for the
+	 * duration and the mechanisms. */
+	rest = end - row - 1;
+	out_total = count_lines(r->out_text);
+	out_want = out_total ? 1 + (out_total < 3 ? out_total : 3) : 0;
+	ev_rows = rest - out_want;
+	if (ev_rows < 2)
+		ev_rows = 2;            /* the lab's evidence outranks the snippet's words */
+	if (ev_rows > res->n_evidence)
+		ev_rows = res->n_evidence;
+	if (ev_rows > rest)
+		ev_rows = rest > 0 ? rest : 0;
+	for (i = 0; i < ev_rows; i++) {
+		tui_put(row, x, 2, "-", A_DIM);
+		tui_put(row++, x + 2, w - 2, res->evidence[i], A_NORMAL);
+	}
+	out_rows = end - 1 - row;
+	if (out_total && out_rows > 0) {
+		if (out_rows >= 2) {
+			out_rows--;
+			if (out_rows > out_total)
+				out_rows = out_total;
+			snprintf(buf, sizeof buf, "output (sanitised): last %d line%s of %llu bytes%s",
+				 out_rows, out_rows == 1 ? "" : "s",
+				 (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes :
+						      r->out_skipped + strlen(r->out_text)),
+				 res->ev.out_truncated ? " (capped)" : "");
+			tui_put(row++, x, w, buf, A_DIM);
+		}
+		for (i = 0, p = line_at(r->out_text, out_total - out_rows); p && i < out_rows; i++) {
+			tui_put(row, x, 1, "|", A_DIM);
+			put_line(row++, x + 2, w - 2, p, A_NORMAL);
+			p = line_at(p, 1);
+		}
+	}
+
+	tail_y = end - 1;
+	if (tail_y < row)
+		return;
+	if (stale)
+		snprintf(buf, sizeof buf, "ran with %s; toggles changed since: Enter reruns", lbl);
+	else
+		snprintf(buf, sizeof buf, "%s  mechanisms: %s", d,
+			 res->ev.mechanisms[0] ? res->ev.mechanisms : "none");
+	tui_put(tail_y, x, w, buf, stale ? tui_attr(st, TUI_LOOK_WARN) : A_DIM);
+}
+
+static int result_rows_wanted(const struct tui_run *r)
+{
+	int out = count_lines(r->out_text);
+
+	return 3 + 2 + 2 + r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
+}
+
+static void draw_sandbox(struct tui_state *st)
+{
+	int bx = LIST_W, by = 2, bw = COLS - LIST_W, bh = LINES - 3;
+	int ix = bx + 2, iw = bw - 4, top = by + 1, inner = bh - 2, code_rows, ry;
+	const struct tui_run *r = &st->runs[st->sel];
+	bool running = st->job_live && st->job.snippet_index == st->sel;
+	enum box_look look = BOX_PLAIN;
+	char title[160], lbl[LAYER_COUNT * 2];
+
+	tui_layers_label(st->layers, lbl);
+	snprintf(title, sizeof title, " SANDBOX  layers %s ", lbl);
+	if (!running && r->have) {
+		tui_layers_label(r->res.layers, lbl);
+		if (r->res.verdict == VERDICT_ESCAPED) {
+			look = BOX_BREACHED;
+			snprintf(title, sizeof title, " SANDBOX BREACHED  layers %s ", lbl);
+		} else if (r->res.verdict == VERDICT_CONTAINED) {
+			look = BOX_HELD;
+			snprintf(title, sizeof title, " SANDBOX CLOSED  layers %s ", lbl);
+		} else {
+			snprintf(title, sizeof title, " SANDBOX  layers %s ", lbl);
+		}
+	}
+	draw_box(st, by, bx, bh, bw, look, title);
+	/* Code on top, result below: the result gets what it needs, but the
+	 * code keeps at least a third. */
+	if (running)
+		code_rows = inner - 6;
+	else if (r->have)
+		code_rows = inner - 1 - result_rows_wanted(r);
+	else
+		code_rows = inner - 5;
+	if ((running || r->have) && code_rows < inner / 3)
+		code_rows = inner / 3;
+	if (code_rows < 3)
+		code_rows = 3;
+	draw_code(st, top, ix, iw, code_rows);
+
+	ry = top + code_rows;
+	attron(look == BOX_HELD ? tui_attr(st, TUI_LOOK_HELD) :
+	       look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH) : A_NORMAL);
+	mvaddch(ry, bx, look == BOX_BREACHED ? ' ' : ACS_LTEE);
+	mvhline(ry, bx + 1, ACS_HLINE, bw - 2);
+	mvaddch(ry, bx + bw - 1, ACS_RTEE);
+	attrset(A_NORMAL);
+	tui_put(ry, ix, iw, " RESULT ", A_BOLD);
+	ry++;
+	if (running)
+		draw_running(st, ry, ix, iw, top + inner - ry);
+	else if (r->have)
+		draw_result(st, r, ry, ix, iw, top + inner - ry);
+	else
+		draw_idle(st, ry, ix, iw, top + inner - ry);
+
+	if (look == BOX_BREACHED) {
+		draw_cracks(st, by, bx, bh, bw, bx + 2 + tui_text_width(title));
+		tui_put(by + bh - 1, bx + bw - 22, 19, " SANDBOX BREACHED ",
+			tui_attr(st, TUI_LOOK_BREACH) | A_REVERSE);
+	} else if (look == BOX_HELD) {
+		tui_put(by + bh - 1, bx + bw - 20, 17, " SANDBOX CLOSED ",
+			tui_attr(st, TUI_LOOK_HELD) | A_REVERSE);
+	}
+}
+
+/* ------------------------------------------------------------ screen */
+
+static void draw_too_small(void)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof buf, "(now %dx%d)", COLS, LINES);
+	tui_put(LINES / 2 - 1, 0, COLS, "terminal too small: need at least 80x24", A_BOLD);
+	tui_put(LINES / 2, 0, COLS, buf, A_NORMAL);
+	tui_put(LINES / 2 + 1, 0, COLS, "q quits", A_DIM);
+}
+
+void tui_draw(struct tui_state *st)
+{
+	erase();
+	if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_LINES) {
+		draw_too_small();
+		refresh();
+		return;
+	}
+	draw_title(st);
+	draw_toggles(st);
+	if (st->view == TUI_VIEW_MATRIX) {
+		tui_matrix_draw(st, 2, LINES - 2);
+	} else {
+		draw_list(st);
+		draw_sandbox(st);
+	}
+	tui_draw_footer(st, LINES - 1, COLS);
+	if (st->help)
+		tui_draw_help(st);
+	refresh();
+}

@@ -1,0 +1,330 @@
+/* tui_keys.c — the one key table. It drives dispatch, the footer and the
+ * help overlay alike, so a key cannot exist without being documented.
+ * Handlers change the state (or start/abort jobs through tui.c) and return
+ * TUI_* flags; they never draw. */
+#define TUI_INTERNAL
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+#define KEY_ESC 27
+#define KEY_CTRL_L 12
+
+struct tui_key {
+	int codes[6];            /* 0-terminated */
+	const char *label;       /* as the footer and help name the key(s) */
+	const char *main_word;   /* footer word in the main view; NULL = help only */
+	const char *matrix_word; /* footer word in the matrix view */
+	const char *help;
+	int (*fn)(struct tui_state *st, int ch);
+};
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int select_snippet(struct tui_state *st, int i)
+{
+	i = clamp(i, 0, st->n_snips - 1);
+	if (i != st->sel) {
+		st->sel = i;
+		st->code_top = 0;
+	}
+	return TUI_REDRAW;
+}
+
+static int key_updown(struct tui_state *st, int ch)
+{
+	int d = (ch == KEY_UP || ch == 'k') ? -1 : 1;
+
+	if (st->view == TUI_VIEW_MATRIX) {
+		st->mx_row = clamp(st->mx_row + d, 0, st->n_snips - 1);
+		return TUI_REDRAW;
+	}
+	return select_snippet(st, st->sel + d);
+}
+
+static int key_leftright(struct tui_state *st, int ch)
+{
+	int d = (ch == KEY_LEFT || ch == 'h') ? -1 : 1;
+
+	if (st->view != TUI_VIEW_MATRIX)
+		return TUI_HANDLED;
+	st->mx_col = clamp(st->mx_col + d, 0, TUI_COMBOS - 1);
+	return TUI_REDRAW;
+}
+
+static int key_home_end(struct tui_state *st, int ch)
+{
+	bool home = ch == KEY_HOME || ch == 'g';
+
+	if (st->view == TUI_VIEW_MATRIX) {
+		st->mx_col = home ? 0 : TUI_COMBOS - 1;
+		return TUI_REDRAW;
+	}
+	st->code_top = home ? 0 : 1 << 20;   /* the drawing clamps it */
+	return TUI_REDRAW;
+}
+
+static int key_layer(struct tui_state *st, int ch)
+{
+	int l = ch - '1';
+
+	if (l < 0 || l >= LAYER_COUNT)
+		return TUI_HANDLED;
+	st->layers ^= LAYER_BIT(l);
+	return TUI_REDRAW;
+}
+
+static int key_enter(struct tui_state *st, int ch)
+{
+	(void)ch;
+	if (st->view == TUI_VIEW_MATRIX)
+		tui_matrix_start(st);
+	else
+		tui_run_selected(st);
+	return TUI_REDRAW;
+}
+
+static int key_matrix(struct tui_state *st, int ch)
+{
+	(void)ch;
+	if (st->view == TUI_VIEW_MATRIX) {
+		st->view = TUI_VIEW_MAIN;
+		select_snippet(st, st->mx_row);
+		return TUI_REDRAW;
+	}
+	st->view = TUI_VIEW_MATRIX;
+	st->mx_row = st->sel;
+	if (!st->mx_started)
+		tui_matrix_start(st);
+	return TUI_REDRAW;
+}
+
+static int key_abort(struct tui_state *st, int ch)
+{
+	(void)ch;
+	tui_abort(st);
+	return TUI_REDRAW;
+}
+
+static int key_page(struct tui_state *st, int ch)
+{
+	int page = st->code_page > 1 ? st->code_page - 1 : 1;
+
+	if (st->view == TUI_VIEW_MATRIX)
+		return TUI_HANDLED;
+	if (ch == KEY_PPAGE || ch == '[')
+		st->code_top = st->code_top > page ? st->code_top - page : 0;
+	else
+		st->code_top += page;   /* the drawing clamps it */
+	return TUI_REDRAW;
+}
+
+static int key_mouse(struct tui_state *st, int ch)
+{
+	MEVENT ev;
+	int l, i, row, col;
+
+	(void)ch;
+	if (getmouse(&ev) != OK)
+		return TUI_HANDLED;
+	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+		return TUI_HANDLED;
+	l = tui_toggle_at(ev.y, ev.x);
+	if (l >= 0)
+		return key_layer(st, '1' + l);
+	if (st->view == TUI_VIEW_MATRIX) {
+		if (tui_matrix_cell_at(st, ev.y, ev.x, &row, &col)) {
+			st->mx_row = row;
+			st->mx_col = col;
+		}
+		return TUI_REDRAW;
+	}
+	i = tui_snippet_at(st, ev.y, ev.x);
+	if (i >= 0)
+		return select_snippet(st, i);
+	return TUI_HANDLED;
+}
+
+static int key_help(struct tui_state *st, int ch)
+{
+	(void)ch;
+	st->help = !st->help;
+	return TUI_REDRAW;
+}
+
+static int key_escape(struct tui_state *st, int ch)
+{
+	(void)ch;
+	if (st->help)
+		st->help = false;
+	else if (st->view == TUI_VIEW_MATRIX)
+		return key_matrix(st, 'm');
+	return TUI_REDRAW;
+}
+
+static int key_repaint(struct tui_state *st, int ch)
+{
+	(void)st;
+	(void)ch;
+	return TUI_REDRAW | TUI_CLEAR;
+}
+
+static int key_quit(struct tui_state *st, int ch)
+{
+	(void)st;
+	(void)ch;
+	return TUI_QUIT;
+}
+
+static const struct tui_key keys[] = {
+	{ { KEY_UP, 'k', KEY_DOWN, 'j', 0 }, "Up/Down j/k", "select", "move",
+	  "choose a snippet (matrix: move the cursor)", key_updown },
+	{ { KEY_LEFT, 'h', KEY_RIGHT, 'l', 0 }, "Left/Right h/l", NULL, NULL,
+	  "matrix: move the cursor across the layer sets", key_leftright },
+	{ { '1', '2', '3', '4', 0 }, "1-4", "layers", NULL,
+	  "toggle Isolation/No-network/Clean-env/Resource-limits", key_layer },
+	{ { '\r', '\n', KEY_ENTER, 0 }, "Enter", "run", "rerun",
+	  "run the snippet for real (matrix: run all cells again)", key_enter },
+	{ { 'm', 0 }, "m", "matrix", "back",
+	  "matrix: all snippets x 16 layer sets; m again: back", key_matrix },
+	{ { 'a', 0 }, "a", "abort", "abort",
+	  "abort the run(s): the sandbox is killed and cleaned up", key_abort },
+	{ { KEY_PPAGE, '[', KEY_NPAGE, ']', 0 }, "PgUp/PgDn [ ]", "code", NULL,
+	  "scroll the snippet's code", key_page },
+	{ { KEY_HOME, 'g', KEY_END, 'G', 0 }, "Home/End g/G", NULL, NULL,
+	  "top/end of the code (matrix: first/last column)", key_home_end },
+	{ { KEY_MOUSE, 0 }, "click", NULL, NULL,
+	  "click a toggle to switch it, a snippet/cell to pick it", key_mouse },
+	{ { '?', KEY_F(1), 0 }, "?", "help", "help",
+	  "show or hide this help", key_help },
+	{ { KEY_ESC, 0 }, "Esc", NULL, NULL,
+	  "close the help; leave the matrix", key_escape },
+	{ { KEY_CTRL_L, 0 }, "Ctrl-L", NULL, NULL,
+	  "repaint the whole screen", key_repaint },
+	{ { 'q', 'Q', 0 }, "q", "quit", "quit",
+	  "quit (aborts and cleans up anything still running)", key_quit },
+};
+
+int tui_key_dispatch(struct tui_state *st, int ch)
+{
+	size_t i;
+	int k, flags;
+
+	/* With the help open, any key but q just closes it. */
+	if (st->help && ch != 'q' && ch != 'Q' && ch != KEY_MOUSE) {
+		st->help = false;
+		return TUI_REDRAW;
+	}
+	if (st->help && ch == KEY_MOUSE) {
+		MEVENT ev;
+
+		getmouse(&ev);
+		st->help = false;
+		return TUI_REDRAW;
+	}
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		for (k = 0; keys[i].codes[k]; k++) {
+			if (keys[i].codes[k] != ch)
+				continue;
+			flags = keys[i].fn(st, ch);
+			if (flags & TUI_CLEAR)
+				clearok(curscr, TRUE);
+			return flags;
+		}
+	}
+	return 0;
+}
+
+void tui_draw_footer(const struct tui_state *st, int y, int width)
+{
+	const char *word, *label;
+	size_t i;
+	int x = 0, need;
+	attr_t kattr = tui_attr(st, TUI_LOOK_KEY);
+	char buf[64];
+
+	if (st->msg[0]) {
+		tui_fill(y, 0, width, tui_attr(st, TUI_LOOK_TITLE));
+		tui_put(y, 1, width - 2, st->msg, tui_attr(st, TUI_LOOK_TITLE));
+		return;
+	}
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		word = st->view == TUI_VIEW_MATRIX ? keys[i].matrix_word : keys[i].main_word;
+		if (!word)
+			continue;
+		/* The footer uses the short spelling of the key. */
+		label = keys[i].label;
+		if (keys[i].fn == key_updown)
+			label = st->view == TUI_VIEW_MATRIX ? "arrows" : "j/k";
+		else if (keys[i].fn == key_page)
+			label = "[ ]";
+		snprintf(buf, sizeof buf, "%s %s", label, word);
+		need = (int)strlen(buf) + 2;
+		if (x + need > width)
+			break;
+		x += 1;
+		x += tui_put(y, x, width - x, label, kattr);
+		x += tui_put(y, x, width - x, " ", A_NORMAL);
+		x += tui_put(y, x, width - x, word, A_NORMAL) + 1;
+	}
+}
+
+void tui_draw_help(const struct tui_state *st)
+{
+	static const char *const legend[] = {
+		"Matrix cells: O RAN OK  C CONTAINED  E ESCAPED  F FAILED  ! ERROR",
+		"              * differs from the truth table   . not run yet",
+	};
+	size_t i, nkeys = sizeof keys / sizeof keys[0];
+	int w = COLS - 4 > 76 ? 76 : COLS - 4, h, x, y, row, l, lw = 15;
+	int want_layers;
+	char buf[160];
+
+	if (w < 40)
+		return;
+	h = (int)nkeys + 2 + 1 + 2;
+	want_layers = LINES - 2 - h - 2 >= LAYER_COUNT + 1;
+	if (want_layers)
+		h += LAYER_COUNT + 1;
+	if (h > LINES - 2)
+		h = LINES - 2;
+	x = (COLS - w) / 2;
+	y = (LINES - h) / 2;
+	for (row = 0; row < h; row++)
+		tui_fill(y + row, x, w, A_NORMAL);
+	attron(A_BOLD);
+	mvhline(y, x + 1, ACS_HLINE, w - 2);
+	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+	mvvline(y + 1, x, ACS_VLINE, h - 2);
+	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attroff(A_BOLD);
+	tui_put(y, x + 2, w - 4, " HELP: keys (Esc or any key closes) ", A_BOLD);
+
+	row = y + 1;
+	for (i = 0; i < nkeys && row < y + h - 1; i++, row++) {
+		tui_put(row, x + 2, lw, keys[i].label, tui_attr(st, TUI_LOOK_KEY));
+		tui_put(row, x + 2 + lw + 1, w - lw - 5, keys[i].help, A_NORMAL);
+	}
+	row++;
+	for (i = 0; i < 2 && row < y + h - 1; i++, row++)
+		tui_put(row, x + 2, w - 4, legend[i], A_NORMAL);
+	if (!want_layers)
+		return;
+	row++;
+	for (l = 0; l < LAYER_COUNT && row < y + h - 1; l++, row++) {
+		snprintf(buf, sizeof buf, "[%d] %-16s stops %s", l + 1, lab_layers[l].name,
+			 lab_layers[l].stops);
+		tui_put(row, x + 2, w - 4, buf, A_NORMAL);
+	}
+}

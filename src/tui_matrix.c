@@ -1,0 +1,323 @@
+/* tui_matrix.c — the matrix screen: every snippet (rows) under all 16 layer
+ * combinations (columns), cells filling in as their runs finish, each
+ * compared with the truth table (verdict_expected). Column 0 has every layer
+ * on, column 15 none; the four header rows spell which layers a column has.
+ * Reads the state; the runs themselves are scheduled in tui.c. */
+#define TUI_INTERNAL
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+#define NAME_W 18       /* row labels; also the header rows' layer names */
+#define CELL_W 3
+
+struct geo {
+	int prog_y;     /* progress line */
+	int head_y;     /* LAYER_COUNT header rows */
+	int grid_y;     /* first snippet row */
+	int rows;       /* snippet rows shown */
+	int sep_y;      /* rule above the details */
+	int det_y, det_rows;
+	int legend_x;
+};
+
+/* Column c has layer l on unless bit (LAYER_COUNT-1-l) of c is set, so
+ * Isolation changes slowest and column 0 is "everything on". */
+unsigned tui_combo_mask(int col)
+{
+	unsigned mask = 0;
+	int l;
+
+	for (l = 0; l < LAYER_COUNT; l++)
+		if (!(col & (1 << (LAYER_COUNT - 1 - l))))
+			mask |= LAYER_BIT(l);
+	return mask;
+}
+
+static void geometry(const struct tui_state *st, int top, int bottom, struct geo *g)
+{
+	int avail;
+
+	g->prog_y = top;
+	g->head_y = top + 1;
+	g->grid_y = g->head_y + LAYER_COUNT;
+	avail = bottom - g->grid_y + 1 - 7;   /* keep a rule and 6 detail rows */
+	g->rows = st->n_snips < avail ? st->n_snips : avail;
+	if (g->rows < 1)
+		g->rows = 1;
+	g->sep_y = g->grid_y + g->rows;
+	g->det_y = g->sep_y + 1;
+	g->det_rows = bottom - g->det_y + 1;
+	g->legend_x = NAME_W + TUI_COMBOS * CELL_W + 2;
+}
+
+bool tui_matrix_cell_at(const struct tui_state *st, int y, int x, int *row, int *col)
+{
+	struct geo g;
+	int r, c;
+
+	geometry(st, 2, LINES - 2, &g);
+	if (y < g.grid_y || y >= g.grid_y + g.rows || x < NAME_W ||
+	    x >= NAME_W + TUI_COMBOS * CELL_W)
+		return false;
+	r = st->mx_top + (y - g.grid_y);
+	c = (x - NAME_W) / CELL_W;
+	if (r >= st->n_snips)
+		return false;
+	*row = r;
+	*col = c;
+	return true;
+}
+
+static int count_differ(const struct tui_state *st)
+{
+	int i, n = 0;
+
+	for (i = 0; i < st->n_snips * TUI_COMBOS; i++)
+		if (st->cells[i].state == TUI_CELL_DONE && st->cells[i].mismatch)
+			n++;
+	return n;
+}
+
+static int count_ran(const struct tui_state *st)
+{
+	int i, n = 0;
+
+	for (i = 0; i < st->n_snips * TUI_COMBOS; i++)
+		if (st->cells[i].state == TUI_CELL_DONE)
+			n++;
+	return n;
+}
+
+static void draw_progress(const struct tui_state *st, const struct geo *g)
+{
+	char buf[200];
+	int differ = count_differ(st), ran = count_ran(st), x, total = st->n_snips * TUI_COMBOS;
+	long ms = (st->mx_running ? st->now_ms : st->mx_t1) - st->mx_t0;
+	attr_t attr = A_BOLD;
+
+	x = tui_put(g->prog_y, 1, 30, "MATRIX", A_BOLD | A_UNDERLINE) + 3;
+	if (!st->mx_started) {
+		snprintf(buf, sizeof buf, "press Enter to run all %d cells", total);
+	} else if (st->mx_running) {
+		snprintf(buf, sizeof buf, "%d/%d  %c running %d at once  %.1f s%s",
+			 st->mx_done, st->mx_total, "|/-\\"[(st->now_ms / 100) % 4],
+			 st->mx_slots, (double)ms / 1000.0,
+			 st->mx_aborted ? "  aborting" : "");
+	} else if (st->mx_aborted) {
+		snprintf(buf, sizeof buf, "aborted: %d of %d cells ran, %d differ", ran,
+			 total, differ);
+		attr = tui_attr(st, TUI_LOOK_WARN);
+	} else if (differ == 0) {
+		snprintf(buf, sizeof buf, "%d/%d as expected  (%.1f s)", ran, total,
+			 (double)ms / 1000.0);
+		attr = tui_verdict_attr(st, VERDICT_CONTAINED);
+	} else {
+		snprintf(buf, sizeof buf, "%d of %d differ from the truth table  (%.1f s)",
+			 differ, total, (double)ms / 1000.0);
+		attr = tui_verdict_attr(st, VERDICT_ESCAPED);
+	}
+	tui_put(g->prog_y, x, COLS - x - 1, buf, attr);
+}
+
+static void draw_header(const struct tui_state *st, const struct geo *g)
+{
+	char c[2] = "";
+	int l, col, on;
+	attr_t attr;
+
+	for (l = 0; l < LAYER_COUNT; l++) {
+		int y = g->head_y + l, nw = (int)strlen(lab_layers[l].name);
+
+		if (nw > NAME_W - 2)
+			nw = NAME_W - 2;
+		tui_put(y, NAME_W - 1 - nw, nw, lab_layers[l].name, A_DIM);
+		for (col = 0; col < TUI_COMBOS; col++) {
+			on = (tui_combo_mask(col) & LAYER_BIT(l)) != 0;
+			c[0] = on ? (char)toupper((unsigned char)lab_layers[l].key[0]) : '-';
+			c[1] = '\0';
+			attr = on ? tui_attr(st, TUI_LOOK_ON) : A_DIM;
+			if (col == st->mx_col)
+				attr = tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD;
+			tui_put(y, NAME_W + col * CELL_W + 1, 1, c, attr);
+		}
+	}
+}
+
+static void draw_grid(struct tui_state *st, const struct geo *g)
+{
+	const struct tui_cell *cell;
+	char c[4];
+	int r, row, col, y, x;
+	attr_t attr;
+
+	if (st->mx_row < st->mx_top)
+		st->mx_top = st->mx_row;
+	if (st->mx_row >= st->mx_top + g->rows)
+		st->mx_top = st->mx_row - g->rows + 1;
+	for (r = 0; r < g->rows; r++) {
+		row = st->mx_top + r;
+		if (row >= st->n_snips)
+			break;
+		y = g->grid_y + r;
+		tui_put(y, 1, NAME_W - 2, st->snips[row].name,
+			row == st->mx_row ? tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD : A_BOLD);
+		for (col = 0; col < TUI_COMBOS; col++) {
+			cell = &st->cells[row * TUI_COMBOS + col];
+			x = NAME_W + col * CELL_W;
+			c[0] = ' ';
+			c[2] = ' ';
+			c[3] = '\0';
+			attr = A_DIM;
+			switch (cell->state) {
+			case TUI_CELL_PENDING:
+				c[1] = '.';
+				break;
+			case TUI_CELL_SKIPPED:
+				c[1] = ' ';
+				break;
+			case TUI_CELL_RUNNING:
+				c[1] = "|/-\\"[(st->now_ms / 100) % 4];
+				attr = A_BOLD;
+				break;
+			case TUI_CELL_DONE:
+				c[1] = tui_verdict_letter(cell->res.verdict);
+				attr = tui_verdict_attr(st, cell->res.verdict);
+				if (cell->mismatch)
+					c[0] = '*';
+				break;
+			}
+			if (row == st->mx_row && col == st->mx_col)
+				attr = (attr & ~A_DIM) | A_REVERSE;
+			tui_put(y, x, CELL_W, c, attr);
+		}
+	}
+	if (st->mx_top > 0)
+		tui_put(g->grid_y, 0, 1, "^", A_BOLD);
+	if (st->mx_top + g->rows < st->n_snips)
+		tui_put(g->grid_y + g->rows - 1, 0, 1, "v", A_BOLD);
+}
+
+static void draw_legend(const struct tui_state *st, const struct geo *g)
+{
+	static const enum lab_verdict order[] = { VERDICT_RAN_OK, VERDICT_CONTAINED,
+		VERDICT_ESCAPED, VERDICT_FAILED, VERDICT_ERROR };
+	char buf[32];
+	size_t i;
+	int y = g->head_y, w = COLS - g->legend_x;
+
+	if (w < 8)
+		return;
+	for (i = 0; i < sizeof order / sizeof order[0]; i++, y++) {
+		snprintf(buf, sizeof buf, "%c", tui_verdict_letter(order[i]));
+		tui_put(y, g->legend_x, 1, buf, tui_verdict_attr(st, order[i]));
+		tui_put(y, g->legend_x + 2, w - 2, verdict_name(order[i]), A_NORMAL);
+	}
+	if (y < g->grid_y + g->rows)
+		tui_put(y++, g->legend_x, w, "* differs", A_NORMAL);
+	if (y < g->grid_y + g->rows)
+		tui_put(y++, g->legend_x, w, ". pending", A_DIM);
+}
+
+static void off_names(unsigned mask, char *buf, size_t len)
+{
+	int l, n = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (l = 0; l < LAYER_COUNT; l++) {
+		if (mask & LAYER_BIT(l))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 n++ ? ", " : "", lab_layers[l].name);
+		if (used >= len)
+			return;
+	}
+	if (n == 0)
+		snprintf(buf, len, "all layers on");
+	else if (n == LAYER_COUNT)
+		snprintf(buf, len, "all layers off");
+	else if (used + 5 < len)
+		strcat(buf, " off");
+}
+
+static void draw_detail(const struct tui_state *st, const struct geo *g)
+{
+	const struct tui_cell *cell = &st->cells[st->mx_row * TUI_COMBOS + st->mx_col];
+	const struct lab_result *res = &cell->res;
+	const struct snippet *s = &st->snips[st->mx_row];
+	unsigned mask = tui_combo_mask(st->mx_col);
+	int y = g->det_y, end = g->det_y + g->det_rows, w = COLS - 2, x = 1, n, i;
+	char buf[LAB_LINE * 2], lbl[LAYER_COUNT * 2], off[128];
+
+	attron(A_DIM);
+	mvhline(g->sep_y, 0, ACS_HLINE, COLS);
+	attroff(A_DIM);
+	if (g->det_rows < 2)
+		return;
+	tui_layers_label(mask, lbl);
+	off_names(mask, off, sizeof off);
+	snprintf(buf, sizeof buf, "%s (%s) with layers %s: %s", s->name,
+		 threat_name(s->threat), lbl, off);
+	tui_put(y++, x, w, buf, A_BOLD);
+
+	switch (cell->state) {
+	case TUI_CELL_PENDING:
+		snprintf(buf, sizeof buf, "not run yet; expected %s",
+			 verdict_name(cell->expected));
+		tui_put(y, x, w, buf, A_DIM);
+		return;
+	case TUI_CELL_SKIPPED:
+		tui_put(y, x, w, "skipped: the matrix was aborted (Enter runs it again)", A_DIM);
+		return;
+	case TUI_CELL_RUNNING:
+		snprintf(buf, sizeof buf, "running... %.1f s; expected %s",
+			 (double)(st->now_ms - cell->started_ms) / 1000.0,
+			 verdict_name(cell->expected));
+		tui_put(y, x, w, buf, A_BOLD);
+		return;
+	case TUI_CELL_DONE:
+		break;
+	}
+	n = tui_put(y, x, w, verdict_name(res->verdict), tui_verdict_attr(st, res->verdict));
+	snprintf(buf, sizeof buf, "   expected %s: %s   %.2f s", verdict_name(cell->expected),
+		 cell->mismatch ? "DIFFERS" : "as expected",
+		 (double)res->ev.duration_ms / 1000.0);
+	tui_put(y++, x + n, w - n, buf,
+		cell->mismatch ? tui_attr(st, TUI_LOOK_WARN) : A_NORMAL);
+
+	buf[0] = '\0';
+	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 &&
+	    res->caught_by < LAYER_COUNT)
+		snprintf(buf, sizeof buf, "caught by %s", lab_layers[res->caught_by].name);
+	else if (res->verdict == VERDICT_ESCAPED)
+		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
+	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
+		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
+	if (buf[0] && y < end)
+		y += tui_wrap(y, x, w, 2, buf, tui_verdict_attr(st, res->verdict));
+	if (res->headline[0] && y < end)
+		y += tui_wrap(y, x, w, 2, res->headline, A_BOLD);
+	for (i = 0; i < res->n_evidence && y < end; i++, y++) {
+		tui_put(y, x, 2, "-", A_DIM);
+		tui_put(y, x + 2, w - 2, res->evidence[i], A_NORMAL);
+	}
+}
+
+void tui_matrix_draw(struct tui_state *st, int top, int bottom)
+{
+	struct geo g;
+
+	geometry(st, top, bottom, &g);
+	st->mx_row = st->mx_row < 0 ? 0 : st->mx_row >= st->n_snips ? st->n_snips - 1 : st->mx_row;
+	draw_progress(st, &g);
+	draw_header(st, &g);
+	draw_grid(st, &g);
+	draw_legend(st, &g);
+	draw_detail(st, &g);
+}

@@ -1,0 +1,343 @@
+/* unit.c — tests of the pure parts: config parsing, snippet headers, the
+ * verdict logic, env building, output sanitising, result serialisation and
+ * the seccomp filter's shape. Built with ASan+UBSan (make build/unit).
+ * Prints "ok - NAME" / "not ok - NAME" and ends with "N passed, N failed". */
+#define _GNU_SOURCE
+#include "job.h"
+#include "lab.h"
+#include "seccomp_filter.h"
+#include "util.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+#define CHECK(name, cond)                                             \
+	do {                                                          \
+		if (cond) {                                           \
+			passed++;                                     \
+			printf("ok - %s\n", name);                    \
+		} else {                                              \
+			failed++;                                     \
+			printf("not ok - %s  (%s:%d)\n", name, __FILE__, __LINE__); \
+		}                                                     \
+	} while (0)
+
+static char tmpdir[] = "/tmp/cl-unit.XXXXXX";
+
+static const char *write_tmp(const char *name, const char *text)
+{
+	static char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int load_cfg(const char *text, struct lab_config *cfg, char *err, size_t n)
+{
+	err[0] = '\0';
+	return config_load(cfg, write_tmp("layers.ini", text), err, n);
+}
+
+static void test_config(void)
+{
+	struct lab_config cfg;
+	char err[600];
+	uint64_t sz;
+	long ms;
+	CHECK("parse_size 256M", parse_size("256M", &sz) == 0 && sz == 256ull << 20);
+	CHECK("parse_size 64KiB", parse_size("64KiB", &sz) == 0 && sz == 64 << 10);
+	CHECK("parse_size rejects 12X", parse_size("12X", &sz) < 0);
+	CHECK("parse_size rejects -5", parse_size("-5", &sz) < 0);
+	CHECK("parse_duration 500ms", parse_duration_ms("500ms", &ms) == 0 && ms == 500);
+	CHECK("parse_duration 2.5s", parse_duration_ms("2.5s", &ms) == 0 && ms == 2500);
+	CHECK("parse_duration rejects 5 parsecs", parse_duration_ms("5pc", &ms) < 0);
+
+	CHECK("good config loads",
+	      load_cfg("[layers]\nnetwork = off\n[limits]\nmemory = 128M\npids = 10\ntimeout = 2s\n"
+		       "[env]\nallow = PATH, LANG\n", &cfg, err, sizeof err) == 0 &&
+		      !cfg.layer_default[LAYER_NETWORK] && cfg.layer_default[LAYER_ISOLATION] &&
+		      cfg.limits.memory == 128ull << 20 && cfg.limits.pids == 10 && cfg.limits.timeout_ms == 2000 &&
+		      cfg.n_env_allow == 2 && !strcmp(cfg.env_allow[1], "LANG"));
+	CHECK("bad size refused with file:line",
+	      load_cfg("[limits]\n\nmemory = 12X\n", &cfg, err, sizeof err) < 0 && strstr(err, "layers.ini:3:") &&
+		      strstr(err, "memory = 12X") && strstr(err, "256M"));
+	CHECK("negative pids refused",
+	      load_cfg("[limits]\npids = -5\n", &cfg, err, sizeof err) < 0 && strstr(err, ":2:") && strstr(err, "pids"));
+	CHECK("unknown key refused", load_cfg("[limits]\nmemroy = 1G\n", &cfg, err, sizeof err) < 0 &&
+					     strstr(err, ":2:") && strstr(err, "unknown key 'memroy'"));
+	CHECK("unknown section refused",
+	      load_cfg("[layers]\n[firewall]\nx = 1\n", &cfg, err, sizeof err) < 0 && strstr(err, "[firewall]"));
+	CHECK("unknown layer refused",
+	      load_cfg("[layers]\nfirewall = on\n", &cfg, err, sizeof err) < 0 && strstr(err, "firewall"));
+	CHECK("bad bool refused", load_cfg("[layers]\nenv = maybe\n", &cfg, err, sizeof err) < 0 && strstr(err, "on or off"));
+	CHECK("malformed line refused",
+	      load_cfg("[limits]\nthis is not ini\n", &cfg, err, sizeof err) < 0 && strstr(err, ":2:"));
+	CHECK("missing file refused", config_load(&cfg, "/nonexistent/layers.ini", err, sizeof err) < 0 &&
+					      strstr(err, "/nonexistent/layers.ini"));
+	CHECK("relative snippets path is beside the file",
+	      load_cfg("[paths]\nsnippets = mine\n", &cfg, err, sizeof err) == 0 &&
+		      !strncmp(cfg.snippets_dir, "/tmp/cl-unit.", 13) && strstr(cfg.snippets_dir, "/mine"));
+
+	unsigned m;
+	CHECK("layers all", layers_parse("all", &m, err, sizeof err) == 0 && m == LAYERS_ALL);
+	CHECK("layers none", layers_parse("none", &m, err, sizeof err) == 0 && m == 0);
+	CHECK("layers list", layers_parse("network,limits", &m, err, sizeof err) == 0 &&
+				     m == (LAYER_BIT(LAYER_NETWORK) | LAYER_BIT(LAYER_LIMITS)));
+	CHECK("layers unknown refused", layers_parse("network,firewall", &m, err, sizeof err) < 0 && strstr(err, "firewall"));
+}
+
+static void test_snippets(void)
+{
+	struct snippet s;
+	char err[600];
+	const char *p = write_tmp("ok.py", "#!/usr/bin/python3\n# lab:title: T\n# lab:threat: exfil\n# lab:layer: network\n"
+					   "# lab:consequence: data gone\nprint(1)\n# lab:title: not header\n");
+	CHECK("snippet header parsed", snippet_load(&s, p, err, sizeof err) == 0 && s.threat == THREAT_EXFIL &&
+					       s.layer == LAYER_NETWORK && !strcmp(s.title, "T") &&
+					       !strcmp(s.name, "ok") && !strcmp(s.consequence, "data gone"));
+	snippet_free(&s);
+	p = write_tmp("nohdr.py", "print('hello')\n");
+	CHECK("snippet without header refused",
+	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "missing snippet header"));
+	p = write_tmp("badthreat.py", "# lab:title: T\n# lab:threat: mining\n# lab:layer: limits\n");
+	CHECK("unknown threat refused with line", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, ":2:") &&
+							  strstr(err, "mining"));
+	p = write_tmp("badkey.py", "# lab:title: T\n# lab:colour: red\n");
+	CHECK("unknown header key refused", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "lab:colour"));
+	p = write_tmp("legit.py", "# lab:title: T\n# lab:threat: legit\n# lab:layer: none\n");
+	CHECK("legit without expect refused", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "expect"));
+	p = write_tmp("attack.py", "# lab:title: T\n# lab:threat: secrets\n# lab:layer: env\n");
+	CHECK("attack without consequence refused", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "consequence"));
+}
+
+static struct snippet attack(enum lab_threat t, int layer)
+{
+	struct snippet s = {.threat = t, .layer = layer};
+	snprintf(s.name, sizeof s.name, "t");
+	snprintf(s.consequence, sizeof s.consequence, "bad things");
+	return s;
+}
+
+static void test_verdicts(void)
+{
+	struct lab_config cfg;
+	config_defaults(&cfg);
+	struct snippet legit = {.threat = THREAT_LEGIT, .layer = -1, .n_expect = 1};
+	snprintf(legit.expect[0], sizeof legit.expect[0], "TOTAL 42");
+	struct lab_result r = {.layers = LAYERS_ALL};
+	r.ev.started = true;
+	r.output = "x\nTOTAL 42\n";
+	r.ev.expect_found = true;
+	verdict_decide(&legit, &cfg, &r);
+	CHECK("legit exit 0 + expected text = RAN OK", r.verdict == VERDICT_RAN_OK);
+	r.ev.exit_code = 1;
+	verdict_decide(&legit, &cfg, &r);
+	CHECK("legit exit 1 = FAILED", r.verdict == VERDICT_FAILED);
+	r.ev.exit_code = 0;
+	r.ev.expect_found = false;
+	r.output = "x\nTOTAL 41\n";
+	verdict_decide(&legit, &cfg, &r);
+	CHECK("legit wrong answer = FAILED, says what is missing",
+	      r.verdict == VERDICT_FAILED && r.n_evidence > 0 && strstr(r.evidence[r.n_evidence - 1], "TOTAL 42"));
+
+	struct snippet ex = attack(THREAT_EXFIL, LAYER_NETWORK);
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.own_netns = true;
+	r.ev.net_probe_errno = ENETUNREACH;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil: 0 bytes + ENETUNREACH = CONTAINED by network",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK && strstr(r.headline, "Network is unreachable"));
+	r.ev.attacker_bytes = 1204;
+	r.ev.attacker_got_canary = true;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil: bytes at the attacker = ESCAPED with the count",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "1,204 bytes") && strstr(r.headline, "canary"));
+
+	struct snippet sec = attack(THREAT_SECRETS, LAYER_ENV);
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.canaries_planted = 6;
+	verdict_decide(&sec, &cfg, &r);
+	CHECK("secrets: none leaked, env on = CONTAINED by env", r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ENV);
+	r.ev.canaries_leaked = 2;
+	verdict_decide(&sec, &cfg, &r);
+	CHECK("secrets: a canary in the output = ESCAPED", r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2 of 6"));
+
+	struct snippet bomb = attack(THREAT_RESOURCE, LAYER_LIMITS);
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.peak_procs = cfg.limits.pids;
+	r.ev.peak_mem = cfg.limits.memory - 1;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("bomb at the caps = CONTAINED by limits", r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_LIMITS);
+	r.ev.peak_procs = cfg.limits.pids + 1;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("bomb one process over = ESCAPED", r.verdict == VERDICT_ESCAPED);
+	r.ev.peak_procs = 1;
+	r.ev.peak_mem = cfg.limits.memory + 1;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("bomb one byte over = ESCAPED", r.verdict == VERDICT_ESCAPED);
+
+	struct snippet tk = attack(THREAT_TAKEOVER, LAYER_ISOLATION);
+	memset(&r, 0, sizeof r);
+	r.layers = 0;
+	r.ev.started = true;
+	r.ev.host_visible = true;
+	r.ev.host_target_written = true;
+	verdict_decide(&tk, &cfg, &r);
+	CHECK("takeover: host target written = ESCAPED", r.verdict == VERDICT_ESCAPED);
+	r.ev.host_target_written = false;
+	verdict_decide(&tk, &cfg, &r);
+	CHECK("takeover failing on its own is not credited to a layer", r.verdict == VERDICT_CONTAINED && r.caught_by == -1);
+
+	memset(&r, 0, sizeof r);
+	snprintf(r.ev.error, sizeof r.ev.error, "cannot create a user namespace");
+	verdict_decide(&tk, &cfg, &r);
+	CHECK("not started = ERROR with the reason", r.verdict == VERDICT_ERROR && strstr(r.headline, "user namespace"));
+
+	CHECK("truth table: attack contained iff own layer on",
+	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK)) == VERDICT_CONTAINED &&
+		      verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK)) == VERDICT_ESCAPED &&
+		      verdict_expected(&legit, 0) == VERDICT_RAN_OK);
+}
+
+static void test_env(void)
+{
+	struct lab_config cfg;
+	config_defaults(&cfg);
+	char *src[] = {"PATH=/usr/bin", "AWS_SECRET_ACCESS_KEY=shh", "HOME=/home/dev", "LANG=C.UTF-8", NULL};
+	char **env = NULL;
+	int n = 0;
+	lab_env_build(&cfg, src, true, "/tmp", &env, &n);
+	CHECK("clean env keeps allow-listed names", lab_env_get(env, "PATH") && lab_env_get(env, "LANG"));
+	CHECK("clean env drops secrets", !lab_env_get(env, "AWS_SECRET_ACCESS_KEY"));
+	CHECK("clean env resets HOME", lab_env_get(env, "HOME") && !strcmp(lab_env_get(env, "HOME"), "/tmp") && n == 3);
+	lab_env_free(env);
+	env = NULL;
+	n = 0;
+	lab_env_build(&cfg, src, false, "/tmp", &env, &n);
+	CHECK("naive env passes everything", n == 4 && lab_env_get(env, "AWS_SECRET_ACCESS_KEY"));
+	lab_env_free(env);
+}
+
+static void test_sanitize(void)
+{
+	const char in[] = "ok \x1b[2J\x1b]0;pwned\x07 \r\x9b tab\there \xe2\x94\x80 \xc2\x9b \xff\n";
+	char *out = sanitize_output(in, sizeof in - 1, 0);
+	CHECK("ESC shown as ^[", strstr(out, "^[[2J") && strstr(out, "^[]0;pwned^G"));
+	CHECK("CR shown as ^M", strstr(out, "^M"));
+	CHECK("no control byte survives", !strpbrk(out, "\x1b\x07\r\t"));
+	CHECK("raw C1 and invalid bytes escaped", strstr(out, "\\x9b") && strstr(out, "\\xc2\\x9b") && strstr(out, "\\xff"));
+	CHECK("valid UTF-8 kept", strstr(out, "\xe2\x94\x80"));
+	free(out);
+	out = sanitize_output("abcdef", 6, 3);
+	CHECK("cap respected", !strcmp(out, "abc"));
+	free(out);
+}
+
+static void test_serialise(void)
+{
+	struct lab_result r = {.layers = 5, .verdict = VERDICT_ESCAPED, .caught_by = -1, .n_evidence = 2};
+	snprintf(r.snippet, sizeof r.snippet, "exfiltration");
+	snprintf(r.evidence[0], LAB_LINE, "line\twith\\tabs\nand newline");
+	snprintf(r.evidence[1], LAB_LINE, "second");
+	r.output = "bytes\0with nul\n\x1b[31m";
+	r.output_len = 21;
+	r.ev.attacker_bytes = 1204;
+	r.ev.cpu_s = 0.25;
+	r.ev.net_probe_errno = -1;
+	int p[2];
+	if (pipe(p) < 0)
+		abort();
+	result_write(p[1], &r);
+	close(p[1]);
+	char buf[8192];
+	ssize_t n = read(p[0], buf, sizeof buf);
+	close(p[0]);
+	struct lab_result back;
+	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back) == 0 && back.verdict == VERDICT_ESCAPED &&
+					    back.layers == 5 && back.caught_by == -1 && back.n_evidence == 2 &&
+					    !strcmp(back.evidence[0], r.evidence[0]) && back.output_len == 21 &&
+					    !memcmp(back.output, r.output, 21) && back.ev.attacker_bytes == 1204 &&
+					    back.ev.net_probe_errno == -1 && back.ev.cpu_s > 0.24);
+	result_free(&back);
+	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back) < 0);
+	result_free(&back);
+}
+
+static void test_seccomp(void)
+{
+	int e = 0, n = 0;
+	scmp_filter_ctx ctx = lab_seccomp_build(&e, &n);
+	CHECK("seccomp filter builds", ctx != NULL && n > 50);
+	if (!ctx)
+		return;
+	int fd = memfd_create("pfc", 0);
+	seccomp_export_pfc(ctx, fd);
+	lseek(fd, 0, SEEK_SET);
+	char pfc[65536];
+	ssize_t len = read(fd, pfc, sizeof pfc - 1);
+	pfc[len > 0 ? len : 0] = '\0';
+	close(fd);
+	CHECK("filter has only the native arch", strstr(pfc, "filter for arch x86_64") && !strstr(pfc, "arch x86 ") &&
+							 !strstr(pfc, "arch x32"));
+	CHECK("foreign arch kills the process", strstr(pfc, "invalid architecture action\naction KILL_PROCESS"));
+	static const char *const must[] = {"mount", "ptrace", "bpf", "keyctl", "unshare", "setns", "userfaultfd",
+					   "io_uring_setup", "open_by_handle_at", "kexec_load", "perf_event_open"};
+	bool all = true;
+	for (size_t i = 0; i < sizeof must / sizeof *must; i++) {
+		char needle[64];
+		snprintf(needle, sizeof needle, "syscall \"%s\"", must[i]);
+		if (!strstr(pfc, needle))
+			all = false;
+	}
+	CHECK("dangerous syscalls are in the filter", all);
+	CHECK("TIOCSTI matched on the low 32 bits", strstr(pfc, "$a1.lo32 & 0xffffffff == 21522") != NULL);
+	CHECK("clone3 answers ENOSYS", strstr(pfc, "action ERRNO(38)") != NULL);
+
+	/* x32 shares x86_64's audit arch: the BPF itself must reject syscall
+	 * numbers with the x32 bit (0x40000000) set. */
+	fd = memfd_create("bpf", 0);
+	seccomp_export_bpf(ctx, fd);
+	off_t sz = lseek(fd, 0, SEEK_END);
+	lseek(fd, 0, SEEK_SET);
+	struct sock_filter *prog = malloc((size_t)sz);
+	bool x32 = false;
+	if (prog && read(fd, prog, (size_t)sz) == sz)
+		for (size_t i = 0; i < (size_t)sz / sizeof *prog; i++)
+			if (BPF_CLASS(prog[i].code) == BPF_JMP && prog[i].k == 0x40000000)
+				x32 = true;
+	free(prog);
+	close(fd);
+	CHECK("x32 syscall numbers are checked in the BPF", x32);
+	seccomp_release(ctx);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir))
+		return 1;
+	test_config();
+	test_snippets();
+	test_verdicts();
+	test_env();
+	test_sanitize();
+	test_serialise();
+	test_seccomp();
+	remove_tree(tmpdir);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
