@@ -301,12 +301,28 @@ static void exe_dir(char *out, size_t cap)
 
 static bool readable(const char *p) { return access(p, R_OK) == 0; }
 
+/* snippets/ beside the config file, beside the binary (or its parent, for
+ * build/ binaries), else the installed ones. */
 static void default_snippets_dir(struct lab_config *cfg)
 {
 	char dir[PATH_MAX], cand[PATH_MAX + 16];
+	if (cfg->path[0]) {
+		str_copy(dir, sizeof dir, cfg->path);
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			if (pathf(cand, sizeof cand, "%s/snippets", dir) == 0 && readable(cand)) {
+				str_copy(cfg->snippets_dir, sizeof cfg->snippets_dir, cand);
+				return;
+			}
+		}
+	}
 	exe_dir(dir, sizeof dir);
-	snprintf(cand, sizeof cand, "%s/snippets", dir);
-	if (dir[0] && readable(cand)) {
+	if (dir[0] && pathf(cand, sizeof cand, "%s/snippets", dir) == 0 && readable(cand)) {
+		str_copy(cfg->snippets_dir, sizeof cfg->snippets_dir, cand);
+		return;
+	}
+	if (dir[0] && pathf(cand, sizeof cand, "%s/../snippets", dir) == 0 && readable(cand)) {
 		str_copy(cfg->snippets_dir, sizeof cfg->snippets_dir, cand);
 		return;
 	}

@@ -22,10 +22,11 @@
  *     an unprivileged uid outside) and then lets init go on. After building
  *     its root, init unshares its cgroup namespace so the snippet sees the
  *     run's cgroup as its root.
- *  5. In the snippet process: rlimits first (lowering needs no privilege),
- *     then fds, setsid, then capabilities (after this nothing privileged can
- *     be done), then no_new_privs, and the seccomp filter last, because the
- *     steps before it use calls the filter refuses. */
+ *  5. In the snippet process: fds, setsid, then capabilities (after this
+ *     nothing privileged can be done), then no_new_privs, then the seccomp
+ *     filter, because the steps before it use calls the filter refuses; the
+ *     rlimits come last, right before execve, so the lab's own code never
+ *     runs under the snippet's address-space cap. */
 #define _GNU_SOURCE
 #include "cgroup.h"
 #include "decoy.h"
@@ -304,13 +305,6 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 		if (null < 0 || dup2(null, 0) < 0 || dup2(sb->out[1], 1) < 0 || dup2(sb->out[1], 2) < 0)
 			child_fail(sb, "set up stdio", errno);
 	}
-	if (sb->layers & LAYER_BIT(LAYER_LIMITS)) {
-		set_rlimit(sb, RLIMIT_AS, lim->memory, "setrlimit(RLIMIT_AS)");
-		set_rlimit(sb, RLIMIT_NPROC, (rlim_t)lim->pids + 1, "setrlimit(RLIMIT_NPROC)");
-		set_rlimit(sb, RLIMIT_CPU, (rlim_t)lim->cpu_time, "setrlimit(RLIMIT_CPU)");
-		set_rlimit(sb, RLIMIT_FSIZE, lim->file_size, "setrlimit(RLIMIT_FSIZE)");
-		set_rlimit(sb, RLIMIT_CORE, 0, "setrlimit(RLIMIT_CORE)");
-	}
 	/* Clean-env: nothing beyond stdio survives execve. CLOEXEC rather than
 	 * close, so the report pipe still tells the lab if execve fails. */
 	if ((sb->layers & LAYER_BIT(LAYER_ENV)) && syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
@@ -330,6 +324,15 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 	}
 	if (chdir(sb->workdir) < 0)
 		child_fail(sb, "chdir to the work folder", errno);
+	/* Last, so nothing of ours runs under the address-space cap (lowering a
+	 * limit needs no privilege, so the order against caps is free). */
+	if (sb->layers & LAYER_BIT(LAYER_LIMITS)) {
+		set_rlimit(sb, RLIMIT_AS, lim->memory, "setrlimit(RLIMIT_AS)");
+		set_rlimit(sb, RLIMIT_NPROC, (rlim_t)lim->pids + 1, "setrlimit(RLIMIT_NPROC)");
+		set_rlimit(sb, RLIMIT_CPU, (rlim_t)lim->cpu_time, "setrlimit(RLIMIT_CPU)");
+		set_rlimit(sb, RLIMIT_FSIZE, lim->file_size, "setrlimit(RLIMIT_FSIZE)");
+		set_rlimit(sb, RLIMIT_CORE, 0, "setrlimit(RLIMIT_CORE)");
+	}
 	const char *file = sb->exec_mode ? sb->user_argv[0] : sb->argv[0];
 	char *const *argv = sb->exec_mode ? sb->user_argv : sb->argv;
 	if (strchr(file, '/'))
