@@ -83,8 +83,9 @@ def probes():
         print("  /dev/tty: opened -- I share a controlling terminal with "
               "someone", flush=True)
     except OSError as e:
-        print(f"  /dev/tty: {err_text(e.errno)} -- no controlling terminal",
-              flush=True)
+        why = ("no such device in this /dev" if e.errno == errno.ENOENT
+               else "no controlling terminal")
+        print(f"  /dev/tty: {err_text(e.errno)} -- {why}", flush=True)
 
     readable = os.access("/etc/shadow", os.R_OK)
     print(f"  /etc/shadow readable: {'YES' if readable else 'no'} "
@@ -104,7 +105,8 @@ def probes():
         print("  unshare(0): allowed -- the syscall is not filtered, new "
               "namespaces may be within reach", flush=True)
     else:
-        print(f"  unshare(0): {err_text(ctypes.get_errno())}", flush=True)
+        print(f"  unshare(0): {err_text(ctypes.get_errno())} -- refused",
+              flush=True)
 
     ctypes.set_errno(0)
     rc = libc.mount(None, None, None, 0, None)

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# tests/cli_test.sh [BINARY] — the command line from outside: every attack
+# with its layer on and off, JSON, exec's exit statuses and isolation, bad
+# input refused with a clear message, the safety net, output made inert,
+# and nothing left behind. Run from the repo root.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+CONF=$PWD/layers.ini
+T=$(mktemp -d /tmp/cl-cli.XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
+lab() { "$BIN" --config "$CONF" "$@"; }
+
+before=$(leftovers_snapshot)
+
+# ---- help, version, list ----
+out=$(lab --help); rc=$?
+expect_eq "--help exits 0" "$rc" 0
+expect_contains "--help lists the commands" "$out" "matrix [--json|--markdown]"
+expect_contains "--version" "$(lab --version)" "containment-lab "
+out=$(lab list)
+for s in legit resource-bomb secret-theft exfiltration host-takeover; do
+	expect_contains "list shows $s" "$out" "$s"
+done
+check "list --json is JSON with 5 snippets" \
+	$PY -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==5 and d[0]["name"]=="legit"' < <(lab list --json)
+
+# ---- bad input: refused with a clear message, nothing runs ----
+printf '[limits]\n; memory cap\nmemory = 12X\n' >"$T/bad.ini"
+err=$("$BIN" --config "$T/bad.ini" run legit 2>&1); rc=$?
+expect_eq "malformed size: exit 2" "$rc" 2
+expect_contains "malformed size: FILE:LINE and reason" "$err" "$T/bad.ini:3: memory = 12X: expected a size like 256M"
+printf '[limits]\npids = -5\n' >"$T/bad2.ini"
+err=$("$BIN" --config "$T/bad2.ini" run legit 2>&1); rc=$?
+expect_eq "negative pids: exit 2" "$rc" 2
+expect_contains "negative pids: FILE:LINE" "$err" "bad2.ini:2: pids = -5"
+printf '[layers]\nisolation = on\nfirewall = on\n' >"$T/bad3.ini"
+err=$("$BIN" --config "$T/bad3.ini" list 2>&1); rc=$?
+expect_contains "unknown layer in layers.ini refused" "$err" "bad3.ini:3: [layers] unknown layer 'firewall'"
+printf 'memory = 1G\n' >"$T/bad4.ini"
+err=$("$BIN" --config "$T/bad4.ini" list 2>&1); rc=$?
+expect_contains "key outside a section refused" "$err" "bad4.ini:1:"
+err=$("$BIN" --config "$T/none.ini" list 2>&1); rc=$?
+expect_contains "missing config file refused" "$err" "none.ini: cannot read"
+err=$(lab run legit --on isolation,firewall 2>&1); rc=$?
+expect_eq "unknown layer on the command line: exit 2" "$rc" 2
+expect_contains "unknown layer named" "$err" "unknown layer 'firewall'"
+err=$(lab run no-such-snippet 2>&1); rc=$?
+expect_eq "missing snippet: exit 2" "$rc" 2
+expect_contains "missing snippet named" "$err" "no snippet named 'no-such-snippet'"
+printf 'print("no header here")\n' >"$T/nohdr.py"
+err=$(lab run "$T/nohdr.py" 2>&1); rc=$?
+expect_eq "snippet without header: exit 2" "$rc" 2
+expect_contains "snippet without header explained" "$err" "missing snippet header"
+err=$(lab run legit --on all --off env 2>&1); rc=$?
+expect_contains "--on with --off refused" "$err" "cannot be combined"
+err=$(lab frobnicate 2>&1); rc=$?
+expect_eq "unknown command: exit 2" "$rc" 2
+expect_eq "bad input ran nothing" "$(leftovers_snapshot)" "$before"
+
+# ---- each attack against its own layer ----
+json_field() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+
+out=$(lab run exfiltration --on all); rc=$?
+expect_eq "exfiltration --on all: exit 0" "$rc" 0
+expect_contains "exfiltration contained by No-network" "$out" "CONTAINED by No-network"
+expect_contains "exfiltration evidence: Network is unreachable" "$out" "Network is unreachable"
+out=$(lab run exfiltration --off network); rc=$?
+expect_eq "exfiltration --off network: exit 1" "$rc" 1
+expect_contains "exfiltration escaped" "$out" "ESCAPED"
+expect_contains "exfiltration: bytes the attacker received" "$out" "The attacker received"
+expect_contains "exfiltration: canary row arrived" "$out" "canary row present"
+j=$(lab run exfiltration --off network --json)
+expect_eq "exfiltration json verdict" "$(json_field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_eq "exfiltration json attacker bytes > 1000" "$(json_field 'd["measured"]["attacker_bytes"] > 1000' <<<"$j")" "True"
+expect_eq "exfiltration json layers" "$(json_field 'd["layers"]' <<<"$j")" "{'isolation': True, 'network': False, 'env': True, 'limits': True}"
+j=$(lab run exfiltration --on network --json)
+expect_eq "exfiltration json caught_by network" "$(json_field 'd["caught_by"]' <<<"$j")" "network"
+expect_eq "exfiltration json probe errno 101" "$(json_field 'd["measured"]["net_probe_errno"]' <<<"$j")" "101"
+expect_contains "exfiltration json output shows the error the code hit" "$(json_field 'd["output"]' <<<"$j")" "Network is unreachable"
+
+out=$(lab run secret-theft --on all); rc=$?
+expect_contains "secret theft contained by Clean-env" "$out" "CONTAINED by Clean-env"
+expect_contains "secret theft evidence: 0 canaries" "$out" "0 of 6 canary secrets"
+out=$(lab run secret-theft --off env); rc=$?
+expect_eq "secret theft --off env: exit 1" "$rc" 1
+expect_contains "secret theft escaped with names" "$out" "AWS_SECRET_ACCESS_KEY"
+expect_contains "secret theft: credentials file leaked" "$out" "~/.aws/credentials"
+expect_not_contains "the user's own environment never reaches a snippet" \
+	"$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none)" "user-own-secret-91"
+
+out=$(lab run host-takeover --on all); rc=$?
+expect_contains "host takeover contained by Isolation" "$out" "CONTAINED by Isolation"
+expect_contains "host takeover evidence: target not created" "$out" "host target not created"
+out=$(lab run host-takeover --off isolation); rc=$?
+expect_eq "host takeover --off isolation: exit 1" "$rc" 1
+expect_contains "host takeover escaped: file planted" "$out" "host target created"
+
+out=$(lab run resource-bomb --on all); rc=$?
+expect_contains "resource bomb contained by Resource-limits" "$out" "CONTAINED by Resource-limits"
+expect_contains "resource bomb evidence: peak processes" "$out" "peak processes: "
+out=$(lab run resource-bomb --off limits); rc=$?
+expect_eq "resource bomb --off limits: exit 1" "$rc" 1
+expect_contains "resource bomb escaped past the caps" "$out" "ran past every cap"
+
+out=$(lab run legit --on all); rc=$?
+expect_eq "legit --on all: exit 0" "$rc" 0
+expect_contains "legit ran ok" "$out" "RAN OK"
+cp snippets/legit.py "$T/my-task.py"
+out=$(lab run "$T/my-task.py" --on none); rc=$?
+expect_contains "run takes a path to a snippet file" "$out" "my-task"
+expect_contains "run by path works" "$out" "RAN OK"
+
+# ---- output is made inert, and capped ----
+cat >"$T/noisy.py" <<'EOF'
+# lab:title: Terminal hijack attempt
+# lab:threat: legit
+# lab:layer: none
+# lab:expect: done
+import sys
+sys.stdout.write("\x1b[2J\x1b]0;pwned\x07\x1b[31mRED\r\n")
+for i in range(200000):
+    sys.stdout.write("flood line %d\n" % i)
+print("done")
+EOF
+out=$(lab run "$T/noisy.py" --on all)
+expect_contains "escape sequences shown inert" "$out" '^[[2J^[]0;pwned^G^[[31mRED^M'
+if printf '%s' "$out" | LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]'; then
+	not_ok "no control character reaches the terminal"
+else
+	ok "no control character reaches the terminal"
+fi
+j=$(lab run "$T/noisy.py" --on all --json)
+expect_eq "output capped at the limits layer's 64K" "$(json_field 'len(d["output"]) <= 70000 and d["output_truncated"]' <<<"$j")" "True"
+
+# ---- exec ----
+cd "$T" || exit 1
+lab exec --on all -- /bin/true; expect_eq "exec: exit status 0" "$?" 0
+lab exec --on all -- /bin/sh -c 'exit 3'; expect_eq "exec: exit status 3" "$?" 3
+lab exec --on all -- /bin/sh -c 'kill -9 $$'; expect_eq "exec: signal 9 gives 137" "$?" 137
+lab exec --on all -- /no/such/cmd 2>/dev/null; expect_eq "exec: not found gives 127" "$?" 127
+lab exec --on all -- "$T/layers-not-exec" 2>/dev/null; expect_eq "exec: missing path gives 127" "$?" 127
+touch "$T/plain"; chmod 644 "$T/plain"
+lab exec --on all -- "$T/plain" 2>/dev/null; expect_eq "exec: not executable gives 126" "$?" 126
+expect_eq "exec isolation: root inside" "$(lab exec --on isolation -- /usr/bin/id -u)" 0
+expect_eq "exec isolation: own hostname" "$(lab exec --on isolation -- /bin/cat /proc/sys/kernel/hostname)" sandbox
+expect_eq "exec isolation: PID 2 inside" "$(lab exec --on isolation -- /bin/sh -c 'echo $$')" 2
+expect_contains "exec isolation: no capabilities" "$(lab exec --on isolation -- /bin/grep CapEff /proc/self/status)" "0000000000000000"
+expect_contains "exec isolation: seccomp on" "$(lab exec --on isolation -- /bin/grep Seccomp: /proc/self/status)" "2"
+expect_contains "exec isolation: no_new_privs" "$(lab exec --on isolation -- /bin/grep NoNewPrivs /proc/self/status)" "1"
+lab exec --on isolation -- /bin/sh -c 'echo x > written' 2>/dev/null
+expect_eq "exec: the current folder is read-only" "$?" 2
+# as root, root inside is uid 65534 outside: it may only write what that uid may
+mkdir -m 777 "$T/rw" && cd "$T/rw" || exit 1
+lab exec --on isolation --rw -- /bin/sh -c 'echo x > written'
+check "exec --rw: the current folder is writable" test -f "$T/rw/written"
+cd "$T" || exit 1
+lab exec --on isolation -- /bin/sh -c 'ls /home /root/.ssh /etc/shadow' >/dev/null 2>&1
+expect_eq "exec isolation: the host's files are not there" "$?" 2
+err=$(lab exec --on network -- $PY -c 'import socket; socket.create_connection(("127.0.0.1", 9), 1)' 2>&1)
+expect_contains "exec network: connect fails with ENETUNREACH" "$err" "Network is unreachable"
+envout=$(CL_FAKE_SECRET=abc123 lab exec --on env -- /usr/bin/env)
+expect_not_contains "exec env: secrets dropped" "$envout" "CL_FAKE_SECRET"
+expect_contains "exec env: HOME reset" "$envout" "HOME="
+envout=$(CL_FAKE_SECRET=abc123 lab exec --on none -- /usr/bin/env)
+expect_contains "exec env off: the environment passes (naive)" "$envout" "CL_FAKE_SECRET=abc123"
+expect_eq "exec env: no fd beyond stdio" "$(lab exec --on env -- /bin/ls /proc/self/fd 3</dev/null | tr '\n' ' ')" "0 1 2 3 "
+lab exec --on limits -- $PY -c 'bytearray(512*1024*1024)' 2>/dev/null
+expect_eq "exec limits: a 512 MiB allocation fails" "$?" 1
+cd - >/dev/null || exit 1
+
+# the wall clock and the safety net, with short timeouts
+printf '[limits]\ntimeout = 500ms\n[safety]\ntimeout = 1s\n' >"$T/short.ini"
+start=$(date +%s%N)
+err=$("$BIN" --config "$T/short.ini" exec --on limits -- /bin/sleep 30 2>&1); rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "limits wall clock kills: 137" "$rc" 137
+expect_contains "limits wall clock says so" "$err" "wall clock"
+check "limits wall clock is quick ($ms ms)" test "$ms" -lt 3000
+err=$("$BIN" --config "$T/short.ini" exec --on none -- /bin/sleep 30 2>&1); rc=$?
+expect_eq "safety net kills with every layer off: 137" "$rc" 137
+expect_contains "safety net says so" "$err" "safety net"
+# double-forked, setsid'd processes do not outlive the run, whatever the layers
+for on in none isolation limits; do
+	mark="$((RANDOM + 40000))"
+	lab exec --on $on -- /bin/sh -c "setsid /bin/sh -c '/bin/sleep $mark & ' ; (/bin/sleep $mark &) ; /bin/sleep 0.2"
+	sleep 0.2
+	if pgrep -f "sleep $mark" >/dev/null; then
+		not_ok "escaped processes killed (--on $on)" "$(pgrep -af "sleep $mark")"
+		pkill -f "sleep $mark"
+	else
+		ok "escaped processes killed (--on $on)"
+	fi
+done
+
+expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$(leftovers_snapshot)" "$before"
+finish

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# tests/run_all.sh — the whole suite (`make test`): unit tests, the command
+# line, the 80-cell matrix as root and as uid 65534, and the TUI through
+# tmux, against the ASan+UBSan build where it can run, plus the release
+# binary once. Ends with one line "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.." || exit 1
+SAN=build/containment-lab-san
+REL=./containment-lab
+export LC_ALL=C.UTF-8
+
+# Sanitizer reports go to files; any file there is a failure.
+SANLOG=$(mktemp -d /tmp/cl-sanlog.XXXXXX)
+chmod 1777 "$SANLOG"
+export ASAN_OPTIONS="log_path=$SANLOG/asan:detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="log_path=$SANLOG/ubsan:print_stacktrace=1:halt_on_error=1"
+trap 'rm -rf "$SANLOG"' EXIT
+
+total_pass=0
+total_fail=0
+run() { # NAME CMD...
+	local name=$1
+	shift
+	echo "== $name"
+	local out
+	out=$("$@" 2>&1)
+	local rc=$?
+	printf '%s\n' "$out" | grep -v '^ok - ' | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
+	local line p f
+	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+	if [[ -z "$line" ]]; then
+		p=0 f=1
+		echo "not ok - $name did not finish (exit $rc)"
+	else
+		read -r p _ f _ <<<"$line"
+		[[ $rc -ne 0 && $f -eq 0 ]] && f=1 && echo "not ok - $name exited $rc"
+	fi
+	echo "   $p passed, $f failed"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+run "unit tests (ASan+UBSan)" ./build/unit
+run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
+run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
+run "matrix, release build" tests/matrix_test.sh "$REL"
+if command -v tmux >/dev/null; then
+	run "TUI in tmux" tests/tui_test.sh "$REL"
+	run "TUI in tmux (ASan+UBSan)" tests/tui_test.sh --asan "$SAN"
+else
+	echo "not ok - tmux is not installed (apt-get install tmux)"
+	total_fail=$((total_fail + 1))
+fi
+
+echo "== sanitizer reports"
+if compgen -G "$SANLOG/*" >/dev/null; then
+	echo "not ok - sanitizer reports:"
+	head -40 "$SANLOG"/*
+	total_fail=$((total_fail + 1))
+else
+	echo "ok - no ASan/UBSan report from any run"
+	total_pass=$((total_pass + 1))
+fi
+echo
+echo "$total_pass passed, $total_fail failed"
+[[ $total_fail -eq 0 ]]
