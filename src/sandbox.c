@@ -89,6 +89,7 @@ struct sandbox {
 	char *argv[8];
 	char *const *user_argv;
 	char cwd[PATH_MAX];
+	int cwd_tree;           /* root lab: a detached copy of the cwd mount */
 	char workdir[PATH_MAX]; /* where the snippet starts */
 	int sync[2], rep[2], out[2];
 	pid_t init_pid;
@@ -264,8 +265,19 @@ static void build_root(struct sandbox *sb)
 	pathf(p, sizeof p, "%s/root", root);
 	mkdir(p, 0700);
 	if (sb->exec_mode) {
-		if (strcmp(sb->cwd, "/") != 0)
+		/* A root lab cloned the folder's mount before clone(): root inside
+		 * is an unprivileged uid outside and may not be able to walk to the
+		 * folder (/root is 0700), though it may use the folder itself. */
+		if (strcmp(sb->cwd, "/") != 0 && sb->cwd_tree >= 0) {
+			pathf(p, sizeof p, "%s%s", root, sb->cwd);
+			mkdir_p(sb, p);
+			if (move_mount(sb->cwd_tree, "", AT_FDCWD, p, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+				child_fail(sb, "attach the current folder", errno);
+			if (!sb->rw && make_ro(p, true) < 0)
+				child_fail(sb, "make the current folder read-only", errno);
+		} else if (strcmp(sb->cwd, "/") != 0) {
 			bind_into(sb, sb->cwd, root, sb->cwd, !sb->rw);
+		}
 	} else {
 		bind_into(sb, sb->d.work, root, "/work", true);
 		/* Clean-env off: the naive integration mounts the user's credentials */
@@ -585,6 +597,8 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 			return -1;
 		}
 		str_copy(sb->workdir, sizeof sb->workdir, sb->cwd);
+		if (iso && sb->root_lab)
+			sb->cwd_tree = open_tree(AT_FDCWD, ".", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 		if (iso) {
 			/* the new root is built under a private temp folder */
 			const char *tmp = getenv("TMPDIR");
@@ -996,6 +1010,8 @@ out:
 
 static void sandbox_cleanup(struct sandbox *sb)
 {
+	if (sb->exec_mode && sb->cwd_tree >= 0)
+		close(sb->cwd_tree);
 	cgroup_teardown(&sb->cg);
 	if (sb->filter)
 		seccomp_release(sb->filter);
@@ -1037,7 +1053,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
 {
-	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv};
+	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1};
 	sb.d.listen_fd = -1;
 	struct lab_evidence ev = {0};
 	struct strbuf none = {0};
