@@ -11,7 +11,8 @@
  * ~4 ms and up on this machine. Writing "0" (= the writer itself) to the v1
  * `tasks` file moves one thread and skips that lock. So the lab opens the
  * files before clone() (the kernel checks the opener's credentials, root's),
- * and init, still single-threaded, writes "0" into them before it forks. */
+ * and the sandbox's first process, still single-threaded, writes "0" into
+ * them before anything else. */
 #define _GNU_SOURCE
 #include "cgroup.h"
 #include "util.h"
@@ -132,8 +133,7 @@ static int v1_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
 	if ((r = cg_write(cg->path[CG_V1_MEMORY], "memory.limit_in_bytes", val)) < 0)
 		return r;
-	/* pids + 1: the lab's own init process inside the sandbox counts too */
-	snprintf(val, sizeof val, "%ld", lim->pids + 1);
+	snprintf(val, sizeof val, "%ld", lim->pids);
 	if ((r = cg_write(cg->path[CG_V1_PIDS], "pids.max", val)) < 0)
 		return r;
 	if ((r = cg_write(cg->path[CG_V1_CPU], "cpu.cfs_period_us", "100000")) < 0)
@@ -173,7 +173,7 @@ static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 	ev->mem_failcnt = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.failcnt");
 	ev->oom_kills = cg_read_key(cg->path[CG_V1_MEMORY], "memory.oom_control", "oom_kill");
 	if ((v = cg_read_ll(cg->path[CG_V1_PIDS], "pids.peak")) > 0)
-		ev->peak_procs = v - 1;
+		ev->peak_procs = v;
 	ev->pids_max_events = cg_read_key(cg->path[CG_V1_PIDS], "pids.events", "max");
 	ev->cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
 }
@@ -210,7 +210,7 @@ static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	if ((r = cg_write(cg->path[0], "memory.max", val)) < 0)
 		return r;
 	cg_write(cg->path[0], "memory.swap.max", "0");
-	snprintf(val, sizeof val, "%ld", lim->pids + 1);
+	snprintf(val, sizeof val, "%ld", lim->pids);
 	if ((r = cg_write(cg->path[0], "pids.max", val)) < 0)
 		return r;
 	snprintf(val, sizeof val, "%ld 100000", (long)(lim->cpu * 100000));
@@ -231,7 +231,7 @@ static void v2_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 	ev->mem_failcnt = cg_read_key(cg->path[0], "memory.events", "max");
 	ev->oom_kills = cg_read_key(cg->path[0], "memory.events", "oom_kill");
 	if ((v = cg_read_ll(cg->path[0], "pids.peak")) > 0)
-		ev->peak_procs = v - 1;
+		ev->peak_procs = v;
 	ev->pids_max_events = cg_read_key(cg->path[0], "pids.events", "max");
 	ev->cpu_throttled = cg_read_key(cg->path[0], "cpu.stat", "nr_throttled");
 }

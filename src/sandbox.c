@@ -4,25 +4,26 @@
  * Processes of one run:
  *
  *   lab (this process: subreaper, listener, event loop, evidence)
- *    └─ init   cloned with the namespaces of the layers that are on; builds the
- *       │      new root, then waits for the snippet and reaps everything
- *       └─ snippet  rlimits, fds, session, caps, no_new_privs, seccomp, execve
+ *    └─ snippet  cloned with the namespaces of the layers that are on; builds
+ *                the new root, sets rlimits, fds, session, caps, no_new_privs,
+ *                seccomp, then execve()s the snippet (PID 1 of its namespace
+ *                with Isolation on: when it exits the kernel kills the rest).
  *
  * Ordering constraints, in the order they happen:
  *  1. The lab plants decoys, opens the attacker listener, compiles the seccomp
  *     filter and creates the cgroup before cloning, so the child only has to
  *     apply things (and a failure is reported before anything runs).
- *  2. clone() creates all namespaces at once, so init is PID 1 of its PID
+ *  2. clone() creates all namespaces at once, so the child is PID 1 of its PID
  *     namespace and the new network namespace is owned by the new user
  *     namespace (rootless works).
- *  3. init moves itself into the run's cgroup first (through files the lab
- *     opened, see cgroup.c for why not the usual cgroup.procs write), so every
- *     process of the snippet is born inside the caps.
+ *  3. The child moves itself into the run's cgroup first (through files the
+ *     lab opened, see cgroup.c for why not the usual cgroup.procs write), so
+ *     every process of the snippet is born inside the caps.
  *  4. The lab writes uid_map/gid_map (only the parent may map root-inside to
- *     an unprivileged uid outside) and then lets init go on. After building
- *     its root, init unshares its cgroup namespace so the snippet sees the
- *     run's cgroup as its root.
- *  5. In the snippet process: fds, setsid, then capabilities (after this
+ *     an unprivileged uid outside) and then lets the child go on. After
+ *     building its root, the child unshares its cgroup namespace so the
+ *     snippet sees the run's cgroup as its root.
+ *  5. Then, in the same process: fds, setsid, then capabilities (after this
  *     nothing privileged can be done), then no_new_privs, then the seccomp
  *     filter, because the steps before it use calls the filter refuses; the
  *     rlimits come last, right before execve, so the lab's own code never
@@ -92,7 +93,7 @@ struct sandbox {
 	int cwd_tree;           /* root lab: a detached copy of the cwd mount */
 	char workdir[PATH_MAX]; /* where the snippet starts */
 	int sync[2], rep[2], out[2];
-	pid_t init_pid;
+	pid_t child_pid;
 	int pidfd;
 };
 
@@ -340,7 +341,7 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 	 * limit needs no privilege, so the order against caps is free). */
 	if (sb->layers & LAYER_BIT(LAYER_LIMITS)) {
 		set_rlimit(sb, RLIMIT_AS, lim->memory, "setrlimit(RLIMIT_AS)");
-		set_rlimit(sb, RLIMIT_NPROC, (rlim_t)lim->pids + 1, "setrlimit(RLIMIT_NPROC)");
+		set_rlimit(sb, RLIMIT_NPROC, (rlim_t)lim->pids, "setrlimit(RLIMIT_NPROC)");
 		set_rlimit(sb, RLIMIT_CPU, (rlim_t)lim->cpu_time, "setrlimit(RLIMIT_CPU)");
 		set_rlimit(sb, RLIMIT_FSIZE, lim->file_size, "setrlimit(RLIMIT_FSIZE)");
 		set_rlimit(sb, RLIMIT_CORE, 0, "setrlimit(RLIMIT_CORE)");
@@ -354,8 +355,10 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 	child_fail(sb, "execve", errno);
 }
 
-/* init: PID 1 of the sandbox (or a subreaper without isolation). */
-static void __attribute__((noreturn)) init_main(struct sandbox *sb)
+/* The sandbox's first process: builds what the layers ask for, then becomes
+ * the snippet (PID 1 of its namespace with Isolation on). The lab is the
+ * subreaper and the one who waits: no extra process stands in between. */
+static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 {
 	close(sb->sync[1]);
 	close(sb->rep[0]);
@@ -363,7 +366,7 @@ static void __attribute__((noreturn)) init_main(struct sandbox *sb)
 		close(sb->out[0]);
 	if (sb->have_decoys && sb->d.listen_fd >= 0)
 		close(sb->d.listen_fd);
-	/* if the lab dies, init dies, and with it the PID namespace */
+	/* if the lab dies, the sandbox dies (this survives execve) */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(125);
@@ -389,9 +392,6 @@ static void __attribute__((noreturn)) init_main(struct sandbox *sb)
 	}
 	if ((sb->layers & LAYER_BIT(LAYER_ISOLATION)) && unshare(CLONE_NEWCGROUP) < 0)
 		child_fail(sb, "unshare the cgroup namespace", errno);
-	if (!sb->pidns)
-		prctl(PR_SET_CHILD_SUBREAPER, 1);
-
 	/* No-network: prove from inside, before the snippet, that the
 	 * attacker cannot be reached. */
 	if (sb->netns && sb->have_decoys) {
@@ -410,37 +410,7 @@ static void __attribute__((noreturn)) init_main(struct sandbox *sb)
 		(void)!write(sb->rep[1], msg, (size_t)n);
 	}
 
-	pid_t pid = fork();
-	if (pid < 0)
-		child_fail(sb, "fork the snippet", errno);
-	if (pid == 0)
-		snippet_exec(sb);
-	if (sb->out[1] >= 0)
-		close(sb->out[1]);
-
-	int status = 0, st;
-	for (;;) {
-		pid_t w = waitpid(-1, &st, __WALL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			break;
-		if (w == pid) {
-			status = st;
-			break;
-		}
-	}
-	/* The run ends with its main process: nothing it left may survive. */
-	if (sb->pidns)
-		kill(-1, SIGKILL);
-	else
-		proc_kill_descendants(getpid(), true);
-	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
-		;
-	char msg[32];
-	int n = snprintf(msg, sizeof msg, "X %d\n", status);
-	(void)!write(sb->rep[1], msg, (size_t)n);
-	_exit(0);
+	snippet_exec(sb);
 }
 
 /* ---------- lab side ---------- */
@@ -695,15 +665,14 @@ static void scan_canaries(struct sandbox *sb, struct scanner *sc, bool *found, c
 
 static void kill_run(struct sandbox *sb)
 {
-	if (sb->init_pid > 0)
-		kill(sb->init_pid, SIGKILL); /* with a PID namespace this ends them all */
+	if (sb->child_pid > 0)
+		kill(sb->child_pid, SIGKILL); /* with a PID namespace this ends them all */
 	if (sb->cg.ops)
 		sb->cg.ops->kill_all(&sb->cg);
 	proc_kill_descendants(getpid(), false);
 }
 
-static void parse_report(struct sandbox *sb, char *buf, struct lab_evidence *ev, bool *have_status,
-			 int *status)
+static void parse_report(struct sandbox *sb, char *buf, struct lab_evidence *ev)
 {
 	for (char *line = buf, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -712,9 +681,6 @@ static void parse_report(struct sandbox *sb, char *buf, struct lab_evidence *ev,
 		*next++ = '\0';
 		if (line[0] == 'P') {
 			ev->net_probe_errno = atoi(line + 2);
-		} else if (line[0] == 'X') {
-			*status = atoi(line + 2);
-			*have_status = true;
 		} else if (line[0] == 'E' && !ev->error[0]) {
 			char *stage = strchr(line + 2, ' ');
 			int e = atoi(line + 2);
@@ -768,8 +734,8 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 		goto out;
 	}
 	if (pid == 0)
-		init_main(sb);
-	sb->init_pid = pid;
+		child_main(sb);
+	sb->child_pid = pid;
 	close(sb->sync[0]);
 	sb->sync[0] = -1;
 	close(sb->rep[1]);
@@ -799,7 +765,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 		}
 		(void)!write(sb->sync[1], "m", 1);
 	}
-	cgroup_close_attach(&sb->cg); /* init has its own copies */
+	cgroup_close_attach(&sb->cg); /* the child has its own copies */
 	ev->cgroup_used = sb->cg.ops != NULL;
 
 	/* ---- event loop ---- */
@@ -808,8 +774,10 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 	uint64_t cap = cfg->safety_output;
 	if (lim && cfg->limits.output < cap)
 		cap = cfg->limits.output;
-	bool init_done = false, killed = false, have_status = false;
+	bool main_done = false, killed = false;
 	int status = 0;
+	struct rusage ru0;
+	getrusage(RUSAGE_CHILDREN, &ru0);
 	long drain_deadline = -1, last_scan = 0;
 	struct strbuf rep = {0};
 	struct scanner sc = {0};
@@ -826,7 +794,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 			i_out = n, pfd[n++] = (struct pollfd){sb->out[0], POLLIN, 0};
 		if (sb->rep[0] >= 0)
 			i_rep = n, pfd[n++] = (struct pollfd){sb->rep[0], POLLIN, 0};
-		if (!init_done && sb->pidfd >= 0)
+		if (!main_done && sb->pidfd >= 0)
 			i_pid = n, pfd[n++] = (struct pollfd){sb->pidfd, POLLIN, 0};
 		if (opts && opts->abort_fd >= 0 && !killed)
 			i_abort = n, pfd[n++] = (struct pollfd){opts->abort_fd, POLLIN, 0};
@@ -839,7 +807,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 		}
 		long now = monotonic_ms();
 		long wait = 200;
-		if (!init_done && poll_procs)
+		if (!main_done && poll_procs)
 			wait = POLL_MS;
 		if (limit_deadline > 0 && !killed && limit_deadline - now < wait)
 			wait = limit_deadline - now;
@@ -849,7 +817,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 			wait = drain_deadline - now;
 		if (wait < 0)
 			wait = 0;
-		if (sb->pidfd < 0 && !init_done && wait > POLL_MS)
+		if (sb->pidfd < 0 && !main_done && wait > POLL_MS)
 			wait = POLL_MS;
 		int pr = poll(pfd, (nfds_t)n, (int)wait);
 		if (pr < 0 && errno != EINTR)
@@ -894,38 +862,38 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 			killed = true;
 			kill_run(sb);
 		}
-		if (!init_done && (sb->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents))) {
-			int st;
-			pid_t w = wait4(pid, &st, WNOHANG | __WALL, &ru);
+		if (!main_done && (sb->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents))) {
+			pid_t w = wait4(pid, &status, WNOHANG | __WALL, NULL);
 			if (w == pid) {
-				init_done = true;
+				main_done = true;
 				struct timespec ts1;
 				clock_gettime(CLOCK_MONOTONIC, &ts1);
 				ev->duration_ms = (ts1.tv_sec - ts0.tv_sec) * 1000L + (ts1.tv_nsec - ts0.tv_nsec) / 1000000L;
 				drain_deadline = now + 300;
-				if (!have_status && WIFSIGNALED(st) && !rep.len) {
-					/* init itself was killed (timeout, abort, safety net) */
-				}
+				/* The run ends with its main process: what it left behind
+				 * goes now (with a PID namespace the kernel did this). */
+				if (!sb->pidns)
+					proc_kill_descendants(getpid(), false);
 			}
 		}
-		if (!init_done && poll_procs && now - last_scan >= POLL_MS) {
+		if (!main_done && poll_procs && now - last_scan >= POLL_MS) {
 			pid_t tmp[1];
-			int cnt = proc_descendants(pid, tmp, 0, false);
+			int cnt = proc_descendants(getpid(), tmp, 0, false);
 			if (cnt > ev->peak_procs)
 				ev->peak_procs = cnt;
 			last_scan = now;
 		}
-		if (!killed && limit_deadline > 0 && now >= limit_deadline && !init_done) {
+		if (!killed && limit_deadline > 0 && now >= limit_deadline && !main_done) {
 			ev->timed_out = true;
 			killed = true;
 			kill_run(sb);
 		}
-		if (!killed && now >= safety_deadline && !init_done) {
+		if (!killed && now >= safety_deadline && !main_done) {
 			ev->safety_net = true;
 			killed = true;
 			kill_run(sb);
 		}
-		if (init_done && ((sb->out[0] < 0 && sb->rep[0] < 0) || now >= drain_deadline))
+		if (main_done && ((sb->out[0] < 0 && sb->rep[0] < 0) || now >= drain_deadline))
 			break;
 	}
 	/* whatever is still there: attacker bytes in flight, then the output */
@@ -942,32 +910,32 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 				if (pfd[j].revents)
 					decoy_attacker_event(&sb->d, pfd[j].fd);
 		}
-	if (!init_done) {
+	if (!main_done) {
 		kill_run(sb);
-		if (wait4(pid, NULL, __WALL, &ru) == pid)
-			init_done = true;
+		if (wait4(pid, &status, __WALL, NULL) == pid)
+			main_done = true;
 	}
 	/* the safety net's last word: nothing of this run survives it */
 	proc_kill_descendants(getpid(), true);
 
+	getrusage(RUSAGE_CHILDREN, &ru);
 	if (rep.len)
-		parse_report(sb, rep.s, ev, &have_status, &status);
+		parse_report(sb, rep.s, ev);
 	sb_free(&rep);
-	ev->started = have_status && !ev->error[0];
+	/* the report pipe closed on execve without an error line: it ran */
+	ev->started = main_done && !ev->error[0];
 	if (ev->started) {
-		if (WIFEXITED(status)) {
+		if (WIFEXITED(status))
 			ev->exit_code = WEXITSTATUS(status);
-		} else if (WIFSIGNALED(status)) {
+		else if (WIFSIGNALED(status))
 			ev->exit_signal = WTERMSIG(status);
-		}
-	} else if (!ev->error[0] && (ev->timed_out || ev->safety_net || ev->aborted)) {
-		ev->started = true;
-		ev->exit_signal = SIGKILL;
 	} else if (!ev->error[0]) {
-		snprintf(ev->error, sizeof ev->error, "the sandbox's init ended without a report");
+		snprintf(ev->error, sizeof ev->error, "the sandbox's first process could not be reaped");
 	}
-	ev->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-		    ru.ru_stime.tv_usec / 1e6;
+	/* everything this run's processes used: all were waited for by us, by
+	 * their parents, or by the kernel for a dying PID namespace's init */
+	ev->cpu_s = (double)(ru.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (ru.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
+		    (double)(ru.ru_stime.tv_sec - ru0.ru_stime.tv_sec) + (ru.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	if (sb->cg.ops)
 		sb->cg.ops->read(&sb->cg, ev);
 	if (!ev->peak_mem_from_cgroup)

@@ -116,7 +116,7 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 		    ev->pids_max_events > 0 ? ev->pids_max_events : 0, ev->mem_failcnt > 0 ? ev->mem_failcnt : 0,
 		    ev->oom_kills > 0 ? ev->oom_kills : 0, ev->cpu_throttled > 0 ? ev->cpu_throttled : 0);
 	else if (r->layers & LAYER_BIT(LAYER_LIMITS))
-		add(r, "no cgroup: RLIMIT_NPROC %ld and RLIMIT_AS %s held the bomb", lim->pids + 1, cap);
+		add(r, "no cgroup: RLIMIT_NPROC %ld and RLIMIT_AS %s held the bomb", lim->pids, cap);
 	how_it_ended(r, cfg);
 }
 

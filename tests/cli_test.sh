@@ -139,14 +139,16 @@ expect_eq "output capped at the limits layer's 64K" "$(json_field 'len(d["output
 cd "$T" || exit 1
 lab exec --on all -- /bin/true; expect_eq "exec: exit status 0" "$?" 0
 lab exec --on all -- /bin/sh -c 'exit 3'; expect_eq "exec: exit status 3" "$?" 3
-lab exec --on all -- /bin/sh -c 'kill -9 $$'; expect_eq "exec: signal 9 gives 137" "$?" 137
+# (without Isolation: as PID 1 of its namespace a command cannot kill itself)
+lab exec --on network,env,limits -- /bin/sh -c 'kill -9 $$'; expect_eq "exec: signal 9 gives 137" "$?" 137
 lab exec --on all -- /no/such/cmd 2>/dev/null; expect_eq "exec: not found gives 127" "$?" 127
 lab exec --on all -- "$T/layers-not-exec" 2>/dev/null; expect_eq "exec: missing path gives 127" "$?" 127
 touch "$T/plain"; chmod 644 "$T/plain"
 lab exec --on all -- "$T/plain" 2>/dev/null; expect_eq "exec: not executable gives 126" "$?" 126
 expect_eq "exec isolation: root inside" "$(lab exec --on isolation -- /usr/bin/id -u)" 0
 expect_eq "exec isolation: own hostname" "$(lab exec --on isolation -- /bin/cat /proc/sys/kernel/hostname)" sandbox
-expect_eq "exec isolation: PID 2 inside" "$(lab exec --on isolation -- /bin/sh -c 'echo $$')" 2
+expect_eq "exec isolation: the command is PID 1 of its namespace" "$(lab exec --on isolation -- /bin/sh -c 'echo $$')" 1
+expect_eq "exec isolation: sees only its own processes" "$(lab exec --on isolation -- /bin/ls /proc | grep -c '^[0-9]')" 1
 expect_contains "exec isolation: no capabilities" "$(lab exec --on isolation -- /bin/grep CapEff /proc/self/status)" "0000000000000000"
 expect_contains "exec isolation: seccomp on" "$(lab exec --on isolation -- /bin/grep Seccomp: /proc/self/status)" "2"
 expect_contains "exec isolation: no_new_privs" "$(lab exec --on isolation -- /bin/grep NoNewPrivs /proc/self/status)" "1"

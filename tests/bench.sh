@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tests/bench.sh [BINARY] — `make bench`: what the sandbox costs.
+# Start cost of `exec --on all -- CMD` against the bare command and against
+# bubblewrap with equivalent isolation, measured side by side (the variants
+# take turns in every round, so drift hits them all alike), reported as
+# medians and ratios of medians; then the wall time of the full matrix.
+# Goals: start <= 0.8x bwrap with all four layers on; matrix <= 10 s.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+BIN=$(realpath "${1:-./containment-lab}")
+ROUNDS=${BENCH_ROUNDS:-60}
+
+exec /usr/bin/python3 - "$BIN" "$ROUNDS" <<'PY'
+import os, shutil, statistics, subprocess, sys, time
+
+lab, rounds = sys.argv[1], int(sys.argv[2])
+conf = os.path.join(os.getcwd(), "layers.ini")
+bwrap = shutil.which("bwrap")
+BW = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr",
+      "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+      "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--cap-drop", "ALL"] if bwrap else None
+
+def variants(cmd):
+    v = {"bare": cmd, "lab --on all": [lab, "--config", conf, "exec", "--on", "all", "--"] + cmd,
+         "lab --on isolation,network": [lab, "--config", conf, "exec", "--on", "isolation,network", "--"] + cmd}
+    if BW:
+        v["bwrap"] = BW + cmd
+    return v
+
+def measure(cmd):
+    vs = variants(cmd)
+    times = {k: [] for k in vs}
+    for k, argv in vs.items():  # warm-up
+        for _ in range(3):
+            subprocess.run(argv, check=True, stdin=subprocess.DEVNULL)
+    for r in range(rounds):
+        keys = list(vs)
+        keys = keys[r % len(keys):] + keys[:r % len(keys)]
+        for k in keys:
+            t = time.perf_counter()
+            subprocess.run(vs[k], check=True, stdin=subprocess.DEVNULL)
+            times[k].append((time.perf_counter() - t) * 1000)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+print(f"containment-lab bench: {rounds} interleaved rounds, uid {os.geteuid()}, {os.cpu_count()} cores")
+if not BW:
+    print("bwrap not installed (apt-get install bubblewrap): ratios against it are skipped")
+goal_ok = True
+for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
+    med = measure(cmd)
+    print(f"\nstart cost of {' '.join(cmd)} (median ms):")
+    for k, v in med.items():
+        line = f"  {k:28s} {v:7.2f} ms   x{v / med['bare']:5.2f} bare"
+        if BW:
+            line += f"   x{v / med['bwrap']:5.2f} bwrap"
+        print(line)
+    if BW:
+        ratio = med["lab --on all"] / med["bwrap"]
+        ok = ratio <= 0.8
+        goal_ok &= ok or cmd[0] != "/bin/true"
+        print(f"  goal lab --on all <= 0.8x bwrap: {ratio:.2f}x -> {'met' if ok else 'NOT met'}")
+
+walls = []
+for _ in range(3):
+    t = time.perf_counter()
+    p = subprocess.run([lab, "--config", conf, "matrix"], stdout=subprocess.PIPE, text=True)
+    walls.append(time.perf_counter() - t)
+    summary = p.stdout.strip().splitlines()[-1]
+m = statistics.median(walls)
+print(f"\nfull matrix (80 cells, {os.cpu_count()} jobs): median {m:.2f} s of 3 "
+      f"({', '.join(f'{w:.2f}' for w in walls)}) -> goal <= 10 s {'met' if m <= 10 else 'NOT met'}")
+print(f"  last run: {summary}")
+PY
