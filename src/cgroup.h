@@ -1,7 +1,8 @@
 /* cgroup.h — the Resource-limits layer's cgroup caps, v2 or v1 behind one
  * small table of operations (as crun does).
- * Life cycle: cgroup_setup (create + caps + open the attach files) -> clone
- * -> init calls cgroup_enter_self -> ops->read -> cgroup_teardown. */
+ * Life cycle: cgroup_setup (create + caps + open the attach files, after
+ * clone) -> the files are passed to the sandbox, which writes "0" into them
+ * -> ops->read -> cgroup_teardown. */
 #ifndef LAB_CGROUP_H
 #define LAB_CGROUP_H
 #include <sys/types.h>
@@ -12,7 +13,7 @@ enum { CG_V1_MEMORY, CG_V1_PIDS, CG_V1_CPU, CG_V1_COUNT };
 struct lab_cgroup {
 	const struct cgroup_ops *ops; /* NULL = no cgroup for this run */
 	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
-	char parent[CG_V1_COUNT][PATH_MAX];
+	char parent[CG_V1_COUNT][PATH_MAX]; /* the hierarchy it lives in */
 	int attach_fd[CG_V1_COUNT]; /* opened by the lab, written by init */
 	int n_attach;
 };
@@ -33,7 +34,5 @@ struct cgroup_ops {
 int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name,
 		 char *why, size_t whylen);
 void cgroup_teardown(struct lab_cgroup *cg);
-/* In init, before it forks anything: move the calling thread in. */
-int cgroup_enter_self(struct lab_cgroup *cg);
 void cgroup_close_attach(struct lab_cgroup *cg);
 #endif

@@ -10,19 +10,21 @@
  *                with Isolation on: when it exits the kernel kills the rest).
  *
  * Ordering constraints, in the order they happen:
- *  1. The lab plants decoys, opens the attacker listener, compiles the seccomp
- *     filter and creates the cgroup before cloning, so the child only has to
- *     apply things (and a failure is reported before anything runs).
+ *  1. The lab plants decoys, opens the attacker listener and builds the
+ *     environment before cloning: the child only has to apply things.
  *  2. clone() creates all namespaces at once, so the child is PID 1 of its PID
  *     namespace and the new network namespace is owned by the new user
  *     namespace (rootless works).
- *  3. The child moves itself into the run's cgroup first (through files the
- *     lab opened, see cgroup.c for why not the usual cgroup.procs write), so
- *     every process of the snippet is born inside the caps.
- *  4. The lab writes uid_map/gid_map (only the parent may map root-inside to
- *     an unprivileged uid outside) and then lets the child go on. After
- *     building its root, the child unshares its cgroup namespace so the
- *     snippet sees the run's cgroup as its root.
+ *  3. While the child builds its root, the lab compiles the seccomp filter
+ *     (into a memfd) and creates the run's cgroup, then sends "go" with both
+ *     as file descriptors. The child moves itself into the cgroup before the
+ *     snippet exists, so every process of it is born inside the caps (see
+ *     cgroup.c for why it writes "0" into v1 tasks files), and loads the
+ *     filter later.
+ *  4. The lab writes uid_map/gid_map first of all (only the parent may map
+ *     root-inside to an unprivileged uid outside), then lets the child go
+ *     on. After joining the cgroup and pivoting into its root, the child
+ *     unshares its cgroup namespace so the snippet sees its cgroup as root.
  *  5. Then, in the same process: fds, setsid, then capabilities (after this
  *     nothing privileged can be done), then no_new_privs, then the seccomp
  *     filter, because the steps before it use calls the filter refuses; the
@@ -48,6 +50,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -85,6 +90,7 @@ struct sandbox {
 	char cg_why[200];
 	scmp_filter_ctx filter;
 	int n_rules;
+	int bpf_fd;             /* the compiled filter (memfd), for the child */
 	char **envp;
 	int n_env;
 	char *argv[8];
@@ -116,6 +122,56 @@ static void child_read_sync(struct sandbox *sb, const char *stage)
 	while (r < 0 && errno == EINTR);
 	if (r != 1)
 		child_fail(sb, stage, r < 0 ? errno : EPIPE);
+}
+
+/* "go" from the lab: the compiled seccomp filter and the cgroup files,
+ * passed as file descriptors (they were made while we built our root). */
+static void child_receive_go(struct sandbox *sb)
+{
+	char byte[4];
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * (CG_V1_COUNT + 1))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {byte, sizeof byte};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	ssize_t r;
+	do
+		r = recvmsg(sb->sync[0], &msg, MSG_CMSG_CLOEXEC);
+	while (r < 0 && errno == EINTR);
+	if (r < 3 || byte[0] != 'g')
+		child_fail(sb, "wait for the lab", r < 0 ? errno : EPIPE);
+	int n = 0, *fds = NULL;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+		n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		fds = (int *)CMSG_DATA(c);
+	}
+	if (n != byte[1] + byte[2])
+		child_fail(sb, "receive the filter and cgroup files", EPROTO);
+	/* into the run's cgroup before the snippet exists: all its processes
+	 * are born inside the caps (see cgroup.c for why "0" into tasks) */
+	for (int i = 0; i < byte[1]; i++) {
+		if (write(fds[i], "0\n", 2) != 2)
+			child_fail(sb, "move into the run's cgroup", errno);
+		close(fds[i]);
+	}
+	sb->bpf_fd = byte[2] ? fds[(int)byte[1]] : -1;
+}
+
+static void load_filter(struct sandbox *sb)
+{
+	struct stat st;
+	errno = 0;
+	if (sb->bpf_fd < 0 || fstat(sb->bpf_fd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size % (off_t)sizeof(struct sock_filter))
+		child_fail(sb, "read the seccomp filter", errno ? errno : EINVAL);
+	struct sock_filter *prog = malloc((size_t)st.st_size);
+	if (!prog || pread(sb->bpf_fd, prog, (size_t)st.st_size, 0) != st.st_size)
+		child_fail(sb, "read the seccomp filter", errno);
+	struct sock_fprog fprog = {.len = (unsigned short)(st.st_size / (off_t)sizeof *prog), .filter = prog};
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) < 0)
+		child_fail(sb, "load the seccomp filter", errno);
 }
 
 static int make_ro(const char *path, bool recursive)
@@ -286,6 +342,9 @@ static void build_root(struct sandbox *sb)
 			bind_into(sb, sb->d.home, root, "/root", true);
 	}
 
+	/* the lab's "go" must come while the host's /sys is still reachable */
+	child_receive_go(sb);
+
 	/* the root itself becomes read-only: only /tmp is writable */
 	if (make_ro(root, false) < 0)
 		child_fail(sb, "make the new root read-only", errno);
@@ -331,9 +390,7 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 			child_fail(sb, "drop capabilities (libcap-ng)", EPERM);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			child_fail(sb, "PR_SET_NO_NEW_PRIVS", errno);
-		int r = seccomp_load(sb->filter);
-		if (r < 0)
-			child_fail(sb, "load the seccomp filter", -r);
+		load_filter(sb);
 	}
 	if (chdir(sb->workdir) < 0)
 		child_fail(sb, "chdir to the work folder", errno);
@@ -371,9 +428,6 @@ static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 	if (getppid() == 1)
 		_exit(125);
 
-	/* Into the run's cgroup first, before anything is allocated or forked. */
-	if (sb->cg.ops && cgroup_enter_self(&sb->cg) < 0)
-		child_fail(sb, "move into the run's cgroup", errno);
 	if (sb->userns) {
 		child_read_sync(sb, "wait for the uid map");
 		if (setresgid(0, 0, 0) < 0 && sb->inside_uid == 0)
@@ -388,7 +442,9 @@ static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 	if (sb->layers & LAYER_BIT(LAYER_ISOLATION)) {
 		if (sethostname(sb->cfg->hostname, strlen(sb->cfg->hostname)) < 0)
 			child_fail(sb, "sethostname", errno);
-		build_root(sb);
+		build_root(sb); /* takes the lab's "go" on the way */
+	} else {
+		child_receive_go(sb);
 	}
 	if ((sb->layers & LAYER_BIT(LAYER_ISOLATION)) && unshare(CLONE_NEWCGROUP) < 0)
 		child_fail(sb, "unshare the cgroup namespace", errno);
@@ -586,11 +642,29 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 		build_env(sb, environ, iso ? cfg->clean_home : (lab_env_get(environ, "HOME") ?: "/"));
 	}
 
+	return 0;
+}
+
+/* The lab's slower preparation, done after clone() while the child builds
+ * its root: the seccomp filter compiled into a memfd, the run's cgroup.
+ * Then "go" carries both to the child as file descriptors. */
+static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
+{
+	const struct lab_config *cfg = sb->cfg;
+	bool iso = sb->layers & LAYER_BIT(LAYER_ISOLATION);
+	bool net = sb->layers & LAYER_BIT(LAYER_NETWORK);
+	bool lim = sb->layers & LAYER_BIT(LAYER_LIMITS);
 	if (iso) {
 		int e = 0;
 		sb->filter = lab_seccomp_build(&e, &sb->n_rules);
 		if (!sb->filter) {
 			snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
+			return -1;
+		}
+		sb->bpf_fd = memfd_create("containment-lab-seccomp", MFD_CLOEXEC);
+		if (sb->bpf_fd < 0 || (e = seccomp_export_bpf(sb->filter, sb->bpf_fd)) < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot compile the seccomp filter: %s",
+				 strerror(sb->bpf_fd < 0 ? errno : -e));
 			return -1;
 		}
 	}
@@ -603,6 +677,39 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 	} else if (lim) {
 		snprintf(sb->cg_why, sizeof sb->cg_why, "rootless: cgroups are not delegated to this user");
 	}
+	ev->cgroup_used = sb->cg.ops != NULL;
+
+	/* go: 'g', how many cgroup fds, whether the filter follows them */
+	int fds[CG_V1_COUNT + 1], n = 0;
+	for (int i = 0; i < sb->cg.n_attach; i++)
+		fds[n++] = sb->cg.attach_fd[i];
+	char byte[3] = {'g', (char)n, (char)(sb->bpf_fd >= 0)};
+	if (sb->bpf_fd >= 0)
+		fds[n++] = sb->bpf_fd;
+	union {
+		char buf[CMSG_SPACE(sizeof fds)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {byte, sizeof byte};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (n) {
+		msg.msg_control = u.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+	}
+	if (sendmsg(sb->sync[1], &msg, MSG_NOSIGNAL) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot hand the sandbox its filter and cgroup: %s",
+			 strerror(errno));
+		return -1;
+	}
+	cgroup_close_attach(&sb->cg); /* the child has its own copies now */
+	if (sb->bpf_fd >= 0)
+		close(sb->bpf_fd);
+	sb->bpf_fd = -1;
 
 	/* what is really used, for the record */
 	if (iso) {
@@ -705,7 +812,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 	ev->own_netns = sb->netns;
 	ev->exit_code = -1;
 
-	if (pipe2(sb->sync, O_CLOEXEC) < 0 || pipe2(sb->rep, O_CLOEXEC) < 0 ||
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sb->sync) < 0 || pipe2(sb->rep, O_CLOEXEC) < 0 ||
 	    (!sb->exec_mode && pipe2(sb->out, O_CLOEXEC) < 0)) {
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto out;
@@ -765,8 +872,8 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 		}
 		(void)!write(sb->sync[1], "m", 1);
 	}
-	cgroup_close_attach(&sb->cg); /* the child has its own copies */
-	ev->cgroup_used = sb->cg.ops != NULL;
+	if (sandbox_prepare_parallel(sb, ev) < 0)
+		goto kill;
 
 	/* ---- event loop ---- */
 	long limit_deadline = lim ? t0 + cfg->limits.timeout_ms : -1;
@@ -978,6 +1085,9 @@ out:
 
 static void sandbox_cleanup(struct sandbox *sb)
 {
+	if (sb->bpf_fd >= 0)
+		close(sb->bpf_fd);
+	sb->bpf_fd = -1;
 	if (sb->exec_mode && sb->cwd_tree >= 0)
 		close(sb->cwd_tree);
 	cgroup_teardown(&sb->cg);
@@ -1002,7 +1112,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	res->layers = layers;
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
-	struct sandbox sb = {.cfg = cfg, .layers = layers};
+	struct sandbox sb = {.cfg = cfg, .layers = layers, .bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct strbuf output = {0};
 	if (sandbox_prepare(&sb, s, &res->ev) == 0)
@@ -1021,7 +1131,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
 {
-	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1};
+	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1, .bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct lab_evidence ev = {0};
 	struct strbuf none = {0};

@@ -47,7 +47,7 @@ finish() {
 leftovers_snapshot() {
 	{
 		ls -d "${TMPDIR:-/tmp}"/containment-lab.* 2>/dev/null
-		ls -d /sys/fs/cgroup/*/containment-lab /sys/fs/cgroup/containment-lab 2>/dev/null
+		ls -d /sys/fs/cgroup/*/containment-lab* /sys/fs/cgroup/containment-lab* 2>/dev/null
 		# processes still running a lab snippet or worker
 		pgrep -a -f 'snippet\.py|containment-lab (run|matrix|exec)' 2>/dev/null | grep -v pgrep
 		echo "mounts: $(wc -l </proc/self/mountinfo)"
