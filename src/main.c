@@ -76,6 +76,28 @@ struct layer_choice {
 	const char *on, *off;
 };
 
+/* --on L, --off L, --on=L, --off=L at argv[i]: how many arguments it took
+ * (0 = not a layer option, -1 = usage error already printed). */
+static int layer_option(struct layer_choice *lc, int argc, char **argv, int i)
+{
+	const char *a = argv[i];
+	if (!strcmp(a, "--on") || !strcmp(a, "--off")) {
+		if (i + 1 >= argc) {
+			usage_error("%s needs a list of layers", a);
+			return -1;
+		}
+		*(a[3] == 'f' ? &lc->off : &lc->on) = argv[i + 1];
+		return 2;
+	}
+	if (!strncmp(a, "--on=", 5))
+		lc->on = a + 5;
+	else if (!strncmp(a, "--off=", 6))
+		lc->off = a + 6;
+	else
+		return 0;
+	return 1;
+}
+
 static int choose_layers(const struct lab_config *cfg, const struct layer_choice *c, unsigned *mask)
 {
 	char err[200];
@@ -149,19 +171,15 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	struct layer_choice lc = {0};
 	bool json = false;
 	const char *name = NULL;
+	int took;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
-		else if (!strcmp(argv[i], "--on") || !strcmp(argv[i], "--off")) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a list of layers", argv[i]);
-			*(argv[i][3] == 'f' ? &lc.off : &lc.on) = argv[i + 1];
-			i++;
-		} else if (!strncmp(argv[i], "--on=", 5))
-			lc.on = argv[i] + 5;
-		else if (!strncmp(argv[i], "--off=", 6))
-			lc.off = argv[i] + 6;
-		else if (argv[i][0] == '-' && argv[i][1])
+		else if ((took = layer_option(&lc, argc, argv, i)) != 0) {
+			if (took < 0)
+				return EXIT_USAGE;
+			i += took - 1;
+		} else if (argv[i][0] == '-' && argv[i][1])
 			return usage_error("run: unknown option '%s'", argv[i]);
 		else if (name)
 			return usage_error("run: one snippet at a time ('%s' and '%s')", name, argv[i]);
@@ -414,7 +432,7 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
 	bool rw = false;
-	int i = 1;
+	int i = 1, took;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			i++;
@@ -422,16 +440,11 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--rw"))
 			rw = true;
-		else if (!strcmp(argv[i], "--on") || !strcmp(argv[i], "--off")) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a list of layers", argv[i]);
-			*(argv[i][3] == 'f' ? &lc.off : &lc.on) = argv[i + 1];
-			i++;
-		} else if (!strncmp(argv[i], "--on=", 5))
-			lc.on = argv[i] + 5;
-		else if (!strncmp(argv[i], "--off=", 6))
-			lc.off = argv[i] + 6;
-		else if (argv[i][0] == '-')
+		else if ((took = layer_option(&lc, argc, argv, i)) != 0) {
+			if (took < 0)
+				return EXIT_USAGE;
+			i += took - 1;
+		} else if (argv[i][0] == '-')
 			return usage_error("exec: unknown option '%s' (put the command after --)", argv[i]);
 		else
 			break;
