@@ -8,7 +8,7 @@ MANDIR = $(PREFIX)/share/man/man1
 
 CC ?= cc
 PKGS = ncursesw libseccomp libcap-ng inih
-DEB_PKGS = libncurses-dev libseccomp-dev libcap-ng-dev libinih-dev pkg-config
+DEB_PKGS = libncurses-dev libseccomp-dev libcap-ng-dev libinih-dev pkg-config python3
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
@@ -20,17 +20,19 @@ OBJS = $(SRCS:src/%.c=build/%.o)
 SAN_OBJS = $(SRCS:src/%.c=build/san/%.o)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g
 
-# Missing libraries: install them (root with apt-get) or say the exact command.
-DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
+# Missing libraries (or the snippets' /usr/bin/python3): install them (root
+# with apt-get) or say the exact command. Never a cryptic compiler error.
+DEPS_CHECK = pkg-config --exists $(PKGS) 2>/dev/null && test -x /usr/bin/python3 && echo yes
+DEPS_OK := $(shell $(DEPS_CHECK))
 ifneq ($(DEPS_OK),yes)
-$(info containment-lab: some libraries are missing ($(PKGS)).)
+$(info containment-lab: some libraries are missing ($(PKGS), /usr/bin/python3).)
 ifeq ($(shell id -u),0)
 ifneq ($(shell command -v apt-get),)
 $(info containment-lab: installing them with apt-get ...)
 $(shell DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS) >/dev/null 2>&1)
 endif
 endif
-DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
+DEPS_OK := $(shell $(DEPS_CHECK))
 ifneq ($(DEPS_OK),yes)
 $(error missing libraries; run:  sudo apt-get install -y $(DEB_PKGS))
 endif
@@ -48,7 +50,7 @@ ifeq ($(STATIC)$(HAVE_ARCHIVES),1)
 PKG_LIBS := $(shell pkg-config --libs-only-L $(PKGS)) -Wl,-Bstatic $(addprefix -l,$(LIB_NAMES)) -Wl,-Bdynamic
 endif
 
-.PHONY: all clean install uninstall test test-unit bench sanitize run
+.PHONY: all clean install uninstall test test-deps test-unit bench sanitize run
 
 all: containment-lab
 
@@ -75,7 +77,22 @@ build/unit: tests/unit.c $(filter-out build/san/main.o,$(SAN_OBJS))
 test-unit: build/unit
 	./build/unit
 
-test: containment-lab build/containment-lab-san build/unit
+# The suite drives the TUI through tmux, drops to uid 65534 with setpriv and
+# runs the snippets with Debian's python3.
+TEST_TOOLS = tmux:tmux setpriv:util-linux /usr/bin/python3:python3 pgrep:procps
+test-deps:
+	@missing=""; for t in $(TEST_TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t##*:}"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "containment-lab: installing$$missing for the tests"; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; \
+		else \
+			echo "containment-lab: the tests need:$$missing; run:  sudo apt-get install -y$$missing"; exit 1; \
+		fi; \
+	fi
+
+test: test-deps containment-lab build/containment-lab-san build/unit
 	tests/run_all.sh
 
 bench: containment-lab
