@@ -1043,7 +1043,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 	 * their parents, or by the kernel for a dying PID namespace's init */
 	ev->cpu_s = (double)(ru.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (ru.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
 		    (double)(ru.ru_stime.tv_sec - ru0.ru_stime.tv_sec) + (ru.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
-	if (sb->cg.ops)
+	if (sb->cg.ops && !sb->exec_mode) /* exec has no verdict to feed */
 		sb->cg.ops->read(&sb->cg, ev);
 	if (!ev->peak_mem_from_cgroup)
 		ev->peak_mem = (uint64_t)ru.ru_maxrss * 1024;
