@@ -184,6 +184,11 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() == 1)
 			_exit(125);
+		/* Part of the safety net: whatever the layers, a run started from
+		 * the lab screen or the matrix has no controlling terminal, so a
+		 * snippet cannot open /dev/tty to draw on the screen or push keys
+		 * into it. (Isolation still applies its own setsid inside.) */
+		setsid();
 		struct lab_run_opts opts = {.abort_fd = abort_pipe[0]};
 		struct lab_result res;
 		lab_run(cfg, s, layers, &opts, &res);
