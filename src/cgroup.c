@@ -10,9 +10,9 @@
  * global threadgroup lock for writing, which waits for an RCU grace period:
  * ~4 ms and up on this machine. Writing "0" (= the writer itself) to the v1
  * `tasks` file moves one thread and skips that lock. So the lab opens the
- * files before clone() (the kernel checks the opener's credentials, root's),
- * and the sandbox's first process, still single-threaded, writes "0" into
- * them before anything else. */
+ * files (the kernel checks the opener's credentials: root's), hands them to
+ * the sandbox's first process, and that process, still single-threaded,
+ * writes "0" into them before it execs the snippet. */
 #define _GNU_SOURCE
 #include "cgroup.h"
 #include "util.h"

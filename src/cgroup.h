@@ -14,7 +14,7 @@ struct lab_cgroup {
 	const struct cgroup_ops *ops; /* NULL = no cgroup for this run */
 	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
 	char parent[CG_V1_COUNT][PATH_MAX]; /* the hierarchy it lives in */
-	int attach_fd[CG_V1_COUNT]; /* opened by the lab, written by init */
+	int attach_fd[CG_V1_COUNT]; /* opened by the lab, written by the sandbox */
 	int n_attach;
 };
 

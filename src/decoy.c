@@ -60,7 +60,8 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	(void)cfg;
 	const char *tmp = getenv("TMPDIR");
 	/* The sandbox (an unprivileged uid outside) must traverse this folder. */
-	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.%d.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp",
+		 (int)getpid());
 	if (!mkdtemp(d->dir)) {
 		int e = errno;
 		snprintf(err, errlen, "cannot create a run folder in %s: %s", tmp ? tmp : "/tmp", strerror(e));

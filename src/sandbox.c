@@ -39,6 +39,7 @@
 #include "util.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <cap-ng.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -342,9 +343,6 @@ static void build_root(struct sandbox *sb)
 			bind_into(sb, sb->d.home, root, "/root", true);
 	}
 
-	/* the lab's "go" must come while the host's /sys is still reachable */
-	child_receive_go(sb);
-
 	/* the root itself becomes read-only: only /tmp is writable */
 	if (make_ro(root, false) < 0)
 		child_fail(sb, "make the new root read-only", errno);
@@ -423,10 +421,10 @@ static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 		close(sb->out[0]);
 	if (sb->have_decoys && sb->d.listen_fd >= 0)
 		close(sb->d.listen_fd);
-	/* if the lab dies, the sandbox dies (this survives execve) */
+	/* if the lab dies, the sandbox dies (this survives execve); armed
+	 * again below, since changing ids clears it. Should the lab already be
+	 * gone, its end of the sync socket is closed and "go" never comes. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(125);
 
 	if (sb->userns) {
 		child_read_sync(sb, "wait for the uid map");
@@ -438,14 +436,15 @@ static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 		 * sandbox; rootless they are the user's own and cannot be dropped */
 		if (sb->root_lab && setgroups(0, NULL) < 0)
 			child_fail(sb, "setgroups", errno);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	}
 	if (sb->layers & LAYER_BIT(LAYER_ISOLATION)) {
 		if (sethostname(sb->cfg->hostname, strlen(sb->cfg->hostname)) < 0)
 			child_fail(sb, "sethostname", errno);
-		build_root(sb); /* takes the lab's "go" on the way */
-	} else {
-		child_receive_go(sb);
+		build_root(sb);
 	}
+	/* as late as possible: the lab has been busy while we built */
+	child_receive_go(sb);
 	if ((sb->layers & LAYER_BIT(LAYER_ISOLATION)) && unshare(CLONE_NEWCGROUP) < 0)
 		child_fail(sb, "unshare the cgroup namespace", errno);
 	/* No-network: prove from inside, before the snippet, that the
@@ -628,8 +627,8 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 		if (iso) {
 			/* the new root is built under a private temp folder */
 			const char *tmp = getenv("TMPDIR");
-			snprintf(sb->d.dir, sizeof sb->d.dir, "%s/containment-lab.XXXXXX",
-				 tmp && *tmp == '/' ? tmp : "/tmp");
+			snprintf(sb->d.dir, sizeof sb->d.dir, "%s/containment-lab.%d.XXXXXX",
+				 tmp && *tmp == '/' ? tmp : "/tmp", (int)getpid());
 			if (!mkdtemp(sb->d.dir)) {
 				snprintf(ev->error, sizeof ev->error, "cannot create a temp folder: %s", strerror(errno));
 				sb->d.dir[0] = '\0';
@@ -735,7 +734,13 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 		mech_add(ev, "fds > 2 closed");
 	}
 	if (lim) {
-		mech_add(ev, sb->cg.ops ? sb->cg.ops->name : "rlimits-only");
+		if (sb->cg.ops) {
+			mech_add(ev, sb->cg.ops->name);
+		} else {
+			char m[LAB_LINE];
+			snprintf(m, sizeof m, "rlimits-only (%s)", sb->cg_why[0] ? sb->cg_why : "no cgroup");
+			mech_add(ev, m);
+		}
 		mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE)");
 		mech_add(ev, "wall-clock timeout");
 		mech_add(ev, "output cap");
@@ -1102,6 +1107,46 @@ static void sandbox_cleanup(struct sandbox *sb)
 	sb->d.dir[0] = '\0';
 }
 
+/* A lab that was SIGKILLed could not clean up. Its temp folder and cgroups
+ * carry its pid; whatever belongs to a pid that no longer exists goes now. */
+static bool pid_gone(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(name, prefix, n))
+		return false;
+	char *end;
+	long pid = strtol(name + n, &end, 10);
+	return pid > 0 && (*end == '.' || *end == '-') && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+static void sweep_stale(void)
+{
+	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
+					   "/sys/fs/cgroup"};
+	for (size_t i = 0; geteuid() == 0 && i < sizeof hier / sizeof *hier; i++) {
+		DIR *d = opendir(hier[i]);
+		for (struct dirent *e; d && (e = readdir(d));) {
+			char p[PATH_MAX];
+			if (pid_gone(e->d_name, "containment-lab.run-") && pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) == 0)
+				rmdir(p); /* fails, harmlessly, if something still runs there */
+		}
+		if (d)
+			closedir(d);
+	}
+	const char *tmp = getenv("TMPDIR");
+	tmp = tmp && *tmp == '/' ? tmp : "/tmp";
+	DIR *d = opendir(tmp);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (pid_gone(e->d_name, "containment-lab.") && pathf(p, sizeof p, "%s/%s", tmp, e->d_name) == 0 &&
+		    lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+			remove_tree(p);
+	}
+	if (d)
+		closedir(d);
+}
+
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
 	     const struct lab_run_opts *opts, struct lab_result *res)
 {
@@ -1112,6 +1157,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	res->layers = layers;
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
+	sweep_stale();
 	struct sandbox sb = {.cfg = cfg, .layers = layers, .bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct strbuf output = {0};
@@ -1131,6 +1177,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
 {
+	sweep_stale();
 	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1, .bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct lab_evidence ev = {0};

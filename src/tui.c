@@ -243,14 +243,13 @@ static int matrix_cell_of(const struct tui_state *st, int seq)
 	return row * TUI_COMBOS + col;
 }
 
-static void matrix_finish_cell(struct tui_state *st, int cell)
+static void matrix_count_done(struct tui_state *st)
 {
 	st->mx_done++;
 	if (st->mx_done >= st->mx_total) {
 		st->mx_running = false;
 		st->mx_t1 = monotonic_ms();
 	}
-	(void)cell;
 }
 
 static void matrix_fill(struct tui_state *st)
@@ -276,7 +275,7 @@ static void matrix_fill(struct tui_state *st)
 			snprintf(c->res.headline, sizeof c->res.headline,
 				 "the lab could not start this cell: %s", strerror(-rc));
 			c->mismatch = true;
-			matrix_finish_cell(st, cell);
+			matrix_count_done(st);
 			k--;    /* try this slot again with the next cell */
 			continue;
 		}
@@ -296,12 +295,12 @@ static void finish_matrix_job(struct tui_state *st, int k)
 
 	take_result(&c->res, &st->mjobs[k]);
 	c->state = TUI_CELL_DONE;
-	c->mismatch = c->res.verdict != c->expected;
+	c->mismatch = c->res.verdict != c->expected && !c->res.ev.aborted;
 	job_free(&st->mjobs[k]);
 	memset(&st->mjobs[k], 0, sizeof st->mjobs[k]);
 	st->mjobs[k].fd = -1;
 	st->mjob_cell[k] = -1;
-	matrix_finish_cell(st, cell);
+	matrix_count_done(st);
 	matrix_fill(st);
 }
 
@@ -401,6 +400,8 @@ static void curses_stop(void)
 
 static void at_exit(void)
 {
+	if (getpid() != tui_pid)
+		return;         /* a worker that called exit(): not our terminal */
 	if (live_state)
 		jobs_teardown(live_state);
 	curses_stop();
@@ -479,6 +480,10 @@ static int event_loop(struct tui_state *st)
 			return 1;
 		}
 		st->now_ms = monotonic_ms();
+		/* The terminal went away: nobody to show anything to. */
+		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(pfd[0].revents & POLLIN))
+			return 1;
 
 		for (i = 1; r > 0 && i < n; i++) {
 			if (!pfd[i].revents)

@@ -239,11 +239,11 @@ static int wrap(int y, int x, int w, int rows, const char *s, attr_t attr)
 		if (line == rows - 1 && end < n) {
 			/* Last line and more to say: cut with an ellipsis. */
 			end = k;
-			while (end > start && end - start >= w)
-				end--;
+			while (end > start && used + 1 > w)
+				used -= wc_width(buf[--end]);
 			if (y >= 0) {
 				put_wide(y + line, x, buf + start, end - start, attr);
-				put_wide(y + line, x + (end - start), &ellipsis, 1, attr);
+				put_wide(y + line, x + used, &ellipsis, 1, attr);
 			}
 			return line + 1;
 		}
@@ -473,7 +473,7 @@ static int big_width(const char *word)
 	return w > 0 ? w - 1 : 0;
 }
 
-static void draw_big(const struct tui_state *st, int y, int x, const char *word, attr_t attr)
+static void draw_big(int y, int x, const char *word, attr_t attr)
 {
 	const struct glyph *g;
 	const char *p;
@@ -486,7 +486,7 @@ static void draw_big(const struct tui_state *st, int y, int x, const char *word,
 			for (p = g->row[r], cx = x; *p; p++, cx++) {
 				if (*p != '#')
 					continue;
-				if (block && st->color) {
+				if (block) {
 					put_wide(y + r, cx, &block, 1, attr);
 				} else {
 					attron(A_REVERSE | attr);
@@ -690,12 +690,12 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 	    out_rows, out_total, out_want, tail_y;
 	char buf[LAB_LINE * 3], lbl[LAYER_COUNT * 2], d[32];
 	const char *p;
-	bool stale = res->layers != st->layers;
+	bool stale = res->layers != st->layers, wide;
 
 	tui_layers_label(res->layers, lbl);
 	format_duration(res->ev.duration_ms, d, sizeof d);
 	if (rows >= 8 && bw + 2 + 14 <= w) {
-		draw_big(st, row, x, word, vattr);
+		draw_big(row, x, word, vattr);
 		tui_put(row, x + bw + 2, w - bw - 2, word, vattr);
 		snprintf(buf, sizeof buf, "layers %s", lbl);
 		tui_put(row + 1, x + bw + 2, w - bw - 2, buf, A_NORMAL);
@@ -723,7 +723,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 	else if (res->verdict == VERDICT_FAILED)
 		snprintf(buf, sizeof buf, "a layer broke legitimate work");
 	if (buf[0] && row < end)
-		row += wrap(row, x, w, res->verdict == VERDICT_ERROR ? 3 : 2, buf, vattr);
+		row += wrap(row, x, w, res->verdict == VERDICT_FAILED ? 2 : 3, buf, vattr);
 	if (res->headline[0] && row < end &&
 	    !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
 		row += wrap(row, x, w, 2, res->headline, A_BOLD);
@@ -740,9 +740,16 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 		ev_rows = res->n_evidence;
 	if (ev_rows > rest)
 		ev_rows = rest > 0 ? rest : 0;
+	/* Room to spare: let each piece of evidence take up to two lines. */
+	for (i = 0, n = 0; i < res->n_evidence; i++)
+		n += wrap(-1, 0, w - 2, 2, res->evidence[i], A_NORMAL);
+	wide = ev_rows == res->n_evidence && n <= rest - out_want;
 	for (i = 0; i < ev_rows; i++) {
 		tui_put(row, x, 2, "-", A_DIM);
-		tui_put(row++, x + 2, w - 2, res->evidence[i], A_NORMAL);
+		if (wide)
+			row += wrap(row, x + 2, w - 2, 2, res->evidence[i], A_NORMAL);
+		else
+			tui_put(row++, x + 2, w - 2, res->evidence[i], A_NORMAL);
 	}
 	out_rows = end - 1 - row;
 	if (out_total && out_rows > 0) {
@@ -779,7 +786,7 @@ static int result_rows_wanted(const struct tui_run *r)
 {
 	int out = count_lines(r->out_text);
 
-	return 3 + 2 + 2 + r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
+	return 3 + 2 + 2 + 2 * r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
 }
 
 static void draw_sandbox(struct tui_state *st)

@@ -110,7 +110,7 @@ static void draw_progress(const struct tui_state *st, const struct geo *g)
 			 st->mx_slots, (double)ms / 1000.0,
 			 st->mx_aborted ? "  aborting" : "");
 	} else if (st->mx_aborted) {
-		snprintf(buf, sizeof buf, "aborted: %d of %d cells ran, %d differ", ran,
+		snprintf(buf, sizeof buf, "aborted after %d of %d cells, %d differ", ran,
 			 total, differ);
 		attr = tui_attr(st, TUI_LOOK_WARN);
 	} else if (differ == 0) {

@@ -197,5 +197,25 @@ for on in none isolation limits; do
 	fi
 done
 
+# if the lab itself is killed, its sandbox dies with it (PR_SET_PDEATHSIG,
+# armed again after the sandbox changed its ids)
+for on in all none; do
+	mark="$((RANDOM + 40000))"
+	"$BIN" --config "$CONF" exec --on $on -- /bin/sleep $mark &
+	labpid=$!
+	sleep 0.4
+	kill -9 $labpid
+	wait $labpid 2>/dev/null
+	sleep 0.3
+	if pgrep -f "sleep $mark" >/dev/null; then
+		not_ok "killing the lab kills its sandbox (--on $on)" "$(pgrep -af "sleep $mark")"
+		pkill -f "sleep $mark"
+	else
+		ok "killing the lab kills its sandbox (--on $on)"
+	fi
+done
+# a killed lab could not clean up; the next run sweeps what it left
+lab exec --on none -- /bin/true
+
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$(leftovers_snapshot)" "$before"
 finish

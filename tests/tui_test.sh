@@ -24,6 +24,8 @@ esac
 
 PASS=0
 FAIL=0
+ERR_SHOWN=
+ERRLOG=/dev/null
 SCALE=1
 [ "$ASAN" = 1 ] && SCALE=4
 
@@ -33,7 +35,12 @@ not_ok() {
 	FAIL=$((FAIL + 1))
 	if [ -n "${2:-}" ]; then
 		echo "# screen of session $2:"
-		tmux_ capture-pane -p -t "$2" 2>/dev/null | sed 's/^/#   /'
+		tmux_ capture-pane -p -t "$2" 2>/dev/null | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' | sed 's/^/#   /'
+	fi
+	if [ -s "$ERRLOG" ] && [ -z "$ERR_SHOWN" ]; then
+		ERR_SHOWN=1
+		echo "# the lab's stderr so far:"
+		tail -n 40 "$ERRLOG" | sed 's/^/#   /'
 	fi
 }
 check() { # NAME SESSION COMMAND...
@@ -63,7 +70,10 @@ ERRLOG=$TMP/stderr.log
 : >"$ERRLOG"
 tmux_() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
+	local sock
+	sock=$(tmux_ display -p '#{socket_path}' 2>/dev/null)
 	tmux_ kill-server >/dev/null 2>&1
+	[ -n "$sock" ] && rm -f "$sock"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -86,8 +96,12 @@ lacks() { ! has "$1" "$2"; }
 wait_for() {
 	local s=$1 text=$2 secs=${3:-10}
 	local deadline=$((SECONDS + secs * SCALE))
+	local scr
 	while [ "$SECONDS" -le "$deadline" ]; do
-		has "$s" "$text" && return 0
+		scr=$(screen "$s")
+		grep -qF -- "$text" <<<"$scr" && return 0
+		# the lab is gone: no point in waiting for it
+		case $text in EXITED* | TTY*) ;; *) grep -q '^EXITED:' <<<"$scr" && return 1 ;; esac
 		sleep 0.1
 	done
 	return 1
@@ -106,12 +120,13 @@ keys() {
 	shift
 	tmux_ send-keys -t "$s" "$@"
 }
-# select_snippet SESSION NAME: the box's header shows "NAME.py" once selected.
+# select_snippet SESSION NAME: the box's header shows "NAME.py  TITLE" once
+# selected (matched without the border, which is ACS letters in a C locale).
 select_snippet() {
 	local s=$1 name=$2 i
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do keys "$s" k; done
 	for i in $(seq 1 40); do
-		screen "$s" | grep -qE "│ $name\.py " && return 0
+		screen "$s" | grep -qE " $name\.py  " && return 0
 		keys "$s" j
 		sleep 0.05
 	done
@@ -200,7 +215,7 @@ check "m goes back to the lab" main wait_for main "SNIPPETS" 5
 keys main q
 if wait_for main "EXITED:0" 15; then ok "q quits with status 0"; else not_ok "q quits with status 0" main; fi
 check "after q the lab screen is gone" main lacks main "SNIPPETS"
-check "after q the terminal is back in cooked mode (echo, icanon)" main has main "TTY:icanon,echo,"
+check "after q the terminal is back in cooked mode (echo, icanon)" main wait_for main "TTY:icanon,echo," 5
 
 # --- a snippet that prints escape sequences and floods ----------------------
 mkdir -p "$TMP/snips"
@@ -252,7 +267,7 @@ shell=$(tmux_ display -p -t sigint '#{pane_pid}')
 tree=$(descendants "$shell" | tr '\n' ' ')
 keys sigint C-c
 if wait_for sigint "EXITED:130" 15; then ok "Ctrl-C during a run quits (status 130)"; else not_ok "Ctrl-C during a run quits (status 130)" sigint; fi
-check "after Ctrl-C the terminal is back in cooked mode" sigint has sigint "TTY:icanon,echo,"
+check "after Ctrl-C the terminal is back in cooked mode" sigint wait_for sigint "TTY:icanon,echo," 5
 left=""
 for pid in $tree; do
 	# the pane's own stty/sleep are not the lab's
