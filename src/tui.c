@@ -108,19 +108,6 @@ static void install_signals(void)
 			sigaction(crash_sigs[i], &sa, NULL);
 }
 
-static int count_lines(const char *text)
-{
-	int n = 0;
-	const char *p;
-
-	if (!text || !*text)
-		return 0;
-	for (p = text; *p; p++)
-		if (*p == '\n')
-			n++;
-	return p[-1] == '\n' ? n : n + 1;
-}
-
 /* ---------------------------------------------------------------- jobs */
 
 void tui_message(struct tui_state *st, const char *fmt, ...)
@@ -570,7 +557,7 @@ int tui_main(const struct lab_config *cfg)
 		const char *c = st.snips[k].code ? st.snips[k].code : "";
 
 		st.code[k] = sanitize_output(c, strlen(c), strlen(c) * 4 + 16);
-		st.code_lines[k] = count_lines(st.code[k]);
+		st.code_lines[k] = tui_count_lines(st.code[k]);
 	}
 	if (!st.code || !st.code_lines) {
 		fprintf(stderr, "containment-lab: out of memory\n");

@@ -140,6 +140,8 @@ int tui_put(int y, int x, int w, const char *s, attr_t attr);
 int tui_wrap(int y, int x, int w, int rows, const char *s, attr_t attr);
 int tui_text_width(const char *s);
 void tui_fill(int y, int x, int w, attr_t attr);
+void tui_frame(int y, int x, int h, int w, attr_t attr); /* a plain box outline */
+int tui_count_lines(const char *text);                  /* a last line without \n counts */
 attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v);
 char tui_verdict_letter(enum lab_verdict v);
 int tui_toggle_at(int y, int x);         /* layer under a click, or -1 */

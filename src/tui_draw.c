@@ -510,16 +510,7 @@ static void draw_box(const struct tui_state *st, int y, int x, int h, int w,
 		   look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH) : A_NORMAL;
 	int tw;
 
-	attron(attr);
-	mvhline(y, x + 1, ACS_HLINE, w - 2);
-	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-	mvvline(y + 1, x, ACS_VLINE, h - 2);
-	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-	attroff(attr);
+	tui_frame(y, x, h, w, attr);
 	if (title && *title) {
 		tw = tui_text_width(title);
 		if (tw > w - 6)
@@ -574,7 +565,7 @@ static const char *line_at(const char *text, int n)
 	return p && *p ? p : NULL;
 }
 
-static int count_lines(const char *text)
+int tui_count_lines(const char *text)
 {
 	int n = 0;
 	const char *p;
@@ -587,6 +578,20 @@ static int count_lines(const char *text)
 	if (p[-1] != '\n')
 		n++;
 	return n;
+}
+
+void tui_frame(int y, int x, int h, int w, attr_t attr)
+{
+	attron(attr);
+	mvhline(y, x + 1, ACS_HLINE, w - 2);
+	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+	mvvline(y + 1, x, ACS_VLINE, h - 2);
+	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attroff(attr);
 }
 
 /* One line of text (up to '\n') at y,x in w columns. */
@@ -731,7 +736,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 	/* What is left goes to evidence and output; the last line is for the
 	 * duration and the mechanisms. */
 	rest = end - row - 1;
-	out_total = count_lines(r->out_text);
+	out_total = tui_count_lines(r->out_text);
 	out_want = out_total ? 1 + (out_total < 3 ? out_total : 3) : 0;
 	ev_rows = rest - out_want;
 	if (ev_rows < 2)
@@ -784,7 +789,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 
 static int result_rows_wanted(const struct tui_run *r)
 {
-	int out = count_lines(r->out_text);
+	int out = tui_count_lines(r->out_text);
 
 	return 3 + 2 + 2 + 2 * r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
 }

@@ -299,16 +299,7 @@ void tui_draw_help(const struct tui_state *st)
 	y = (LINES - h) / 2;
 	for (row = 0; row < h; row++)
 		tui_fill(y + row, x, w, A_NORMAL);
-	attron(A_BOLD);
-	mvhline(y, x + 1, ACS_HLINE, w - 2);
-	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-	mvvline(y + 1, x, ACS_VLINE, h - 2);
-	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-	attroff(A_BOLD);
+	tui_frame(y, x, h, w, A_BOLD);
 	tui_put(y, x + 2, w - 4, " HELP: keys (Esc or any key closes) ", A_BOLD);
 
 	row = y + 1;
