@@ -255,6 +255,13 @@ static void build_root(struct sandbox *sb)
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		child_fail(sb, "make mounts private", errno);
+	/* exec: take the current folder before /tmp is covered by the new root
+	 * (a root lab took it already, see sandbox_prepare) */
+	if (sb->exec_mode && sb->cwd_tree < 0 && strcmp(sb->cwd, "/") != 0) {
+		sb->cwd_tree = open_tree(AT_FDCWD, sb->cwd, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		if (sb->cwd_tree < 0)
+			child_fail(sb, "take the current folder (open_tree needs Linux 5.2)", errno);
+	}
 	if (mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m") < 0)
 		child_fail(sb, "mount the new root tmpfs", errno);
 
@@ -326,15 +333,13 @@ static void build_root(struct sandbox *sb)
 		/* A root lab cloned the folder's mount before clone(): root inside
 		 * is an unprivileged uid outside and may not be able to walk to the
 		 * folder (/root is 0700), though it may use the folder itself. */
-		if (strcmp(sb->cwd, "/") != 0 && sb->cwd_tree >= 0) {
+		if (sb->cwd_tree >= 0) {
 			pathf(p, sizeof p, "%s%s", root, sb->cwd);
 			mkdir_p(sb, p);
 			if (move_mount(sb->cwd_tree, "", AT_FDCWD, p, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 				child_fail(sb, "attach the current folder", errno);
 			if (!sb->rw && make_ro(p, true) < 0)
 				child_fail(sb, "make the current folder read-only", errno);
-		} else if (strcmp(sb->cwd, "/") != 0) {
-			bind_into(sb, sb->cwd, root, sb->cwd, !sb->rw);
 		}
 	} else {
 		bind_into(sb, sb->d.work, root, "/work", true);
@@ -624,24 +629,53 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 		str_copy(sb->workdir, sizeof sb->workdir, sb->cwd);
 		if (iso && sb->root_lab)
 			sb->cwd_tree = open_tree(AT_FDCWD, ".", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
-		if (iso) {
-			/* the new root is built under a private temp folder */
-			const char *tmp = getenv("TMPDIR");
-			snprintf(sb->d.dir, sizeof sb->d.dir, "%s/containment-lab.%d.XXXXXX",
-				 tmp && *tmp == '/' ? tmp : "/tmp", (int)getpid());
-			if (!mkdtemp(sb->d.dir)) {
-				snprintf(ev->error, sizeof ev->error, "cannot create a temp folder: %s", strerror(errno));
-				sb->d.dir[0] = '\0';
-				return -1;
-			}
-			chmod(sb->d.dir, 0755);
-			pathf(sb->d.root, sizeof sb->d.root, "%s/root", sb->d.dir);
-			mkdir(sb->d.root, 0755);
-		}
+		/* The new root is a tmpfs the sandbox mounts over /tmp in its own
+		 * mount namespace: no temp folder to make and remove for exec. */
+		str_copy(sb->d.root, sizeof sb->d.root, "/tmp");
 		build_env(sb, environ, iso ? cfg->clean_home : (lab_env_get(environ, "HOME") ?: "/"));
 	}
 
 	return 0;
+}
+
+/* A lab that was SIGKILLed could not clean up. Its temp folder and cgroups
+ * carry its pid; whatever belongs to a pid that no longer exists goes now. */
+static bool pid_gone(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(name, prefix, n))
+		return false;
+	char *end;
+	long pid = strtol(name + n, &end, 10);
+	return pid > 0 && (*end == '.' || *end == '-') && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+static void sweep_stale(void)
+{
+	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
+					   "/sys/fs/cgroup"};
+	for (size_t i = 0; geteuid() == 0 && i < sizeof hier / sizeof *hier; i++) {
+		DIR *d = opendir(hier[i]);
+		for (struct dirent *e; d && (e = readdir(d));) {
+			char p[PATH_MAX];
+			if (pid_gone(e->d_name, "containment-lab.run-") && pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) == 0)
+				rmdir(p); /* fails, harmlessly, if something still runs there */
+		}
+		if (d)
+			closedir(d);
+	}
+	const char *tmp = getenv("TMPDIR");
+	tmp = tmp && *tmp == '/' ? tmp : "/tmp";
+	DIR *d = opendir(tmp);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (pid_gone(e->d_name, "containment-lab.") && pathf(p, sizeof p, "%s/%s", tmp, e->d_name) == 0 &&
+		    lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+			remove_tree(p);
+	}
+	if (d)
+		closedir(d);
 }
 
 /* The lab's slower preparation, done after clone() while the child builds
@@ -709,6 +743,7 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 	if (sb->bpf_fd >= 0)
 		close(sb->bpf_fd);
 	sb->bpf_fd = -1;
+	sweep_stale(); /* we would only wait otherwise */
 
 	/* what is really used, for the record */
 	if (iso) {
@@ -1107,46 +1142,6 @@ static void sandbox_cleanup(struct sandbox *sb)
 	sb->d.dir[0] = '\0';
 }
 
-/* A lab that was SIGKILLed could not clean up. Its temp folder and cgroups
- * carry its pid; whatever belongs to a pid that no longer exists goes now. */
-static bool pid_gone(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	if (strncmp(name, prefix, n))
-		return false;
-	char *end;
-	long pid = strtol(name + n, &end, 10);
-	return pid > 0 && (*end == '.' || *end == '-') && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-}
-
-static void sweep_stale(void)
-{
-	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
-					   "/sys/fs/cgroup"};
-	for (size_t i = 0; geteuid() == 0 && i < sizeof hier / sizeof *hier; i++) {
-		DIR *d = opendir(hier[i]);
-		for (struct dirent *e; d && (e = readdir(d));) {
-			char p[PATH_MAX];
-			if (pid_gone(e->d_name, "containment-lab.run-") && pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) == 0)
-				rmdir(p); /* fails, harmlessly, if something still runs there */
-		}
-		if (d)
-			closedir(d);
-	}
-	const char *tmp = getenv("TMPDIR");
-	tmp = tmp && *tmp == '/' ? tmp : "/tmp";
-	DIR *d = opendir(tmp);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		char p[PATH_MAX];
-		struct stat st;
-		if (pid_gone(e->d_name, "containment-lab.") && pathf(p, sizeof p, "%s/%s", tmp, e->d_name) == 0 &&
-		    lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
-			remove_tree(p);
-	}
-	if (d)
-		closedir(d);
-}
-
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
 	     const struct lab_run_opts *opts, struct lab_result *res)
 {
@@ -1157,7 +1152,6 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	res->layers = layers;
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
-	sweep_stale();
 	struct sandbox sb = {.cfg = cfg, .layers = layers, .bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct strbuf output = {0};
@@ -1177,7 +1171,6 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
 {
-	sweep_stale();
 	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1, .bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct lab_evidence ev = {0};
