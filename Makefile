@@ -50,7 +50,7 @@ ifeq ($(STATIC)$(HAVE_ARCHIVES),1)
 PKG_LIBS := $(shell pkg-config --libs-only-L $(PKGS)) -Wl,-Bstatic $(addprefix -l,$(LIB_NAMES)) -Wl,-Bdynamic
 endif
 
-.PHONY: all clean install uninstall test test-deps test-unit bench sanitize run
+.PHONY: FORCE all clean install uninstall test test-deps test-unit bench sanitize run
 
 all: containment-lab
 
@@ -59,6 +59,12 @@ containment-lab: $(OBJS)
 
 build/%.o: src/%.c $(HDRS) | build
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+# config.c has the install location built in: rebuild it when PREFIX changes.
+build/prefix.stamp: FORCE | build
+	@echo '$(SHAREDIR)' | cmp -s - $@ || echo '$(SHAREDIR)' > $@
+build/config.o build/san/config.o: build/prefix.stamp
+FORCE:
 
 build/san/%.o: src/%.c $(HDRS) | build/san
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -c -o $@ $<

@@ -708,7 +708,7 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 		if (cgroup_setup(&sb->cg, &cfg->limits, name, sb->cg_why, sizeof sb->cg_why) < 0)
 			sb->cg.ops = NULL;
 	} else if (lim) {
-		snprintf(sb->cg_why, sizeof sb->cg_why, "rootless: cgroups are not delegated to this user");
+		snprintf(sb->cg_why, sizeof sb->cg_why, "rootless: the lab creates cgroups only as root");
 	}
 	ev->cgroup_used = sb->cg.ops != NULL;
 
