@@ -433,7 +433,9 @@ static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 
 	if (sb->userns) {
 		child_read_sync(sb, "wait for the uid map");
-		if (setresgid(0, 0, 0) < 0 && sb->inside_uid == 0)
+		/* root inside with Isolation; otherwise the identity map keeps
+		 * the user's own ids and there is nothing to change */
+		if (sb->inside_uid == 0 && setresgid(0, 0, 0) < 0)
 			child_fail(sb, "setresgid in the user namespace", errno);
 		if (setresuid(sb->inside_uid, sb->inside_uid, sb->inside_uid) < 0)
 			child_fail(sb, "setresuid in the user namespace", errno);
@@ -590,8 +592,7 @@ static int sandbox_prepare(struct sandbox *sb, const struct snippet *s, struct l
 				 strerror(-r));
 			return -1;
 		}
-		for (int i = 0; i < sb->d.n_secret; i++)
-			ev->canaries_planted++;
+		ev->canaries_planted = sb->d.n_secret;
 		str_copy(ev->host_target, sizeof ev->host_target, sb->d.host_target);
 		char cleanhome[PATH_MAX + 16];
 		snprintf(cleanhome, sizeof cleanhome, "%s/cleanhome", sb->d.dir);
