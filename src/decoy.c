@@ -38,6 +38,35 @@ static int mkdirs(const char *path, mode_t mode)
 	return 0;
 }
 
+/* Base64 of a token inside a longer stream depends on where it starts
+ * modulo 3: for each start k in 0..2, the groups that lie wholly inside the
+ * token are those of base64(token + k) cut to whole groups. Hex in both
+ * cases adds two more. Each variant is long enough to be unmistakable. */
+void decoy_encode_variants(const char *token, char variant[][112], int *n)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t len = strlen(token);
+	*n = 0;
+	for (size_t k = 0; k < 3 && len - k >= 12; k++) {
+		const unsigned char *t = (const unsigned char *)token + k;
+		size_t groups = (len - k) / 3, o = 0;
+		for (size_t g = 0; g < groups && o + 4 < 112; g++, t += 3) {
+			uint32_t v = (uint32_t)t[0] << 16 | (uint32_t)t[1] << 8 | t[2];
+			variant[*n][o++] = b64[v >> 18 & 63];
+			variant[*n][o++] = b64[v >> 12 & 63];
+			variant[*n][o++] = b64[v >> 6 & 63];
+			variant[*n][o++] = b64[v & 63];
+		}
+		variant[*n][o] = '\0';
+		(*n)++;
+	}
+	for (int upper = 0; upper < 2 && len * 2 < 112; upper++) {
+		for (size_t i = 0; i < len; i++)
+			snprintf(&variant[*n][2 * i], 3, upper ? "%02X" : "%02x", (unsigned char)token[i]);
+		(*n)++;
+	}
+}
+
 static void add_secret(struct lab_decoys *d, const char *name, const char *prefix, size_t n,
 		       const char *fmt_before, const char *fmt_after)
 {
@@ -48,6 +77,7 @@ static void add_secret(struct lab_decoys *d, const char *name, const char *prefi
 	pathf(full, sizeof full, "%s%s", prefix, tok);
 	str_copy(d->secret[i].token, sizeof d->secret[i].token, full);
 	pathf(d->secret[i].value, sizeof d->secret[i].value, "%s%s%s", fmt_before, full, fmt_after);
+	decoy_encode_variants(full, d->secret[i].variant, &d->secret[i].n_variant);
 }
 
 int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err,

@@ -8,6 +8,7 @@
 
 #define DECOY_SECRETS 6
 #define ATTACKER_CONNS 4
+#define DECOY_VARIANTS 6
 
 struct attacker_conn {
 	int fd;
@@ -30,6 +31,10 @@ struct lab_decoys {
 		char name[40];
 		char value[160];
 		char token[48]; /* the random part we look for */
+		/* the same token as it would appear base64- or hex-encoded in a
+		 * longer output (a thief need not print it plainly) */
+		char variant[DECOY_VARIANTS][112];
+		int n_variant;
 	} secret[DECOY_SECRETS];
 	int n_secret;               /* the last one is the credentials file's */
 	/* attacker */
@@ -52,4 +57,6 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max);
 /* The naive environment a careless integration would pass (with secrets). */
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp);
 void decoy_remove(struct lab_decoys *d);
+/* Fills the secret's encoded variants (exposed for the unit tests). */
+void decoy_encode_variants(const char *token, char variant[][112], int *n);
 #endif

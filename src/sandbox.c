@@ -786,7 +786,7 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 }
 
 struct scanner {
-	char tail[96];
+	char tail[128]; /* longer than any canary or encoded variant */
 	size_t tail_len;
 };
 
@@ -802,9 +802,16 @@ static void scan_canaries(struct sandbox *sb, struct scanner *sc, bool *found, c
 	memcpy(buf, sc->tail, sc->tail_len);
 	memcpy(buf + sc->tail_len, data, n);
 	buf[len] = '\0';
-	for (int i = 0; i < sb->d.n_secret; i++)
-		if (!found[i] && memmem(buf, len, sb->d.secret[i].token, strlen(sb->d.secret[i].token)))
+	for (int i = 0; i < sb->d.n_secret; i++) {
+		const char *tok = sb->d.secret[i].token;
+		if (!found[i] && memmem(buf, len, tok, strlen(tok)))
 			found[i] = true;
+		for (int v = 0; !found[i] && v < sb->d.secret[i].n_variant; v++) {
+			const char *enc = sb->d.secret[i].variant[v];
+			if (memmem(buf, len, enc, strlen(enc)))
+				found[i] = true;
+		}
+	}
 	size_t keep = len < sizeof sc->tail ? len : sizeof sc->tail;
 	memcpy(sc->tail, buf + len - keep, keep);
 	sc->tail_len = keep;

@@ -91,6 +91,23 @@ expect_contains "secret theft: credentials file leaked" "$out" "~/.aws/credentia
 expect_not_contains "the user's own environment never reaches a snippet" \
 	"$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none)" "user-own-secret-91"
 
+# a thief need not print a key plainly: encoded canaries count too
+cat >"$T/sly-thief.py" <<'EOF'
+# lab:title: Secret theft, encoded
+# lab:threat: secrets
+# lab:layer: env
+# lab:consequence: the keys left base64- and hex-encoded
+import base64, os
+blob = "x" + os.environ.get("GITHUB_TOKEN", "") + "|" + os.environ.get("AWS_SECRET_ACCESS_KEY", "")
+print(base64.b64encode(blob.encode()).decode())
+print(os.environ.get("ANTHROPIC_API_KEY", "").encode().hex())
+EOF
+out=$(lab run "$T/sly-thief.py" --off env); rc=$?
+expect_eq "encoded secrets: exit 1" "$rc" 1
+expect_contains "base64- and hex-encoded secrets are caught" "$out" "AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, ANTHROPIC_API_KEY"
+out=$(lab run "$T/sly-thief.py" --on all)
+expect_contains "encoded theft contained by Clean-env" "$out" "CONTAINED by Clean-env"
+
 out=$(lab run host-takeover --on all); rc=$?
 expect_contains "host takeover contained by Isolation" "$out" "CONTAINED by Isolation"
 expect_contains "host takeover evidence: target not created" "$out" "host target not created"
