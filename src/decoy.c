@@ -159,6 +159,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	}
 	random_token(tok, 12);
 	snprintf(d->csv_canary, sizeof d->csv_canary, "CANARY-%s", tok);
+	decoy_encode_variants(d->csv_canary, d->csv_variant, &d->n_csv_variant);
 	b = (struct strbuf){0};
 	sb_add(&b, csv, len);
 	free(csv);
@@ -293,6 +294,18 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 		maybe_answer(c);
 		return;
 	}
+}
+
+bool decoy_attacker_got_canary(const struct lab_decoys *d)
+{
+	if (!d->received)
+		return false;
+	if (memmem(d->received, d->received_len, d->csv_canary, strlen(d->csv_canary)))
+		return true;
+	for (int v = 0; v < d->n_csv_variant; v++)
+		if (memmem(d->received, d->received_len, d->csv_variant[v], strlen(d->csv_variant[v])))
+			return true;
+	return false;
 }
 
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp)

@@ -27,6 +27,8 @@ struct lab_decoys {
 	char snippet_file[PATH_MAX];
 	char csv[PATH_MAX];
 	char csv_canary[48];
+	char csv_variant[DECOY_VARIANTS][112];
+	int n_csv_variant;
 	struct {
 		char name[40];
 		char value[160];
@@ -57,6 +59,8 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max);
 /* The naive environment a careless integration would pass (with secrets). */
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp);
 void decoy_remove(struct lab_decoys *d);
-/* Fills the secret's encoded variants (exposed for the unit tests). */
+/* Did the attacker receive the canary row (plain, base64 or hex)? */
+bool decoy_attacker_got_canary(const struct lab_decoys *d);
+/* Fills a canary's encoded variants (exposed for the unit tests). */
 void decoy_encode_variants(const char *token, char variant[][112], int *n);
 #endif

@@ -1105,7 +1105,7 @@ static void sandbox_run(struct sandbox *sb, const struct lab_run_opts *opts, str
 			}
 		ev->attacker_conns = sb->d.conns;
 		ev->attacker_bytes = sb->d.bytes;
-		ev->attacker_got_canary = sb->d.received && strstr(sb->d.received, sb->d.csv_canary);
+		ev->attacker_got_canary = decoy_attacker_got_canary(&sb->d);
 		struct stat st;
 		if (lstat(sb->d.host_target, &st) == 0) {
 			ev->host_target_written = true;
