@@ -25,7 +25,8 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g
 DEPS_CHECK = pkg-config --exists $(PKGS) 2>/dev/null && test -x /usr/bin/python3 && echo yes
 DEPS_OK := $(shell $(DEPS_CHECK))
 ifneq ($(DEPS_OK),yes)
-$(info containment-lab: some libraries are missing ($(PKGS), /usr/bin/python3).)
+MISSING := $(foreach p,$(PKGS),$(if $(shell pkg-config --exists $(p) 2>/dev/null && echo y),,$(p))) $(if $(wildcard /usr/bin/python3),,/usr/bin/python3)
+$(info containment-lab: missing: $(strip $(MISSING)))
 ifeq ($(shell id -u),0)
 ifneq ($(shell command -v apt-get),)
 $(info containment-lab: installing them with apt-get ...)
