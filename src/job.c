@@ -161,6 +161,7 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
@@ -182,7 +183,7 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGWINCH, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() == 1)
+		if (getppid() != parent) /* died before PDEATHSIG was armed (it may be PID 1 itself) */
 			_exit(125);
 		/* Part of the safety net: whatever the layers, a run started from
 		 * the lab screen or the matrix has no controlling terminal, so a

@@ -232,6 +232,11 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
+static bool is_expected(const struct snippet *list, const struct lab_result *res, const bool *done, int c)
+{
+	return done[c] && res[c].verdict == verdict_expected(&list[c / 16], (unsigned)(c % 16));
+}
+
 static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 {
 	enum { TEXT, JSON, MARKDOWN } fmt = TEXT;
@@ -403,18 +408,38 @@ static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 			printf("\n");
 		}
 		printf("\n");
-		/* the cells that differ, with what the lab saw */
+		/* the cells that differ, with what the lab saw; cells that differ
+		 * for the same reason (say, no user namespaces here) share a line */
+		bool *shown = calloc((size_t)cells, sizeof *shown);
+		if (!shown)
+			abort();
 		for (int c = 0; c < cells; c++) {
-			enum lab_verdict exp = verdict_expected(&list[c / 16], (unsigned)(c % 16));
-			if (done[c] && res[c].verdict == exp)
+			if (shown[c] || is_expected(list, res, done, c))
 				continue;
-			char lab[5];
-			combo_label(lab, (unsigned)(c % 16));
-			char *h = sanitize_output(res[c].headline, strlen(res[c].headline), 0);
-			printf("%s%s [%s]: expected %s, got %s: %s\n", md ? "- " : "", list[c / 16].name, lab,
-			       verdict_name(exp), done[c] ? verdict_name(res[c].verdict) : "not run", h);
+			const char *head = done[c] ? res[c].headline : "not run";
+			struct strbuf where = {0};
+			int same = 0;
+			for (int o = c; o < cells; o++) {
+				const char *h2 = done[o] ? res[o].headline : "not run";
+				if (shown[o] || is_expected(list, res, done, o) || strcmp(h2, head) ||
+				    (done[o] && res[o].verdict != res[c].verdict))
+					continue;
+				shown[o] = true;
+				if (++same <= 4) {
+					char lab[5];
+					combo_label(lab, (unsigned)(o % 16));
+					sb_printf(&where, "%s%s [%s]", same > 1 ? ", " : "", list[o / 16].name, lab);
+				}
+			}
+			if (same > 4)
+				sb_printf(&where, " and %d more cells", same - 4);
+			char *h = sanitize_output(head, strlen(head), 0);
+			printf("%s%s: got %s: %s\n", md ? "- " : "", where.s, done[c] ? verdict_name(res[c].verdict) : "nothing",
+			       h);
 			free(h);
+			sb_free(&where);
 		}
+		free(shown);
 		printf("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", match,
 		       cells, cells - match, errors, who, elapsed / 1000.0);
 	}

@@ -153,6 +153,7 @@ j=$(lab run "$T/noisy.py" --on all --json)
 expect_eq "output capped at the limits layer's 64K" "$(json_field 'len(d["output"]) <= 70000 and d["output_truncated"]' <<<"$j")" "True"
 
 # ---- exec ----
+OLDPWD_REPO=$PWD
 cd "$T" || exit 1
 lab exec --on all -- /bin/true; expect_eq "exec: exit status 0" "$?" 0
 lab exec --on all -- /bin/sh -c 'exit 3'; expect_eq "exec: exit status 3" "$?" 3
@@ -213,6 +214,18 @@ for on in none isolation limits; do
 		ok "escaped processes killed (--on $on)"
 	fi
 done
+
+# A lab inside the lab's own Isolation layer cannot make namespaces (its
+# seccomp filter refuses them, like Docker's default profile): the cells
+# that need them say ERROR with the reason and the fix, the rest still run.
+cd "$OLDPWD_REPO" || exit 1
+out=$(lab exec --on isolation -- "$BIN" --config "$CONF" run exfiltration --on all); rc=$?
+expect_eq "no namespaces available: ERROR exit 4" "$rc" 4
+expect_contains "no namespaces available: says why and what to do" "$out" "seccomp=unconfined"
+out=$(lab exec --on isolation -- "$BIN" --config "$CONF" matrix); rc=$?
+expect_eq "no namespaces available: matrix exits 1" "$rc" 1
+expect_contains "no namespaces available: cells without namespaces still run" "$out" "20/80 cells as expected (60 differ, 60 errors)"
+cd "$T" || exit 1
 
 # if the lab itself is killed, its sandbox dies with it (PR_SET_PDEATHSIG,
 # armed again after the sandbox changed its ids)
