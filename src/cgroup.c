@@ -90,7 +90,7 @@ static int mkdir_run(char *path, size_t cap, const char *base, const char *name)
 	return mkdir(path, 0755) < 0 ? -errno : 0;
 }
 
-static void kill_procs_file(const char *dir)
+void cgroup_kill_path(const char *dir)
 {
 	for (int round = 0; round < 200; round++) {
 		char p[PATH_MAX + 32];
@@ -173,7 +173,7 @@ static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 	ev->cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
 }
 
-static void v1_kill_all(struct lab_cgroup *cg) { kill_procs_file(cg->path[CG_V1_PIDS]); }
+static void v1_kill_all(struct lab_cgroup *cg) { cgroup_kill_path(cg->path[CG_V1_PIDS]); }
 
 static void v1_destroy(struct lab_cgroup *cg)
 {
@@ -231,7 +231,7 @@ static void v2_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 static void v2_kill_all(struct lab_cgroup *cg)
 {
 	if (cg_write(cg->path[0], "cgroup.kill", "1") < 0)
-		kill_procs_file(cg->path[0]);
+		cgroup_kill_path(cg->path[0]);
 }
 
 static void v2_destroy(struct lab_cgroup *cg)

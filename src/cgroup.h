@@ -35,4 +35,6 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 		 char *why, size_t whylen);
 void cgroup_teardown(struct lab_cgroup *cg);
 void cgroup_close_attach(struct lab_cgroup *cg);
+/* SIGKILLs every process listed in DIR/cgroup.procs until none is left. */
+void cgroup_kill_path(const char *dir);
 #endif

@@ -659,8 +659,14 @@ static void sweep_stale(void)
 		DIR *d = opendir(hier[i]);
 		for (struct dirent *e; d && (e = readdir(d));) {
 			char p[PATH_MAX];
-			if (pid_gone(e->d_name, "containment-lab.run-") && pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) == 0)
-				rmdir(p); /* fails, harmlessly, if something still runs there */
+			if (!pid_gone(e->d_name, "containment-lab.run-") || pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) < 0)
+				continue;
+			/* whatever still runs in a dead lab's cgroup is a sandbox that
+			 * outlived it: the safety net ends it now */
+			if (rmdir(p) < 0 && errno == EBUSY)
+				cgroup_kill_path(p);
+			for (int t = 0; t < 50 && rmdir(p) < 0 && errno == EBUSY; t++)
+				usleep(1000);
 		}
 		if (d)
 			closedir(d);

@@ -246,6 +246,27 @@ for on in all none; do
 done
 # a killed lab could not clean up; the next run sweeps what it left
 lab exec --on none -- /bin/true
+# and should a sandbox ever outlive its lab, its cgroup gives it away: the
+# next run ends it (simulated: a process in the cgroup of a pid that is gone)
+if [[ $(id -u) == 0 && -f /sys/fs/cgroup/pids/tasks ]]; then
+	dead=$(( $(cat /proc/sys/kernel/pid_max) - 7 ))
+	while kill -0 $dead 2>/dev/null; do dead=$((dead - 1)); done
+	cg=/sys/fs/cgroup/pids/containment-lab.run-$dead-0
+	mkdir "$cg"
+	sh -c "echo \$\$ > $cg/cgroup.procs; exec /bin/sleep 3$RANDOM" &
+	orphan=$!
+	sleep 0.2
+	lab exec --on none -- /bin/true
+	sleep 0.2
+	if kill -0 $orphan 2>/dev/null; then
+		not_ok "a sandbox that outlived its lab is ended by the next run"
+		kill -9 $orphan
+	else
+		ok "a sandbox that outlived its lab is ended by the next run"
+	fi
+	wait $orphan 2>/dev/null || true
+	check "and its cgroup is gone" test ! -d "$cg"
+fi
 
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$(leftovers_snapshot)" "$before"
 finish
