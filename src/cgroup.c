@@ -100,12 +100,12 @@ void cgroup_kill_path(const char *dir)
 			free(s);
 			return;
 		}
-		for (char *line = s; line && *line;) {
-			pid_t pid = (pid_t)strtol(line, &line, 10);
+		for (char *line = s, *end; *line; line = end) {
+			pid_t pid = (pid_t)strtol(line, &end, 10);
 			if (pid > 0)
 				kill(pid, SIGKILL);
-			while (*line == '\n')
-				line++;
+			if (end == line)
+				end++; /* not a number: step over it */
 		}
 		free(s);
 		usleep(1000);

@@ -18,7 +18,7 @@ struct attacker_conn {
 };
 
 struct lab_decoys {
-	char dir[PATH_MAX];         /* /tmp/containment-lab.XXXXXX, removed at the end */
+	char dir[PATH_MAX];         /* /tmp/containment-lab.PID.XXXXXX, removed at the end */
 	char work[PATH_MAX];        /* sales.csv + the snippet, /work inside */
 	char home[PATH_MAX];        /* decoy home with .aws/credentials */
 	char host[PATH_MAX];        /* the "host" folder */
