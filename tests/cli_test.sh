@@ -219,10 +219,16 @@ done
 # seccomp filter refuses them, like Docker's default profile): the cells
 # that need them say ERROR with the reason and the fix, the rest still run.
 cd "$OLDPWD_REPO" || exit 1
-out=$(lab exec --on isolation -- "$BIN" --config "$CONF" run exfiltration --on all); rc=$?
+# (the sanitizers' log folder is not inside that sandbox, and LeakSanitizer
+# needs ptrace, which the filter refuses: ASan and UBSan still watch)
+nested() {
+	lab exec --on isolation -- /usr/bin/env -u UBSAN_OPTIONS ASAN_OPTIONS=detect_leaks=0 \
+		"$BIN" --config "$CONF" "$@"
+}
+out=$(nested run exfiltration --on all); rc=$?
 expect_eq "no namespaces available: ERROR exit 4" "$rc" 4
 expect_contains "no namespaces available: says why and what to do" "$out" "seccomp=unconfined"
-out=$(lab exec --on isolation -- "$BIN" --config "$CONF" matrix); rc=$?
+out=$(nested matrix); rc=$?
 expect_eq "no namespaces available: matrix exits 1" "$rc" 1
 expect_contains "no namespaces available: cells without namespaces still run" "$out" "20/80 cells as expected (60 differ, 60 errors)"
 cd "$T" || exit 1
