@@ -97,6 +97,9 @@ struct layer_info {
 };
 extern const struct layer_info lab_layers[LAYER_COUNT];
 int layer_by_key(const char *key); /* -1 if unknown */
+/* The matrix's column order, shared by the screen and the command line:
+ * column 0 has every layer on, column 15 none (Isolation changes slowest). */
+unsigned layers_for_column(int col);
 
 /* ---- snippets (snippet.c) ---- */
 struct snippet {

@@ -24,3 +24,12 @@ int layer_by_key(const char *key)
 			return i;
 	return -1;
 }
+
+unsigned layers_for_column(int col)
+{
+	unsigned mask = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (!(col & (1 << (LAYER_COUNT - 1 - l))))
+			mask |= LAYER_BIT(l);
+	return mask;
+}

@@ -215,7 +215,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 
 /* ---- matrix ---- */
 
-static const char cell_letter[VERDICT_COUNT] = {'o', 'F', 'C', 'E', '!'};
+static const char cell_letter[VERDICT_COUNT] = {'O', 'F', 'C', 'E', '!'};
 
 static void combo_label(char out[5], unsigned layers)
 {
@@ -375,11 +375,11 @@ static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 		else
 			printf("containment-lab matrix: %d snippets x 16 layer combinations, as %s (limits: %s)\n"
 			       "columns: I=Isolation N=No-network E=Clean-env L=Resource-limits, '-' = off\n"
-			       "cells: o=RAN OK C=CONTAINED E=ESCAPED F=FAILED !=ERROR, '*' = not as expected\n\n%-15s",
+			       "cells: O=RAN OK C=CONTAINED E=ESCAPED F=FAILED !=ERROR, '*' = not as expected\n\n%-15s",
 			       n, who, mech, "");
-		for (int l = 0; l < 16; l++) {
+		for (int col = 0; col < 16; col++) {
 			char lab[5];
-			combo_label(lab, (unsigned)l);
+			combo_label(lab, layers_for_column(col));
 			printf(md ? " %s |" : " %s", lab);
 		}
 		printf("\n");
@@ -391,8 +391,9 @@ static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 		}
 		for (int si = 0; si < n; si++) {
 			printf(md ? "| %s |" : "%-15.15s", list[si].name);
-			for (int l = 0; l < 16; l++) {
-				int c = si * 16 + l;
+			for (int col = 0; col < 16; col++) {
+				unsigned l = layers_for_column(col);
+				int c = si * 16 + (int)l;
 				enum lab_verdict exp = verdict_expected(&list[si], (unsigned)l);
 				char cell[8];
 				if (!done[c])

@@ -28,16 +28,7 @@ struct geo {
 
 /* Column c has layer l on unless bit (LAYER_COUNT-1-l) of c is set, so
  * Isolation changes slowest and column 0 is "everything on". */
-unsigned tui_combo_mask(int col)
-{
-	unsigned mask = 0;
-	int l;
-
-	for (l = 0; l < LAYER_COUNT; l++)
-		if (!(col & (1 << (LAYER_COUNT - 1 - l))))
-			mask |= LAYER_BIT(l);
-	return mask;
-}
+unsigned tui_combo_mask(int col) { return layers_for_column(col); }
 
 static void geometry(const struct tui_state *st, int top, int bottom, struct geo *g)
 {

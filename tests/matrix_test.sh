@@ -69,7 +69,7 @@ else
 	check_matrix "matrix as $(id -un)" "$T/user.json"
 fi
 md=$("$BIN" --config layers.ini matrix --markdown)
-expect_contains "matrix --markdown is a table" "$md" "| snippet | ---- |"
+expect_contains "matrix --markdown is a table, all layers on first" "$md" "| snippet | INEL | INE- |"
 sleep 0.2
 expect_eq "nothing left behind after the matrices" "$(leftovers_snapshot)" "$before"
 finish
