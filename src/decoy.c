@@ -131,8 +131,8 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	struct strbuf b = {0};
 	sb_printf(&b, "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = eu-west-1\n",
 		  d->secret[0].value, d->secret[5].value);
-	snprintf(path, sizeof path, "%s/.aws/credentials", d->home);
-	r = write_file(path, b.s, 0644);
+	pathf(d->creds, sizeof d->creds, "%s/.aws/credentials", d->home);
+	r = write_file(d->creds, b.s, 0644);
 	sb_free(&b);
 	if (r < 0)
 		goto fail;

@@ -25,6 +25,7 @@ struct lab_decoys {
 	char host_target[PATH_MAX]; /* what the takeover tries to create */
 	char root[PATH_MAX];        /* mount point for the sandbox's new root */
 	char snippet_file[PATH_MAX];
+	char creds[PATH_MAX];       /* the decoy ~/.aws/credentials */
 	char csv[PATH_MAX];
 	char csv_canary[48];
 	char csv_variant[DECOY_VARIANTS][112];

@@ -13,7 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
 
 enum {
 	EXIT_OK = 0,
@@ -488,6 +493,10 @@ int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
 	int i = 1;
+	/* Part of the safety net: descriptors the lab inherited from whoever
+	 * started it (a shell's `7</`, a CI harness's pipes) are the user's
+	 * real files and must never reach a sandbox, whatever the layers. */
+	syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_text, stdout);

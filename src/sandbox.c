@@ -381,9 +381,18 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 			child_fail(sb, "set up stdio", errno);
 	}
 	/* Clean-env: nothing beyond stdio survives execve. CLOEXEC rather than
-	 * close, so the report pipe still tells the lab if execve fails. */
-	if ((sb->layers & LAYER_BIT(LAYER_ENV)) && syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
-		child_fail(sb, "close_range", errno);
+	 * close, so the report pipe still tells the lab if execve fails. Off,
+	 * the naive integration leaks a handle: the decoy credentials file,
+	 * open as fd 3. (The caller's own descriptors never get this far, see
+	 * main.) */
+	if (sb->layers & LAYER_BIT(LAYER_ENV)) {
+		if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+			child_fail(sb, "close_range", errno);
+	} else if (sb->have_decoys) {
+		int fd = open(iso ? "/root/.aws/credentials" : sb->d.creds, O_RDONLY);
+		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
+			child_fail(sb, "hand over the leaked credentials handle", errno);
+	}
 	if (iso) {
 		/* no controlling terminal shared with the lab */
 		if (setsid() < 0)

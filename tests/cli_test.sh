@@ -233,6 +233,53 @@ expect_eq "no namespaces available: matrix exits 1" "$rc" 1
 expect_contains "no namespaces available: cells without namespaces still run" "$out" "20/80 cells as expected (60 differ, 60 errors)"
 cd "$T" || exit 1
 
+# descriptors the lab inherits (a shell's 7</) never reach a sandbox,
+# whatever the layers: they are the user's real files
+expect_not_contains "inherited descriptors stay out (exec, all off)" \
+	"$(lab exec --on none -- /bin/ls /proc/self/fd 7</ | tr '\n' ' ')" " 7 "
+cat >"$T/fd-escape.py" <<'EOF'
+# lab:title: Host write through an inherited descriptor
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: a file planted on the host through a leaked directory handle
+import os
+target = os.environ["LAB_HOST_TARGET"]
+for fd in range(3, 64):
+    try:
+        os.stat(fd)
+    except OSError:
+        continue
+    try:
+        os.open(target, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        print("planted through fd", fd)
+    except OSError as e:
+        print("fd", fd, e)
+EOF
+out=$(lab run "$T/fd-escape.py" --off env 7</)
+expect_contains "an inherited directory handle cannot beat Isolation" "$out" "CONTAINED by Isolation"
+# a chain that forks and exits over and over is swept too (no PID namespace)
+cat >"$T/chain.py" <<'EOF'
+import os, sys, time
+deadline = time.time() + 3
+while time.time() < deadline:
+    try:
+        if os.fork():
+            os._exit(0)
+        os.setsid()
+    except OSError:
+        time.sleep(0.001)
+EOF
+for on in none limits network; do
+	lab exec --on $on -- /usr/bin/python3 "$T/chain.py"
+done
+sleep 0.5
+if pgrep -f "$T/chain.py" >/dev/null; then
+	not_ok "fork-and-exit chains do not outlive the run" "$(pgrep -af "$T/chain.py")"
+	pkill -f "$T/chain.py"
+else
+	ok "fork-and-exit chains do not outlive the run"
+fi
+
 # if the lab itself is killed, its sandbox dies with it (PR_SET_PDEATHSIG,
 # armed again after the sandbox changed its ids)
 for on in all none; do
