@@ -92,6 +92,7 @@ struct sandbox {
 	scmp_filter_ctx filter;
 	int n_rules;
 	int bpf_fd;             /* the compiled filter (memfd), for the child */
+	int net_bpf_fd;         /* No-network's own filter (memfd) */
 	char **envp;
 	int n_env;
 	char *argv[8];
@@ -131,7 +132,7 @@ static void child_receive_go(struct sandbox *sb)
 {
 	char byte[4];
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * (CG_V1_COUNT + 1))];
+		char buf[CMSG_SPACE(sizeof(int) * (CG_V1_COUNT + 2))];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = {byte, sizeof byte};
@@ -140,7 +141,7 @@ static void child_receive_go(struct sandbox *sb)
 	do
 		r = recvmsg(sb->sync[0], &msg, MSG_CMSG_CLOEXEC);
 	while (r < 0 && errno == EINTR);
-	if (r < 3 || byte[0] != 'g')
+	if (r < 4 || byte[0] != 'g')
 		child_fail(sb, "wait for the lab", r < 0 ? errno : EPIPE);
 	int n = 0, *fds = NULL;
 	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
@@ -148,7 +149,7 @@ static void child_receive_go(struct sandbox *sb)
 		n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 		fds = (int *)CMSG_DATA(c);
 	}
-	if (n != byte[1] + byte[2])
+	if (n != byte[1] + byte[2] + byte[3])
 		child_fail(sb, "receive the filter and cgroup files", EPROTO);
 	/* into the run's cgroup before the snippet exists: all its processes
 	 * are born inside the caps (see cgroup.c for why "0" into tasks) */
@@ -158,17 +159,18 @@ static void child_receive_go(struct sandbox *sb)
 		close(fds[i]);
 	}
 	sb->bpf_fd = byte[2] ? fds[(int)byte[1]] : -1;
+	sb->net_bpf_fd = byte[3] ? fds[byte[1] + byte[2]] : -1;
 }
 
-static void load_filter(struct sandbox *sb)
+static void load_filter(struct sandbox *sb, int bpf_fd)
 {
 	struct stat st;
 	errno = 0;
-	if (sb->bpf_fd < 0 || fstat(sb->bpf_fd, &st) < 0 || st.st_size <= 0 ||
+	if (bpf_fd < 0 || fstat(bpf_fd, &st) < 0 || st.st_size <= 0 ||
 	    st.st_size % (off_t)sizeof(struct sock_filter))
 		child_fail(sb, "read the seccomp filter", errno ? errno : EINVAL);
 	struct sock_filter *prog = malloc((size_t)st.st_size);
-	if (!prog || pread(sb->bpf_fd, prog, (size_t)st.st_size, 0) != st.st_size)
+	if (!prog || pread(bpf_fd, prog, (size_t)st.st_size, 0) != st.st_size)
 		child_fail(sb, "read the seccomp filter", errno);
 	struct sock_fprog fprog = {.len = (unsigned short)(st.st_size / (off_t)sizeof *prog), .filter = prog};
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) < 0)
@@ -393,6 +395,10 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
 			child_fail(sb, "hand over the leaked credentials handle", errno);
 	}
+	/* No-network's own filter, while we still hold the privilege to load
+	 * one without no_new_privs (Isolation sets that just below anyway) */
+	if (sb->net_bpf_fd >= 0)
+		load_filter(sb, sb->net_bpf_fd);
 	if (iso) {
 		/* no controlling terminal shared with the lab */
 		if (setsid() < 0)
@@ -402,7 +408,7 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 			child_fail(sb, "drop capabilities (libcap-ng)", EPERM);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			child_fail(sb, "PR_SET_NO_NEW_PRIVS", errno);
-		load_filter(sb);
+		load_filter(sb, sb->bpf_fd);
 	}
 	if (chdir(sb->workdir) < 0)
 		child_fail(sb, "chdir to the work folder", errno);
@@ -717,6 +723,19 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 			return -1;
 		}
 	}
+	if (net) {
+		int e = 0;
+		scmp_filter_ctx nf = lab_seccomp_build_network(&e);
+		sb->net_bpf_fd = nf ? memfd_create("containment-lab-seccomp-net", MFD_CLOEXEC) : -1;
+		if (!nf || sb->net_bpf_fd < 0 || (e = seccomp_export_bpf(nf, sb->net_bpf_fd)) < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s",
+				 strerror(e ? -e : errno));
+			if (nf)
+				seccomp_release(nf);
+			return -1;
+		}
+		seccomp_release(nf);
+	}
 	if (lim && sb->root_lab) {
 		char name[64];
 		static unsigned seq;
@@ -728,13 +747,16 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 	}
 	ev->cgroup_used = sb->cg.ops != NULL;
 
-	/* go: 'g', how many cgroup fds, whether the filter follows them */
-	int fds[CG_V1_COUNT + 1], n = 0;
+	/* go: 'g', how many cgroup fds, whether Isolation's filter and
+	 * No-network's filter follow them */
+	int fds[CG_V1_COUNT + 2], n = 0;
 	for (int i = 0; i < sb->cg.n_attach; i++)
 		fds[n++] = sb->cg.attach_fd[i];
-	char byte[3] = {'g', (char)n, (char)(sb->bpf_fd >= 0)};
+	char byte[4] = {'g', (char)n, (char)(sb->bpf_fd >= 0), (char)(sb->net_bpf_fd >= 0)};
 	if (sb->bpf_fd >= 0)
 		fds[n++] = sb->bpf_fd;
+	if (sb->net_bpf_fd >= 0)
+		fds[n++] = sb->net_bpf_fd;
 	union {
 		char buf[CMSG_SPACE(sizeof fds)];
 		struct cmsghdr align;
@@ -758,7 +780,9 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 	cgroup_close_attach(&sb->cg); /* the child has its own copies now */
 	if (sb->bpf_fd >= 0)
 		close(sb->bpf_fd);
-	sb->bpf_fd = -1;
+	if (sb->net_bpf_fd >= 0)
+		close(sb->net_bpf_fd);
+	sb->bpf_fd = sb->net_bpf_fd = -1;
 	sweep_stale(); /* we would only wait otherwise */
 
 	/* what is really used, for the record */
@@ -777,7 +801,7 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 		mech_add(ev, "userns (same uid, for the layers below)");
 	}
 	if (net)
-		mech_add(ev, "netns (no interface)");
+		mech_add(ev, "netns (no interface), AF_VSOCK refused (seccomp)");
 	if (sb->layers & LAYER_BIT(LAYER_ENV)) {
 		char m[64];
 		snprintf(m, sizeof m, "env allow-list (%d vars)", sb->n_env);
@@ -1150,7 +1174,9 @@ static void sandbox_cleanup(struct sandbox *sb)
 {
 	if (sb->bpf_fd >= 0)
 		close(sb->bpf_fd);
-	sb->bpf_fd = -1;
+	if (sb->net_bpf_fd >= 0)
+		close(sb->net_bpf_fd);
+	sb->bpf_fd = sb->net_bpf_fd = -1;
 	if (sb->exec_mode && sb->cwd_tree >= 0)
 		close(sb->cwd_tree);
 	cgroup_teardown(&sb->cg);
@@ -1175,7 +1201,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	res->layers = layers;
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
-	struct sandbox sb = {.cfg = cfg, .layers = layers, .bpf_fd = -1};
+	struct sandbox sb = {.cfg = cfg, .layers = layers, .bpf_fd = -1, .net_bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct strbuf output = {0};
 	if (sandbox_prepare(&sb, s, &res->ev) == 0)
@@ -1194,7 +1220,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
 {
-	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1, .bpf_fd = -1};
+	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1, .bpf_fd = -1, .net_bpf_fd = -1};
 	sb.d.listen_fd = -1;
 	struct lab_evidence ev = {0};
 	struct strbuf none = {0};

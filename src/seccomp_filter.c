@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -91,4 +92,28 @@ fail:
 	seccomp_release(ctx);
 	*err_out = rc;
 	return NULL;
+}
+
+/* No-network's own filter. A network namespace does not fence every socket
+ * family: AF_VSOCK talks to the hypervisor and shares its port space with the
+ * host, whatever the namespace. So the layer refuses that family itself
+ * (EAFNOSUPPORT, as if the kernel lacked it). Foreign ABIs pass here; killing
+ * them is Isolation's job. */
+scmp_filter_ctx lab_seccomp_build_network(int *err_out)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		*err_out = -ENOMEM;
+		return NULL;
+	}
+	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+				      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+	if (rc < 0) {
+		seccomp_release(ctx);
+		*err_out = rc;
+		return NULL;
+	}
+	return ctx;
 }

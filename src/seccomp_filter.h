@@ -6,4 +6,7 @@
 /* Builds the filter: default allow, EPERM for the dangerous calls, ENOSYS for
  * clone3, kill-process for any foreign ABI. NULL + -errno in *err_out. */
 scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules);
+/* No-network's filter: socket(AF_VSOCK) refused (the namespace does not
+ * fence it). */
+scmp_filter_ctx lab_seccomp_build_network(int *err_out);
 #endif

@@ -181,6 +181,8 @@ lab exec --on isolation -- /bin/sh -c 'ls /home /root/.ssh /etc/shadow' >/dev/nu
 expect_eq "exec isolation: the host's files are not there" "$?" 2
 err=$(lab exec --on network -- $PY -c 'import socket; socket.create_connection(("127.0.0.1", 9), 1)' 2>&1)
 expect_contains "exec network: connect fails with ENETUNREACH" "$err" "Network is unreachable"
+err=$(lab exec --on network -- $PY -c 'import socket; socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM)' 2>&1)
+expect_contains "exec network: AF_VSOCK (not fenced by the namespace) is refused" "$err" "Address family not supported"
 envout=$(CL_FAKE_SECRET=abc123 lab exec --on env -- /usr/bin/env)
 expect_not_contains "exec env: secrets dropped" "$envout" "CL_FAKE_SECRET"
 expect_contains "exec env: HOME reset" "$envout" "HOME="
