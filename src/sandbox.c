@@ -93,6 +93,7 @@ struct sandbox {
 	int n_rules;
 	int bpf_fd;             /* the compiled filter (memfd), for the child */
 	int net_bpf_fd;         /* No-network's own filter (memfd) */
+	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
 	char **envp;
 	int n_env;
 	char *argv[8];
@@ -124,6 +125,27 @@ static void child_read_sync(struct sandbox *sb, const char *stage)
 	while (r < 0 && errno == EINTR);
 	if (r != 1)
 		child_fail(sb, stage, r < 0 ? errno : EPIPE);
+}
+
+/* Reads a compiled filter from its memfd (and closes it): the descriptor
+ * numbers are about to be rearranged for the snippet. */
+static void read_filter(struct sandbox *sb, int bpf_fd, struct sock_fprog *out)
+{
+	struct stat st;
+	errno = 0;
+	if (fstat(bpf_fd, &st) < 0 || st.st_size <= 0 || st.st_size % (off_t)sizeof(struct sock_filter))
+		child_fail(sb, "read the seccomp filter", errno ? errno : EINVAL);
+	struct sock_filter *prog = malloc((size_t)st.st_size);
+	if (!prog || pread(bpf_fd, prog, (size_t)st.st_size, 0) != st.st_size)
+		child_fail(sb, "read the seccomp filter", errno);
+	close(bpf_fd);
+	*out = (struct sock_fprog){.len = (unsigned short)(st.st_size / (off_t)sizeof *prog), .filter = prog};
+}
+
+static void load_filter(struct sandbox *sb, struct sock_fprog *prog)
+{
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog) < 0)
+		child_fail(sb, "load the seccomp filter", errno);
 }
 
 /* "go" from the lab: the compiled seccomp filter and the cgroup files,
@@ -158,23 +180,10 @@ static void child_receive_go(struct sandbox *sb)
 			child_fail(sb, "move into the run's cgroup", errno);
 		close(fds[i]);
 	}
-	sb->bpf_fd = byte[2] ? fds[(int)byte[1]] : -1;
-	sb->net_bpf_fd = byte[3] ? fds[byte[1] + byte[2]] : -1;
-}
-
-static void load_filter(struct sandbox *sb, int bpf_fd)
-{
-	struct stat st;
-	errno = 0;
-	if (bpf_fd < 0 || fstat(bpf_fd, &st) < 0 || st.st_size <= 0 ||
-	    st.st_size % (off_t)sizeof(struct sock_filter))
-		child_fail(sb, "read the seccomp filter", errno ? errno : EINVAL);
-	struct sock_filter *prog = malloc((size_t)st.st_size);
-	if (!prog || pread(bpf_fd, prog, (size_t)st.st_size, 0) != st.st_size)
-		child_fail(sb, "read the seccomp filter", errno);
-	struct sock_fprog fprog = {.len = (unsigned short)(st.st_size / (off_t)sizeof *prog), .filter = prog};
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) < 0)
-		child_fail(sb, "load the seccomp filter", errno);
+	if (byte[2])
+		read_filter(sb, fds[(int)byte[1]], &sb->iso_prog);
+	if (byte[3])
+		read_filter(sb, fds[byte[1] + byte[2]], &sb->net_prog);
 }
 
 static int make_ro(const char *path, bool recursive)
@@ -397,8 +406,8 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 	}
 	/* No-network's own filter, while we still hold the privilege to load
 	 * one without no_new_privs (Isolation sets that just below anyway) */
-	if (sb->net_bpf_fd >= 0)
-		load_filter(sb, sb->net_bpf_fd);
+	if (sb->net_prog.filter)
+		load_filter(sb, &sb->net_prog);
 	if (iso) {
 		/* no controlling terminal shared with the lab */
 		if (setsid() < 0)
@@ -408,7 +417,7 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 			child_fail(sb, "drop capabilities (libcap-ng)", EPERM);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			child_fail(sb, "PR_SET_NO_NEW_PRIVS", errno);
-		load_filter(sb, sb->bpf_fd);
+		load_filter(sb, &sb->iso_prog);
 	}
 	if (chdir(sb->workdir) < 0)
 		child_fail(sb, "chdir to the work folder", errno);
