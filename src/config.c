@@ -39,6 +39,7 @@ void config_defaults(struct lab_config *cfg)
 		.timeout_ms = 5000,
 		.output = 64 << 10,
 		.file_size = 1 << 20,
+		.open_files = 64,
 	};
 	cfg->safety_timeout_ms = 30000;
 	cfg->safety_output = 1 << 20;
@@ -248,7 +249,13 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 			return on_size(st, name, value, 1024, 64ull << 20, &l->output);
 		if (!strcmp(name, "file_size"))
 			return on_size(st, name, value, 4096, 16ull << 30, &l->file_size);
-		FAIL("[limits] unknown key '%s' (known: memory, pids, cpu, cpu_time, timeout, output, file_size)", name);
+		if (!strcmp(name, "open_files")) {
+			if (parse_long(value, 16, 65536, &l->open_files) < 0)
+				FAIL("open_files = %s: expected a count from 16 to 65536", value);
+			return 1;
+		}
+		FAIL("[limits] unknown key '%s' (known: memory, pids, cpu, cpu_time, timeout, output, file_size, "
+		     "open_files)", name);
 	}
 	if (!strcmp(section, "safety")) {
 		if (!strcmp(name, "timeout"))

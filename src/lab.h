@@ -53,6 +53,7 @@ struct lab_limits {
 	long timeout_ms;      /* wall clock */
 	uint64_t output;      /* bytes of output captured */
 	uint64_t file_size;   /* RLIMIT_FSIZE */
+	long open_files;      /* RLIMIT_NOFILE: also bounds memory parked in memfds */
 };
 
 struct lab_config {

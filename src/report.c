@@ -4,6 +4,7 @@
 #include "lab.h"
 #include "util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,17 @@ static int utf8_len(const unsigned char *p, size_t left)
 	if (cp >= 0x80 && cp <= 0x9f)
 		return 0; /* C1 controls (CSI is 0x9b) */
 	return n;
+}
+
+/* Characters that change how the text around them is drawn or read
+ * without showing themselves: bidi overrides and isolates (a "Trojan
+ * Source" trick), zero-width characters, line/paragraph separators, BOM.
+ * p points at a valid 3-byte UTF-8 sequence. */
+static bool invisible_control(const unsigned char *p)
+{
+	uint32_t cp = (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+	return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0xfeff;
 }
 
 char *sanitize_output(const char *buf, size_t len, size_t max_bytes)
@@ -61,6 +73,12 @@ char *sanitize_output(const char *buf, size_t len, size_t max_bytes)
 				snprintf(t, sizeof t, "\\x%02x", c);
 				sb_puts(&b, t);
 				i++;
+			} else if (n == 3 && invisible_control(p + i)) {
+				char t[16];
+				snprintf(t, sizeof t, "\\u%02x%02x", (unsigned)((p[i] & 0x0f) << 4 | (p[i + 1] & 0x3c) >> 2),
+					 (unsigned)((p[i + 1] & 0x03) << 6 | (p[i + 2] & 0x3f)));
+				sb_puts(&b, t);
+				i += 3;
 			} else {
 				sb_add(&b, (const char *)p + i, (size_t)n);
 				i += (size_t)n;

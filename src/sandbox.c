@@ -330,6 +330,10 @@ static void build_root(struct sandbox *sb)
 		if (symlink(links[i][0], p) < 0)
 			child_fail(sb, "symlink in /dev", errno);
 	}
+	/* nothing more goes into /dev: only /tmp stays writable */
+	pathf(p, sizeof p, "%s/dev", root);
+	if (make_ro(p, false) < 0)
+		child_fail(sb, "make /dev read-only", errno);
 
 	/* private, size-capped /tmp */
 	pathf(p, sizeof p, "%s/tmp", root);
@@ -428,6 +432,7 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 		set_rlimit(sb, RLIMIT_NPROC, (rlim_t)lim->pids, "setrlimit(RLIMIT_NPROC)");
 		set_rlimit(sb, RLIMIT_CPU, (rlim_t)lim->cpu_time, "setrlimit(RLIMIT_CPU)");
 		set_rlimit(sb, RLIMIT_FSIZE, lim->file_size, "setrlimit(RLIMIT_FSIZE)");
+		set_rlimit(sb, RLIMIT_NOFILE, (rlim_t)lim->open_files, "setrlimit(RLIMIT_NOFILE)");
 		set_rlimit(sb, RLIMIT_CORE, 0, "setrlimit(RLIMIT_CORE)");
 	}
 	const char *file = sb->exec_mode ? sb->user_argv[0] : sb->argv[0];
@@ -825,7 +830,7 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 			snprintf(m, sizeof m, "rlimits-only (%s)", sb->cg_why[0] ? sb->cg_why : "no cgroup");
 			mech_add(ev, m);
 		}
-		mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE)");
+		mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE, NOFILE)");
 		mech_add(ev, "wall-clock timeout");
 		mech_add(ev, "output cap");
 	}

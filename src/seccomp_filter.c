@@ -24,8 +24,8 @@ static const char *const refused[] = {
 	/* the mount family */
 	"mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig", "fsmount", "fspick",
 	"open_tree", "move_mount", "mount_setattr",
-	/* other processes' memory */
-	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd",
+	/* other processes' memory and descriptors */
+	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
 	/* kernel code and state */
 	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "bpf",
 	"perf_event_open", "reboot", "swapon", "swapoff", "syslog", "acct", "iopl", "ioperm",
@@ -67,6 +67,16 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	for (size_t i = 0; i < sizeof ns_flags / sizeof *ns_flags; i++) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
 				      SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]));
+		if (rc < 0)
+			goto fail;
+		n++;
+	}
+	/* personality(): switching ASLR off or making every mapping executable
+	 * only helps an exploit */
+	static const unsigned long persona[] = {0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */};
+	for (size_t i = 0; i < sizeof persona / sizeof *persona; i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, persona[i], persona[i]));
 		if (rc < 0)
 			goto fail;
 		n++;

@@ -243,6 +243,9 @@ static void test_sanitize(void)
 	CHECK("raw C1 and invalid bytes escaped", strstr(out, "\\x9b") && strstr(out, "\\xc2\\x9b") && strstr(out, "\\xff"));
 	CHECK("valid UTF-8 kept", strstr(out, "\xe2\x94\x80"));
 	free(out);
+	out = sanitize_output("a\xe2\x80\xae" "b\xe2\x80\x8b" "c", 9, 0);
+	CHECK("bidi override and zero-width shown as escapes", !strcmp(out, "a\\u202eb\\u200bc"));
+	free(out);
 	out = sanitize_output("abcdef", 6, 3);
 	CHECK("cap respected", !strcmp(out, "abc"));
 	free(out);
