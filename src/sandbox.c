@@ -404,6 +404,9 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 		if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 			child_fail(sb, "close_range", errno);
 	} else if (sb->have_decoys) {
+		/* keep the report pipe clear of the slot the handle takes */
+		if (sb->rep[1] == 3 && (sb->rep[1] = fcntl(3, F_DUPFD_CLOEXEC, 4)) < 0)
+			_exit(125);
 		int fd = open(iso ? "/root/.aws/credentials" : sb->d.creds, O_RDONLY);
 		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
 			child_fail(sb, "hand over the leaked credentials handle", errno);
@@ -481,6 +484,7 @@ static void __attribute__((noreturn)) child_main(struct sandbox *sb)
 	}
 	/* as late as possible: the lab has been busy while we built */
 	child_receive_go(sb);
+	close(sb->sync[0]);
 	if ((sb->layers & LAYER_BIT(LAYER_ISOLATION)) && unshare(CLONE_NEWCGROUP) < 0)
 		child_fail(sb, "unshare the cgroup namespace", errno);
 	/* No-network: prove from inside, before the snippet, that the
