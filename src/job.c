@@ -276,6 +276,6 @@ void job_free(struct job *j)
 	}
 	job_reap(j);
 	free(j->buf);
-	j->buf = NULL;
 	result_free(&j->res);
+	*j = (struct job){.fd = -1}; /* idle and reusable */
 }

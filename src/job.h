@@ -27,7 +27,8 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
  * come, -1 = the worker died without a result (j->res is an ERROR). */
 int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cfg);
 void job_abort(struct job *j);
-/* Frees buffers and the result; aborts and reaps a still-running worker. */
+/* Frees buffers and the result; aborts and reaps a still-running worker.
+ * Leaves the job idle (fd -1), ready for job_start. */
 void job_free(struct job *j);
 long monotonic_ms(void);
 

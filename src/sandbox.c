@@ -89,8 +89,7 @@ struct sandbox {
 	struct lab_decoys d;
 	struct lab_cgroup cg;
 	char cg_why[200];
-	scmp_filter_ctx filter;
-	int n_rules;
+	int n_rules;            /* in Isolation's filter, for the record */
 	int bpf_fd;             /* the compiled filter (memfd), for the child */
 	int net_bpf_fd;         /* No-network's own filter (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
@@ -718,6 +717,29 @@ static void sweep_stale(void)
 		closedir(d);
 }
 
+/* Compiles a filter to BPF in a memfd for the child, and releases it. */
+static int export_filter(scmp_filter_ctx f, const char *name, int *fd_out)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC), r = fd < 0 ? -errno : seccomp_export_bpf(f, fd);
+	seccomp_release(f);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+static void close_filters(struct sandbox *sb)
+{
+	if (sb->bpf_fd >= 0)
+		close(sb->bpf_fd);
+	if (sb->net_bpf_fd >= 0)
+		close(sb->net_bpf_fd);
+	sb->bpf_fd = sb->net_bpf_fd = -1;
+}
+
 /* The lab's slower preparation, done after clone() while the child builds
  * its root: the seccomp filter compiled into a memfd, the run's cgroup.
  * Then "go" carries both to the child as file descriptors. */
@@ -729,30 +751,19 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 	bool lim = sb->layers & LAYER_BIT(LAYER_LIMITS);
 	if (iso) {
 		int e = 0;
-		sb->filter = lab_seccomp_build(&e, &sb->n_rules);
-		if (!sb->filter) {
+		scmp_filter_ctx f = lab_seccomp_build(&e, &sb->n_rules);
+		if (!f || (e = export_filter(f, "containment-lab-seccomp", &sb->bpf_fd)) < 0) {
 			snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
-			return -1;
-		}
-		sb->bpf_fd = memfd_create("containment-lab-seccomp", MFD_CLOEXEC);
-		if (sb->bpf_fd < 0 || (e = seccomp_export_bpf(sb->filter, sb->bpf_fd)) < 0) {
-			snprintf(ev->error, sizeof ev->error, "cannot compile the seccomp filter: %s",
-				 strerror(sb->bpf_fd < 0 ? errno : -e));
 			return -1;
 		}
 	}
 	if (net) {
 		int e = 0;
-		scmp_filter_ctx nf = lab_seccomp_build_network(&e);
-		sb->net_bpf_fd = nf ? memfd_create("containment-lab-seccomp-net", MFD_CLOEXEC) : -1;
-		if (!nf || sb->net_bpf_fd < 0 || (e = seccomp_export_bpf(nf, sb->net_bpf_fd)) < 0) {
-			snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s",
-				 strerror(e ? -e : errno));
-			if (nf)
-				seccomp_release(nf);
+		scmp_filter_ctx f = lab_seccomp_build_network(&e);
+		if (!f || (e = export_filter(f, "containment-lab-seccomp-net", &sb->net_bpf_fd)) < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 			return -1;
 		}
-		seccomp_release(nf);
 	}
 	if (lim && sb->root_lab) {
 		char name[64];
@@ -796,11 +807,7 @@ static int sandbox_prepare_parallel(struct sandbox *sb, struct lab_evidence *ev)
 		return -1;
 	}
 	cgroup_close_attach(&sb->cg); /* the child has its own copies now */
-	if (sb->bpf_fd >= 0)
-		close(sb->bpf_fd);
-	if (sb->net_bpf_fd >= 0)
-		close(sb->net_bpf_fd);
-	sb->bpf_fd = sb->net_bpf_fd = -1;
+	close_filters(sb);
 	sweep_stale(); /* we would only wait otherwise */
 
 	/* what is really used, for the record */
@@ -1188,19 +1195,20 @@ out:
 		close(sb->pidfd);
 }
 
+/* Every descriptor field starts closed (-1), so cleanup never mistakes
+ * fd 0 for one of ours. */
+static void sandbox_init(struct sandbox *sb, const struct lab_config *cfg, unsigned layers)
+{
+	*sb = (struct sandbox){.cfg = cfg, .layers = layers, .bpf_fd = -1, .net_bpf_fd = -1, .cwd_tree = -1};
+	sb->d.listen_fd = -1;
+}
+
 static void sandbox_cleanup(struct sandbox *sb)
 {
-	if (sb->bpf_fd >= 0)
-		close(sb->bpf_fd);
-	if (sb->net_bpf_fd >= 0)
-		close(sb->net_bpf_fd);
-	sb->bpf_fd = sb->net_bpf_fd = -1;
-	if (sb->exec_mode && sb->cwd_tree >= 0)
+	close_filters(sb);
+	if (sb->cwd_tree >= 0)
 		close(sb->cwd_tree);
 	cgroup_teardown(&sb->cg);
-	if (sb->filter)
-		seccomp_release(sb->filter);
-	sb->filter = NULL;
 	free_env(sb);
 	if (sb->have_decoys)
 		decoy_remove(&sb->d);
@@ -1219,8 +1227,8 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	res->layers = layers;
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
-	struct sandbox sb = {.cfg = cfg, .layers = layers, .bpf_fd = -1, .net_bpf_fd = -1};
-	sb.d.listen_fd = -1;
+	struct sandbox sb;
+	sandbox_init(&sb, cfg, layers);
 	struct strbuf output = {0};
 	if (sandbox_prepare(&sb, s, &res->ev) == 0)
 		sandbox_run(&sb, opts, &res->ev, &output);
@@ -1238,8 +1246,11 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
 {
-	struct sandbox sb = {.cfg = cfg, .layers = layers, .exec_mode = true, .rw = rw, .user_argv = argv, .cwd_tree = -1, .bpf_fd = -1, .net_bpf_fd = -1};
-	sb.d.listen_fd = -1;
+	struct sandbox sb;
+	sandbox_init(&sb, cfg, layers);
+	sb.exec_mode = true;
+	sb.rw = rw;
+	sb.user_argv = argv;
 	struct lab_evidence ev = {0};
 	struct strbuf none = {0};
 	int code = 125;

@@ -40,6 +40,18 @@ static const char *const refused[] = {
 	"open_by_handle_at", "name_to_handle_at",
 };
 
+/* EPERM for syscall nr whenever its first argument has any of these bits. */
+static int refuse_arg0_bits(scmp_filter_ctx ctx, int nr, const unsigned long *bits, size_t n_bits, int *n)
+{
+	for (size_t i = 0; i < n_bits; i++) {
+		int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
+		if (rc < 0)
+			return rc;
+		(*n)++;
+	}
+	return 0;
+}
+
 scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 {
 	int rc, n = 0;
@@ -64,23 +76,13 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	 * masked equality, and any one bit set is enough to refuse). */
 	static const unsigned long ns_flags[] = {CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER,
 						 CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP, CLONE_NEWTIME};
-	for (size_t i = 0; i < sizeof ns_flags / sizeof *ns_flags; i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]));
-		if (rc < 0)
-			goto fail;
-		n++;
-	}
+	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(clone), ns_flags, sizeof ns_flags / sizeof *ns_flags, &n)) < 0)
+		goto fail;
 	/* personality(): switching ASLR off or making every mapping executable
 	 * only helps an exploit */
 	static const unsigned long persona[] = {0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */};
-	for (size_t i = 0; i < sizeof persona / sizeof *persona; i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, persona[i], persona[i]));
-		if (rc < 0)
-			goto fail;
-		n++;
-	}
+	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(personality), persona, sizeof persona / sizeof *persona, &n)) < 0)
+		goto fail;
 	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	if (rc < 0)
 		goto fail;

@@ -177,8 +177,6 @@ static void finish_single(struct tui_state *st)
 	take_result(&r->res, &st->job);
 	r->have = true;
 	job_free(&st->job);
-	memset(&st->job, 0, sizeof st->job);
-	st->job.fd = -1;
 	st->job_live = false;
 	crash_pids_update(st);
 }
@@ -196,16 +194,13 @@ void tui_run_selected(struct tui_state *st)
 		tui_message(st, "the matrix is running: wait, or press a to abort it");
 		return;
 	}
-	memset(&st->job, 0, sizeof st->job);
 	rc = job_start(&st->job, st->cfg, &st->snips[st->sel], st->layers);
 	if (rc < 0) {
 		tui_message(st, "could not start %s: %s", st->snips[st->sel].name,
 			    strerror(-rc));
-		st->job.fd = -1;
 		return;
 	}
 	st->job.snippet_index = st->sel;
-	st->job.layers = st->layers;
 	st->job_live = true;
 	crash_pids_update(st);
 }
@@ -251,10 +246,8 @@ static void matrix_fill(struct tui_state *st)
 		row = cell / TUI_COMBOS;
 		col = cell % TUI_COMBOS;
 		c = &st->cells[cell];
-		memset(&st->mjobs[k], 0, sizeof st->mjobs[k]);
 		rc = job_start(&st->mjobs[k], st->cfg, &st->snips[row], tui_combo_mask(col));
 		if (rc < 0) {
-			st->mjobs[k].fd = -1;
 			c->state = TUI_CELL_DONE;
 			c->res.verdict = VERDICT_ERROR;
 			c->res.caught_by = -1;
@@ -267,7 +260,6 @@ static void matrix_fill(struct tui_state *st)
 			continue;
 		}
 		st->mjobs[k].snippet_index = row;
-		st->mjobs[k].layers = tui_combo_mask(col);
 		st->mjob_cell[k] = cell;
 		c->state = TUI_CELL_RUNNING;
 		c->started_ms = st->mjobs[k].started_ms;
@@ -284,8 +276,6 @@ static void finish_matrix_job(struct tui_state *st, int k)
 	c->state = TUI_CELL_DONE;
 	c->mismatch = c->res.verdict != c->expected && !c->res.ev.aborted;
 	job_free(&st->mjobs[k]);
-	memset(&st->mjobs[k], 0, sizeof st->mjobs[k]);
-	st->mjobs[k].fd = -1;
 	st->mjob_cell[k] = -1;
 	matrix_count_done(st);
 	matrix_fill(st);
