@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -120,9 +121,9 @@ static int v1_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	char val[64];
 	int r;
 	for (int i = 0; i < CG_V1_COUNT; i++) {
-		snprintf(cg->parent[i], sizeof cg->parent[i], "/sys/fs/cgroup/%s", v1_ctrl[i]);
-		r = mkdir_run(cg->path[i], sizeof cg->path[i], cg->parent[i], run);
-		if (r < 0)
+		char hier[64];
+		snprintf(hier, sizeof hier, "/sys/fs/cgroup/%s", v1_ctrl[i]);
+		if ((r = mkdir_run(cg->path[i], sizeof cg->path[i], hier, run)) < 0)
 			return r;
 	}
 	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
@@ -195,8 +196,7 @@ static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	/* Our parent folder must delegate the controllers to its children. */
 	if ((r = cg_write("/sys/fs/cgroup", "cgroup.subtree_control", "+memory +pids +cpu")) < 0)
 		return r;
-	snprintf(cg->parent[0], sizeof cg->parent[0], "/sys/fs/cgroup");
-	if ((r = mkdir_run(cg->path[0], sizeof cg->path[0], cg->parent[0], run)) < 0)
+	if ((r = mkdir_run(cg->path[0], sizeof cg->path[0], "/sys/fs/cgroup", run)) < 0)
 		return r;
 	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
 	if ((r = cg_write(cg->path[0], "memory.max", val)) < 0)
@@ -254,6 +254,30 @@ static bool v2_has_controllers(void)
 	bool ok = s && strstr(s, "memory") && strstr(s, "pids") && strstr(s, "cpu");
 	free(s);
 	return ok;
+}
+
+void cgroup_sweep(bool (*owner_gone)(const char *run))
+{
+	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
+					   "/sys/fs/cgroup"};
+	const size_t plen = strlen(CG_BASE ".");
+	for (size_t i = 0; i < sizeof hier / sizeof *hier; i++) {
+		DIR *d = opendir(hier[i]);
+		for (struct dirent *e; d && (e = readdir(d));) {
+			char p[PATH_MAX];
+			if (strncmp(e->d_name, CG_BASE ".", plen) || !owner_gone(e->d_name + plen) ||
+			    pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) < 0)
+				continue;
+			/* whatever still runs in a dead lab's cgroup is a sandbox that
+			 * outlived it: the safety net ends it now */
+			if (rmdir(p) < 0 && errno == EBUSY)
+				cgroup_kill_path(p);
+			for (int t = 0; t < 50 && rmdir(p) < 0 && errno == EBUSY; t++)
+				usleep(1000);
+		}
+		if (d)
+			closedir(d);
+	}
 }
 
 int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run, char *why, size_t whylen)

@@ -5,6 +5,7 @@
  * -> ops->read -> cgroup_teardown. */
 #ifndef LAB_CGROUP_H
 #define LAB_CGROUP_H
+#include <stdbool.h>
 #include <sys/types.h>
 #include "lab.h"
 
@@ -13,7 +14,6 @@ enum { CG_V1_MEMORY, CG_V1_PIDS, CG_V1_CPU, CG_V1_COUNT };
 struct lab_cgroup {
 	const struct cgroup_ops *ops; /* NULL = no cgroup for this run */
 	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
-	char parent[CG_V1_COUNT][PATH_MAX]; /* the hierarchy it lives in */
 	int attach_fd[CG_V1_COUNT]; /* opened by the lab, written by the sandbox */
 	int n_attach;
 };
@@ -35,6 +35,9 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 		 char *why, size_t whylen);
 void cgroup_teardown(struct lab_cgroup *cg);
 void cgroup_close_attach(struct lab_cgroup *cg);
+/* Removes the cgroups of runs whose lab is gone (owner_gone is asked with
+ * the RUN part of the name), ending anything still running in them. */
+void cgroup_sweep(bool (*owner_gone)(const char *run));
 /* SIGKILLs every process listed in DIR/cgroup.procs until none is left. */
 void cgroup_kill_path(const char *dir);
 #endif

@@ -88,13 +88,11 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
-	const char *tmp = getenv("TMPDIR");
 	/* The sandbox (an unprivileged uid outside) must traverse this folder. */
-	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.%d.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp",
-		 (int)getpid());
+	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.%d.XXXXXX", temp_dir(), (int)getpid());
 	if (!mkdtemp(d->dir)) {
 		int e = errno;
-		snprintf(err, errlen, "cannot create a run folder in %s: %s", tmp ? tmp : "/tmp", strerror(e));
+		snprintf(err, errlen, "cannot create a run folder in %s: %s", temp_dir(), strerror(e));
 		d->dir[0] = '\0';
 		return -e;
 	}

@@ -683,28 +683,13 @@ static bool pid_gone(const char *name, const char *prefix)
 	return pid > 0 && (*end == '.' || *end == '-') && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
+static bool run_gone(const char *run) { return pid_gone(run, "run-"); }
+
 static void sweep_stale(void)
 {
-	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
-					   "/sys/fs/cgroup"};
-	for (size_t i = 0; geteuid() == 0 && i < sizeof hier / sizeof *hier; i++) {
-		DIR *d = opendir(hier[i]);
-		for (struct dirent *e; d && (e = readdir(d));) {
-			char p[PATH_MAX];
-			if (!pid_gone(e->d_name, "containment-lab.run-") || pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) < 0)
-				continue;
-			/* whatever still runs in a dead lab's cgroup is a sandbox that
-			 * outlived it: the safety net ends it now */
-			if (rmdir(p) < 0 && errno == EBUSY)
-				cgroup_kill_path(p);
-			for (int t = 0; t < 50 && rmdir(p) < 0 && errno == EBUSY; t++)
-				usleep(1000);
-		}
-		if (d)
-			closedir(d);
-	}
-	const char *tmp = getenv("TMPDIR");
-	tmp = tmp && *tmp == '/' ? tmp : "/tmp";
+	if (geteuid() == 0)
+		cgroup_sweep(run_gone);
+	const char *tmp = temp_dir();
 	DIR *d = opendir(tmp);
 	for (struct dirent *e; d && (e = readdir(d));) {
 		char p[PATH_MAX];

@@ -240,3 +240,9 @@ int remove_tree(const char *path)
 {
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
+
+const char *temp_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	return tmp && *tmp == '/' ? tmp : "/tmp";
+}

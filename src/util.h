@@ -43,5 +43,7 @@ void fmt_bytes(char *out, size_t cap, uint64_t n);
 void fmt_thousands(char *out, size_t cap, uint64_t n);
 /* Recursively removes path (no symlink following). */
 int remove_tree(const char *path);
+/* $TMPDIR when it is an absolute path, else /tmp: where run folders live. */
+const char *temp_dir(void);
 
 #endif
