@@ -426,7 +426,10 @@ static void __attribute__((noreturn)) snippet_exec(struct sandbox *sb)
 		load_filter(sb, &sb->iso_prog);
 	}
 	if (chdir(sb->workdir) < 0)
-		child_fail(sb, "chdir to the work folder", errno);
+		child_fail(sb, sb->exec_mode && iso ? "enter the current folder (root inside is an unprivileged uid outside: "
+						   "the folder and its parents must be open to it)"
+						 : "enter the work folder",
+			   errno);
 	/* Last, so nothing of ours runs under the address-space cap (lowering a
 	 * limit needs no privilege, so the order against caps is free). */
 	if (sb->layers & LAYER_BIT(LAYER_LIMITS)) {

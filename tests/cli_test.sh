@@ -220,12 +220,17 @@ done
 # A lab inside the lab's own Isolation layer cannot make namespaces (its
 # seccomp filter refuses them, like Docker's default profile): the cells
 # that need them say ERROR with the reason and the fix, the rest still run.
-cd "$OLDPWD_REPO" || exit 1
+# Root inside the sandbox is an unprivileged uid outside, and the clone may
+# sit in a folder only root may enter: stage the inner lab in $T (0755).
+mkdir -p "$T/nested" && cp "$BIN" "$T/nested/lab" && cp -r layers.ini snippets "$T/nested/" 2>/dev/null ||
+	cp -r "$OLDPWD_REPO/layers.ini" "$OLDPWD_REPO/snippets" "$T/nested/"
+chmod -R a+rX "$T/nested"
+cd "$T/nested" || exit 1
 # (the sanitizers' log folder is not inside that sandbox, and LeakSanitizer
 # needs ptrace, which the filter refuses: ASan and UBSan still watch)
 nested() {
 	lab exec --on isolation -- /usr/bin/env -u UBSAN_OPTIONS ASAN_OPTIONS=detect_leaks=0 \
-		"$BIN" --config "$CONF" "$@"
+		./lab --config layers.ini "$@"
 }
 out=$(nested run exfiltration --on all); rc=$?
 expect_eq "no namespaces available: ERROR exit 4" "$rc" 4
