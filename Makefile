@@ -14,7 +14,7 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=
 CFLAGS ?= -O2 -g
 LAB_CFLAGS = -std=gnu11 $(WARN) -DLAB_SHAREDIR='"$(SHAREDIR)"'
 
-SRCS = $(wildcard src/*.c)
+SRCS = $(wildcard src/*.c src/layers/*.c)
 HDRS = $(wildcard src/*.h)
 OBJS = $(SRCS:src/%.c=build/%.o)
 SAN_OBJS = $(SRCS:src/%.c=build/san/%.o)
@@ -59,6 +59,7 @@ containment-lab: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
 
 build/%.o: src/%.c $(HDRS) | build
+	@mkdir -p $(dir $@)
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # config.c has the install location built in: rebuild it when PREFIX changes.
@@ -68,6 +69,7 @@ build/config.o build/san/config.o: build/prefix.stamp
 FORCE:
 
 build/san/%.o: src/%.c $(HDRS) | build/san
+	@mkdir -p $(dir $@)
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 build build/san:

@@ -22,22 +22,6 @@
 
 #define RECEIVED_MAX (1 << 20)
 
-static int mkdirs(const char *path, mode_t mode)
-{
-	char tmp[PATH_MAX];
-	str_copy(tmp, sizeof tmp, path);
-	for (char *p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* Base64 of a token inside a longer stream depends on where it starts
  * modulo 3: for each start k in 0..2, the groups that lie wholly inside the
  * token are those of base64(token + k) cut to whole groups. Hex in both
@@ -339,4 +323,29 @@ void decoy_remove(struct lab_decoys *d)
 	if (d->dir[0])
 		remove_tree(d->dir);
 	d->dir[0] = '\0';
+}
+
+void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char *data, size_t n)
+{
+	size_t len = sc->tail_len + n;
+	char *buf = malloc(len + 1);
+	if (!buf)
+		abort();
+	memcpy(buf, sc->tail, sc->tail_len);
+	memcpy(buf + sc->tail_len, data, n);
+	buf[len] = '\0';
+	for (int i = 0; i < d->n_secret; i++) {
+		const char *tok = d->secret[i].token;
+		if (!sc->found[i] && memmem(buf, len, tok, strlen(tok)))
+			sc->found[i] = true;
+		for (int v = 0; !sc->found[i] && v < d->secret[i].n_variant; v++) {
+			const char *enc = d->secret[i].variant[v];
+			if (memmem(buf, len, enc, strlen(enc)))
+				sc->found[i] = true;
+		}
+	}
+	size_t keep = len < sizeof sc->tail ? len : sizeof sc->tail;
+	memcpy(sc->tail, buf + len - keep, keep);
+	sc->tail_len = keep;
+	free(buf);
 }

@@ -62,6 +62,14 @@ void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp)
 void decoy_remove(struct lab_decoys *d);
 /* Did the attacker receive the canary row (plain, base64 or hex)? */
 bool decoy_attacker_got_canary(const struct lab_decoys *d);
+/* Looks for every planted secret in a stream, plain or encoded, including
+ * across read boundaries: found[i] is set for secret i. */
+struct decoy_scanner {
+	char tail[128]; /* longer than any canary or encoded variant */
+	size_t tail_len;
+	bool found[DECOY_SECRETS];
+};
+void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char *data, size_t n);
 /* Fills a canary's encoded variants (exposed for the unit tests). */
 void decoy_encode_variants(const char *token, char variant[][112], int *n);
 #endif

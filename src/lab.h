@@ -1,8 +1,9 @@
 /* lab.h — the engine's public face: layers, snippets, config, one run, its result.
  *
- * Life cycle of a run (see sandbox.c):
- *   config_load -> snippet_load -> lab_run (plant decoys, build the sandbox from
- *   the chosen layers, run, gather evidence outside, tear everything down)
+ * Life cycle of a run (see run.c):
+ *   config_load -> snippet_load -> lab_run (plant decoys, let the layers
+ *   (layer.h, src/layers/) plan, start the box (box.h) inside the range,
+ *   gather evidence outside, tear everything down)
  *   -> verdict_decide (pure) -> report_* (text/json/markdown).
  * Nothing here knows about curses. The TUI and `matrix` run cells through
  * job.h so that a slow snippet never blocks them. */
@@ -88,6 +89,7 @@ int parse_duration_ms(const char *s, long *out);
 int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
 /* ---- layers (layer.c: the table) ---- */
+struct layer_ops;
 struct layer_info {
 	enum lab_layer id;
 	const char *key;       /* "isolation" */
@@ -95,6 +97,7 @@ struct layer_info {
 	const char *stops;     /* "host takeover" */
 	enum lab_threat threat;
 	const char *how;       /* one line: mechanisms it applies */
+	const struct layer_ops *ops; /* its hooks (layer.h, src/layers/) */
 };
 extern const struct layer_info lab_layers[LAYER_COUNT];
 int layer_by_key(const char *key); /* -1 if unknown */
@@ -197,23 +200,34 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg,
 		    struct lab_result *res);
 void result_free(struct lab_result *r);
 
-/* ---- runs (sandbox.c) ---- */
+/* ---- runs (run.c) ---- */
 struct lab_run_opts {
 	int abort_fd;  /* readable => abort the run; -1 = none */
 };
 
 /* Plants decoys, runs s under layers, gathers evidence, decides, cleans up.
- * Always fills res (verdict ERROR when the sandbox could not be built). */
+ * Always fills res (verdict ERROR when the sandbox could not be built).
+ *
+ * Process contract: lab_run forks exactly one child (the run's init, PID 1
+ * of the run's own PID namespace) and waits only for that pid; it never
+ * signals any other process of the caller, nor changes the caller's signal
+ * handlers or subreaper state. Every process of the run dies with the init,
+ * so nothing outlives the call. CPU time and peak RSS come from the init's
+ * rusage, i.e. from the run's own processes only. The caller provides: no
+ * SIGCHLD handler that reaps with waitpid(-1) while a run is going (it would
+ * steal the init's status), and descriptors it does not want a snippet to
+ * inherit marked close-on-exec (main does this for everything above 2). */
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
 	     const struct lab_run_opts *opts, struct lab_result *res);
 
-/* `exec`: any command, stdio passed through. Returns the exit status to use
- * (CMD's, 128+N for a signal, 125 when the lab failed, 126/127 as a shell). */
+/* `exec`: any command, stdio passed through, same contract as lab_run.
+ * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
+ * lab failed, 126/127 as a shell, 2 when the current folder is refused). */
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[]);
 
 long monotonic_ms(void);
 
-/* ---- Clean-env (env.c) ---- */
+/* ---- Clean-env's environment (layers/env.c) ---- */
 /* Clean: only cfg's allow-listed names from source, then HOME=clean_home.
  * Not clean: source whole, as a naive integration passes it. Appends to
  * *envp (NULL-terminated, malloc'd), count in *n. */

@@ -1,20 +1,21 @@
-/* layer.c — the table of the four defense layers. Each row names the layer,
- * the threat it stops and, in one line, the mechanisms it really applies.
- * The mechanisms themselves live in sandbox.c (namespaces, mounts), seccomp_filter.c,
- * cgroup.c and decoy.c; their order is explained there. */
+/* layer.c — the table of the four defense layers: one row each, naming the
+ * layer, the threat it stops, in one line the mechanisms it applies (this
+ * text feeds --help, the screen and the docs), and its hooks, which live in
+ * src/layers/NAME.c. Also the engine's walk over the hooks. */
 #include "lab.h"
+#include "layer.h"
 
 #include <string.h>
 
 const struct layer_info lab_layers[LAYER_COUNT] = {
 	[LAYER_ISOLATION] = {LAYER_ISOLATION, "isolation", "Isolation", "host takeover", THREAT_TAKEOVER,
-			     "user+mount+pid+uts+ipc+cgroup namespaces, pivot_root, caps dropped, no_new_privs, seccomp"},
+			     "namespaces, pivot_root, no caps, seccomp", &layer_isolation_ops},
 	[LAYER_NETWORK] = {LAYER_NETWORK, "network", "No-network", "data exfiltration", THREAT_EXFIL,
-			   "own network namespace with no interface up"},
+			   "own empty network namespace", &layer_network_ops},
 	[LAYER_ENV] = {LAYER_ENV, "env", "Clean-env", "secret theft", THREAT_SECRETS,
-		       "allow-listed environment, no credentials mounted, no inherited fds"},
+		       "allow-listed env, no credentials, no fds", &layer_env_ops},
 	[LAYER_LIMITS] = {LAYER_LIMITS, "limits", "Resource-limits", "resource bombs", THREAT_RESOURCE,
-			  "cgroup memory/pids/cpu caps, rlimits, wall-clock timeout, output cap"},
+			  "cgroups/rlimits, timeout, output cap", &layer_limits_ops},
 };
 
 int layer_by_key(const char *key)
@@ -32,4 +33,49 @@ unsigned layers_for_column(int col)
 		if (!(col & (1 << (LAYER_COUNT - 1 - l))))
 			mask |= LAYER_BIT(l);
 	return mask;
+}
+
+#define EACH_HOOK(hook) \
+	for (int i = 0; i < LAYER_COUNT; i++) \
+		if (lab_layers[i].ops->hook)
+
+int run_layers_plan(struct run *r, struct lab_evidence *ev)
+{
+	EACH_HOOK(plan) if (lab_layers[i].ops->plan(r, ev) < 0) return -1;
+	return 0;
+}
+
+int run_layers_prepare(struct run *r, struct lab_evidence *ev)
+{
+	EACH_HOOK(prepare) if (lab_layers[i].ops->prepare(r, ev) < 0) return -1;
+	return 0;
+}
+
+void run_layers_child(struct run *r, enum run_phase ph)
+{
+	EACH_HOOK(child) lab_layers[i].ops->child(r, ph);
+}
+
+void run_layers_gather(struct run *r, struct lab_evidence *ev)
+{
+	EACH_HOOK(gather) lab_layers[i].ops->gather(r, ev);
+}
+
+void run_layers_describe(const struct run *r, struct lab_evidence *ev)
+{
+	EACH_HOOK(describe) lab_layers[i].ops->describe(r, ev);
+}
+
+void run_layers_cleanup(struct run *r)
+{
+	EACH_HOOK(cleanup) lab_layers[i].ops->cleanup(r);
+}
+
+unsigned long run_layers_clone_flags(const struct run *r)
+{
+	unsigned long f = 0;
+	for (int i = 0; i < LAYER_COUNT; i++)
+		if (run_on(r, (enum lab_layer)i))
+			f |= lab_layers[i].ops->clone_flags;
+	return f;
 }

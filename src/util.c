@@ -4,10 +4,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 
 void sb_add(struct strbuf *b, const char *data, size_t n)
@@ -245,4 +249,69 @@ const char *temp_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	return tmp && *tmp == '/' ? tmp : "/tmp";
+}
+
+int file_put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int r = write_all(fd, text, strlen(text));
+	close(fd);
+	if (r < 0)
+		errno = -r;
+	return r;
+}
+
+int mkdirs(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	if (strlen(path) >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -errno;
+	}
+	str_copy(tmp, sizeof tmp, path);
+	for (char *p = tmp + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+		*p = '\0';
+		struct stat st;
+		if (stat(tmp, &st) < 0 && mkdir(tmp, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+int fds_cloexec_from(int from)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)from, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) == 0)
+		return 0;
+#endif
+	/* older kernels: the descriptors that exist, from /proc */
+	DIR *d = opendir("/proc/self/fd");
+	if (d) {
+		int self = dirfd(d);
+		for (struct dirent *e; (e = readdir(d));) {
+			int fd = atoi(e->d_name);
+			if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd >= from && fd != self &&
+			    fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF) {
+				int err = errno;
+				closedir(d);
+				return -err;
+			}
+		}
+		closedir(d);
+		return 0;
+	}
+	/* no /proc: every possible descriptor */
+	struct rlimit rl;
+	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : 65536;
+	for (long fd = from; fd < max; fd++)
+		if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF)
+			return -errno;
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 struct strbuf {
@@ -38,6 +39,13 @@ int write_all(int fd, const void *buf, size_t n);
 /* Whole file into a malloc'd NUL-terminated buffer; NULL + errno on failure. */
 char *read_file(const char *path, size_t *len_out, size_t max);
 int write_file(const char *path, const char *data, int mode);
+/* Writes text into an existing file (/proc, /sys): 0 or -errno. */
+int file_put(const char *path, const char *text);
+/* mkdir -p: 0, or -errno (errno set too). */
+int mkdirs(const char *path, mode_t mode);
+/* Marks every descriptor from `from` up close-on-exec: close_range, then
+ * /proc/self/fd, then one by one up to RLIMIT_NOFILE. 0 or -errno. */
+int fds_cloexec_from(int from);
 /* Human sizes: "256 MiB", "1,204 bytes". */
 void fmt_bytes(char *out, size_t cap, uint64_t n);
 void fmt_thousands(char *out, size_t cap, uint64_t n);

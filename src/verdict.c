@@ -62,7 +62,11 @@ static void how_it_ended(struct lab_result *r, const struct lab_config *cfg)
 
 static void judge_legit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
 {
-	const struct lab_evidence *ev = &r->ev;
+	struct lab_evidence *ev = &r->ev;
+	/* the known answer, looked for in what the lab captured */
+	ev->expect_found = r->output != NULL;
+	for (int i = 0; i < s->n_expect && ev->expect_found; i++)
+		ev->expect_found = strstr(r->output, s->expect[i]) != NULL;
 	if (ev->exit_code == 0 && !ev->exit_signal && ev->expect_found) {
 		r->verdict = VERDICT_RAN_OK;
 		set_headline(r,

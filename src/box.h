@@ -1,0 +1,30 @@
+/* box.h — what contains the snippet. The four layers shape a run; the box
+ * is how the run is contained and how it is observed: today a namespace
+ * container on the host kernel (box_container.c). A gVisor box or a
+ * microVM box would each be one more file with this interface.
+ *
+ * The box always adds the range (SPEC section 7): whatever the layers, the
+ * run has its own user, PID and mount namespaces, a new session, and a
+ * minimal init as PID 1 that forwards signals and reports the snippet's
+ * status, so the run cannot signal, stop or outlive the lab. */
+#ifndef LAB_BOX_H
+#define LAB_BOX_H
+
+#include "run.h"
+
+struct box_ops {
+	const char *name;   /* "container" */
+	const char *kernel; /* who answers the snippet's system calls */
+	/* Starts the snippet and hands it "go": on success r->child_pid,
+	 * r->pidfd, r->rep[0] and (a run, not exec) r->out[0] are set.
+	 * 0, or -1 with ev->error filled (nothing is left running then). */
+	int (*start)(struct run *r, struct lab_evidence *ev);
+	/* Ends every process of the run; safe to call twice. */
+	void (*kill)(struct run *r);
+	/* The run's processes, for the peak count (without a cgroup). */
+	int (*count_procs)(const struct run *r);
+};
+
+extern const struct box_ops box_container;
+
+#endif

@@ -1,0 +1,457 @@
+/* box_container.c — the container box: the snippet runs on the host kernel
+ * inside namespaces the lab clones, with the range always around it.
+ *
+ * Processes of one run:
+ *
+ *   lab (run.c: listener, event loop, evidence)
+ *    └─ init   cloned with the range's user, PID and mount namespaces plus
+ *              those of the layers that are on; walks the list of steps in
+ *              child_main, then forks and stays PID 1 of the namespace: it
+ *              forwards signals and reports the snippet's status
+ *        └─ snippet  (PID 2: its own signals take their default action)
+ *
+ * Ordering constraints, in the order they happen:
+ *  1. clone() creates all namespaces at once, so the new network namespace
+ *     is owned by the new user namespace (rootless works).
+ *  2. The lab writes uid_map/gid_map first of all (only the parent may map
+ *     root-inside to an unprivileged uid outside), then lets the child on.
+ *  3. The child builds its view: Isolation's private root, or the range's
+ *     read-only host view; the layers add their mounts; then pivot_root, or
+ *     a second user namespace that locks the range's mounts in place.
+ *  4. Meanwhile the lab compiles the filters and creates the cgroup
+ *     (layers' prepare) and sends "go" with them as descriptors. The child
+ *     joins the cgroup before the snippet exists, so every process of it is
+ *     born inside the caps (cgroup.c says why it writes "0" into v1 tasks).
+ *  5. Then descriptors, the new session, capabilities (after this nothing
+ *     privileged can be done), no_new_privs, the filters (the steps before
+ *     use calls they refuse), and the rlimits last, right before the fork
+ *     and execve, so the lab's own code never runs under them. */
+#define _GNU_SOURCE
+#include "box.h"
+#include "layer.h"
+#include "proc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---------------- child side: never returns ---------------- */
+
+void run_fail(struct run *r, const char *stage, const char *what, int err)
+{
+	char msg[PATH_MAX + 200];
+	int n = snprintf(msg, sizeof msg, "E %d %s: %s\n", err, stage, what ? what : "");
+	if (n > (int)sizeof msg - 1)
+		n = (int)sizeof msg - 1;
+	(void)!write(r->rep[1], msg, (size_t)n);
+	_exit(125);
+}
+
+void run_report(struct run *r, const char *fmt, ...)
+{
+	char msg[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)!write(r->rep[1], msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+}
+
+void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
+{
+	struct stat st;
+	errno = 0;
+	if (fstat(bpf_fd, &st) < 0 || st.st_size <= 0 || st.st_size % (off_t)sizeof(struct sock_filter))
+		run_fail(r, "read a seccomp filter", "memfd", errno ? errno : EINVAL);
+	struct sock_filter *prog = malloc((size_t)st.st_size);
+	if (!prog || pread(bpf_fd, prog, (size_t)st.st_size, 0) != st.st_size)
+		run_fail(r, "read a seccomp filter", "memfd", errno);
+	close(bpf_fd);
+	*out = (struct sock_fprog){.len = (unsigned short)(st.st_size / (off_t)sizeof *prog), .filter = prog};
+}
+
+void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which)
+{
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog) < 0)
+		run_fail(r, "load a seccomp filter", which, errno);
+}
+
+/* The worker's handlers and mask must not reach the snippet. */
+static void child_reset_signals(void)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &dfl, NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static void child_close_lab_ends(struct run *r)
+{
+	close(r->sync[1]);
+	close(r->rep[0]);
+	if (r->out[0] >= 0)
+		close(r->out[0]);
+	if (r->have_decoys && r->d.listen_fd >= 0)
+		close(r->d.listen_fd);
+}
+
+/* If the lab dies, the sandbox dies (this survives execve). Armed again
+ * after the id change, which clears it. Should the lab already be gone,
+ * its end of the sync socket is closed and "go" never comes. */
+static void child_arm_death_signal(struct run *r)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		run_fail(r, "prctl", "PR_SET_PDEATHSIG", errno);
+}
+
+static void child_take_ids(struct run *r)
+{
+	char c;
+	ssize_t n;
+	do
+		n = read(r->sync[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		run_fail(r, "wait for the uid map", "sync socket", n < 0 ? errno : EPIPE);
+	/* root inside with Isolation; otherwise the identity map keeps the
+	 * user's own ids and there is nothing to change */
+	if (r->inside_uid == 0 && setresgid(0, 0, 0) < 0)
+		run_fail(r, "setresgid", "0", errno);
+	if (setresuid(r->inside_uid, r->inside_uid, r->inside_uid) < 0)
+		run_fail(r, "setresuid", r->inside_uid ? "the user's uid" : "0", errno);
+	/* a root lab's supplementary groups (gid 0!) must not follow the
+	 * sandbox; rootless they are the user's own and cannot be dropped */
+	if (r->root_lab && setgroups(0, NULL) < 0)
+		run_fail(r, "setgroups", "none", errno);
+	child_arm_death_signal(r);
+}
+
+static void child_build_view(struct run *r)
+{
+	bool iso = run_on(r, LAYER_ISOLATION);
+	if (!iso)
+		rootfs_build_range(r);
+	run_layers_child(r, PHASE_ROOT);
+	if (iso)
+		rootfs_pivot(r);
+	else
+		rootfs_lock_range(r);
+}
+
+/* "go" from the lab: the cgroup files and the compiled filters, passed as
+ * descriptors (they were made while we built our view). */
+static void child_receive_go(struct run *r)
+{
+	char byte[4];
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * RUN_GO_FDS)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {byte, sizeof byte};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	ssize_t n;
+	do
+		n = recvmsg(r->sync[0], &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 4 || byte[0] != 'g')
+		run_fail(r, "wait for the lab", "sync socket", n < 0 ? errno : EPIPE);
+	int nfd = 0, *fds = NULL;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+		nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		fds = (int *)CMSG_DATA(c);
+	}
+	if (nfd != byte[1] + byte[2] + byte[3])
+		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
+	for (int i = 0; i < byte[1]; i++) {
+		if (write(fds[i], "0\n", 2) != 2)
+			run_fail(r, "move into the run's cgroup", "tasks", errno);
+		close(fds[i]);
+	}
+	if (byte[2])
+		run_read_filter(r, fds[(int)byte[1]], &r->iso_prog);
+	if (byte[3])
+		run_read_filter(r, fds[byte[1] + byte[2]], &r->net_prog);
+	close(r->sync[0]);
+}
+
+static void child_stdio(struct run *r)
+{
+	if (r->exec_mode)
+		return; /* exec passes the caller's stdio through */
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(r->out[1], 1) < 0 || dup2(r->out[1], 2) < 0)
+		run_fail(r, "set up stdio", "/dev/null and the output pipe", errno);
+}
+
+/* No controlling terminal shared with the lab, whatever the layers:
+ * TIOCSTI and job-control signals cannot reach the user's shell. */
+static void child_new_session(struct run *r)
+{
+	if (setsid() < 0)
+		run_fail(r, "setsid", "a new session", errno);
+}
+
+static void child_enter_workdir(struct run *r)
+{
+	if (chdir(r->workdir) < 0)
+		run_fail(r,
+			 r->exec_mode && run_on(r, LAYER_ISOLATION)
+				 ? "enter the current folder (root inside is an unprivileged uid outside: the folder and "
+				   "its parents must be open to it)"
+				 : "enter the work folder",
+			 r->workdir, errno);
+}
+
+static void __attribute__((noreturn)) child_exec(struct run *r)
+{
+	const char *file = r->exec_mode ? r->user_argv[0] : r->argv[0];
+	char *const *argv = r->exec_mode ? r->user_argv : r->argv;
+	if (strchr(file, '/'))
+		execve(file, argv, r->envp);
+	else
+		execvpe(file, argv, r->envp);
+	run_fail(r, "execve", file, errno);
+}
+
+static void init_on_signal(int sig) { (void)sig; }
+
+/* PID 1 of the run: the kernel drops signals that PID 1 has no handler
+ * for, so the snippet is its child, not PID 1 itself. The init forwards
+ * what it is sent, reaps orphans, and when the snippet ends reports its
+ * raw status ("S N") and exits; the kernel then ends the rest. */
+static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid_t pid = fork();
+	if (pid < 0)
+		run_fail(r, "fork", "the snippet (init stays PID 1)", errno);
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		child_exec(r);
+	}
+	/* the snippet may share our uid: it must not reach our report pipe
+	 * through /proc/1/fd */
+	prctl(PR_SET_DUMPABLE, 0);
+	struct sigaction sa = {.sa_handler = init_on_signal};
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &sa, NULL);
+	/* the output pipe and the terminal belong to the snippet */
+	for (int fd = 0; fd < 3; fd++)
+		close(fd);
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&all, &si);
+		if (sig < 0)
+			continue;
+		if (sig != SIGCHLD) {
+			kill(pid, sig);
+			continue;
+		}
+		int st;
+		pid_t w;
+		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+			if (w == pid) {
+				run_report(r, "S %d\n", st);
+				_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+			}
+	}
+}
+
+/* The child's whole setup, one checked step after another. */
+static void __attribute__((noreturn)) child_main(struct run *r)
+{
+	child_reset_signals();
+	child_close_lab_ends(r);
+	child_arm_death_signal(r);
+	child_take_ids(r);
+	child_build_view(r);
+	child_receive_go(r);
+	run_layers_child(r, PHASE_ENTERED);
+	child_stdio(r);
+	run_layers_child(r, PHASE_FDS);
+	child_new_session(r);
+	run_layers_child(r, PHASE_RESTRICT);
+	child_enter_workdir(r);
+	run_layers_child(r, PHASE_LAST);
+	child_init_and_exec(r);
+}
+
+/* ---------------- lab side ---------------- */
+
+static long read_long_file(const char *path)
+{
+	char *s = read_file(path, NULL, 64);
+	if (!s)
+		return -1;
+	long v = strtol(s, NULL, 10);
+	free(s);
+	return v;
+}
+
+/* Why clone() with a user namespace failed, and what to do about it. */
+static void userns_advice(char *out, size_t cap, int err)
+{
+	if (read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+		snprintf(out, cap,
+			 "cannot create a user namespace (%s): AppArmor restricts unprivileged user namespaces "
+			 "(Ubuntu 23.10+). Run the lab as root, or allow them: sudo sysctl -w "
+			 "kernel.apparmor_restrict_unprivileged_userns=0",
+			 strerror(err));
+	else if (read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0)
+		snprintf(out, cap,
+			 "cannot create a user namespace (%s): unprivileged user namespaces are disabled. "
+			 "Run as root, or: sudo sysctl -w kernel.unprivileged_userns_clone=1",
+			 strerror(err));
+	else if (read_long_file("/proc/sys/user/max_user_namespaces") == 0)
+		snprintf(out, cap,
+			 "cannot create a user namespace (%s): user.max_user_namespaces is 0. "
+			 "Run as root, or: sudo sysctl -w user.max_user_namespaces=15000",
+			 strerror(err));
+	else
+		snprintf(out, cap,
+			 "cannot create the sandbox's namespaces (%s). Inside a container the default seccomp "
+			 "profile blocks them: run the container with --security-opt seccomp=unconfined, or run "
+			 "the lab on the host",
+			 strerror(err));
+}
+
+static int write_maps(struct run *r, struct lab_evidence *ev)
+{
+	char p[64], map[64];
+	int e;
+	snprintf(p, sizeof p, "/proc/%d/setgroups", r->child_pid);
+	if (!r->root_lab && (e = file_put(p, "deny")) < 0)
+		goto fail;
+	snprintf(p, sizeof p, "/proc/%d/uid_map", r->child_pid);
+	snprintf(map, sizeof map, "%u %ld 1\n", (unsigned)r->inside_uid, r->map_uid);
+	if ((e = file_put(p, map)) < 0)
+		goto fail;
+	snprintf(p, sizeof p, "/proc/%d/gid_map", r->child_pid);
+	snprintf(map, sizeof map, "%d %ld 1\n", r->inside_uid == 0 ? 0 : (int)r->gid, r->map_gid);
+	if ((e = file_put(p, map)) < 0)
+		goto fail;
+	if (write(r->sync[1], "m", 1) != 1) {
+		e = -errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	snprintf(ev->error, sizeof ev->error, "cannot write %s (\"%.*s\"): %s", p, (int)strcspn(map, "\n"), map,
+		 strerror(-e));
+	return -1;
+}
+
+/* go: 'g', how many cgroup fds, whether Isolation's filter and
+ * No-network's filter follow them */
+static int send_go(struct run *r, struct lab_evidence *ev)
+{
+	int fds[RUN_GO_FDS], n = 0;
+	for (int i = 0; i < r->cg.n_attach && n < RUN_GO_FDS - 2; i++)
+		fds[n++] = r->cg.attach_fd[i];
+	char byte[4] = {'g', (char)n, (char)(r->bpf_fd >= 0), (char)(r->net_bpf_fd >= 0)};
+	if (r->bpf_fd >= 0)
+		fds[n++] = r->bpf_fd;
+	if (r->net_bpf_fd >= 0)
+		fds[n++] = r->net_bpf_fd;
+	union {
+		char buf[CMSG_SPACE(sizeof fds)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {byte, sizeof byte};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (n) {
+		msg.msg_control = u.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+	}
+	if (sendmsg(r->sync[1], &msg, MSG_NOSIGNAL) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot hand the sandbox its filter and cgroup: %s",
+			 strerror(errno));
+		return -1;
+	}
+	cgroup_close_attach(&r->cg); /* the child has its own copies now */
+	return 0;
+}
+
+static void container_kill(struct run *r)
+{
+	/* the init is PID 1 of the run's namespace: its death ends them all */
+	if (r->child_pid > 0)
+		kill(r->child_pid, SIGKILL);
+	if (r->cg.ops)
+		r->cg.ops->kill_all(&r->cg);
+}
+
+static int container_start(struct run *r, struct lab_evidence *ev)
+{
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
+	    (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
+		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	unsigned long flags = SIGCHLD | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | run_layers_clone_flags(r);
+	fflush(NULL);
+	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+	if (pid < 0) {
+		userns_advice(ev->error, sizeof ev->error, errno);
+		return -1;
+	}
+	if (pid == 0)
+		child_main(r);
+	r->child_pid = pid;
+	close(r->sync[0]);
+	close(r->rep[1]);
+	r->sync[0] = r->rep[1] = -1;
+	if (r->out[1] >= 0) {
+		close(r->out[1]);
+		r->out[1] = -1;
+	}
+	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (write_maps(r, ev) < 0 || run_layers_prepare(r, ev) < 0 || send_go(r, ev) < 0) {
+		container_kill(r);
+		waitpid(pid, NULL, __WALL);
+		r->child_pid = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static int container_count_procs(const struct run *r)
+{
+	pid_t none[1];
+	return r->child_pid > 0 ? proc_descendants(r->child_pid, none, 0, false) : 0;
+}
+
+const struct box_ops box_container = {
+	.name = "container",
+	.kernel = "the host's kernel",
+	.start = container_start,
+	.kill = container_kill,
+	.count_procs = container_count_procs,
+};

@@ -1,0 +1,93 @@
+/* layers/isolation.c — the Isolation layer (stops host takeover).
+ *
+ * On: root inside maps to an unprivileged uid outside (a root lab) or to
+ * the user (rootless); its own UTS, IPC and cgroup namespaces; a private
+ * root built by rootfs.c and pivot_root'ed into; every capability dropped
+ * including the bounding set (libcap-ng); no_new_privs; the seccomp filter
+ * of seccomp_filter.c. Off: the snippet keeps the lab's own uid and
+ * capabilities and sees the host through the range (read-only). */
+#define _GNU_SOURCE
+#include "../layer.h"
+#include "../seccomp_filter.h"
+
+#include <cap-ng.h>
+#include <errno.h>
+#include <stdio.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static int isolation_plan(struct run *r, struct lab_evidence *ev)
+{
+	ev->host_visible = !run_on(r, LAYER_ISOLATION);
+	if (!run_on(r, LAYER_ISOLATION))
+		return 0;
+	r->inside_uid = 0;
+	r->map_uid = r->root_lab ? r->cfg->outside_uid : r->uid;
+	r->map_gid = r->root_lab ? r->cfg->outside_uid : r->gid;
+	return 0;
+}
+
+static int isolation_prepare(struct run *r, struct lab_evidence *ev)
+{
+	if (!run_on(r, LAYER_ISOLATION))
+		return 0;
+	int e = 0;
+	scmp_filter_ctx f = lab_seccomp_build(&e, &r->n_rules);
+	if (!f || (e = run_export_filter(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
+		return -1;
+	}
+	return 0;
+}
+
+static void isolation_child(struct run *r, enum run_phase ph)
+{
+	if (!run_on(r, LAYER_ISOLATION))
+		return;
+	switch (ph) {
+	case PHASE_ROOT:
+		if (sethostname(r->cfg->hostname, strlen(r->cfg->hostname)) < 0)
+			run_fail(r, "sethostname", r->cfg->hostname, errno);
+		rootfs_build_private(r);
+		break;
+	case PHASE_ENTERED:
+		/* after joining the run's cgroup: the snippet sees it as its root */
+		if (unshare(CLONE_NEWCGROUP) < 0)
+			run_fail(r, "unshare", "the cgroup namespace", errno);
+		break;
+	case PHASE_RESTRICT:
+		/* after this nothing privileged can be done; the filter last,
+		 * since the steps before it use calls it refuses */
+		capng_clear(CAPNG_SELECT_ALL);
+		if (capng_apply(CAPNG_SELECT_ALL) < 0)
+			run_fail(r, "drop capabilities (libcap-ng)", "all, incl. the bounding set", EPERM);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			run_fail(r, "prctl", "PR_SET_NO_NEW_PRIVS", errno);
+		run_load_filter(r, &r->iso_prog, "Isolation's seccomp filter");
+		break;
+	default:
+		break;
+	}
+}
+
+static void isolation_describe(const struct run *r, struct lab_evidence *ev)
+{
+	if (!run_on(r, LAYER_ISOLATION))
+		return;
+	run_mech_add(ev, "userns (root inside = uid %ld outside)", r->map_uid);
+	run_mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
+	run_mech_add(ev, "uts/ipc/cgroup ns");
+	run_mech_add(ev, "caps dropped incl. bounding set (libcap-ng)");
+	run_mech_add(ev, "no_new_privs");
+	run_mech_add(ev, "seccomp (%d rules, foreign ABIs killed)", r->n_rules);
+}
+
+const struct layer_ops layer_isolation_ops = {
+	.clone_flags = CLONE_NEWUTS | CLONE_NEWIPC,
+	.plan = isolation_plan,
+	.prepare = isolation_prepare,
+	.child = isolation_child,
+	.describe = isolation_describe,
+};

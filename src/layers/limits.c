@@ -1,0 +1,81 @@
+/* layers/limits.c — the Resource-limits layer (stops resource bombs).
+ *
+ * On: the run's cgroup (v2, or v1 where the controllers live there; only a
+ * root lab may create one, see cgroup.c) with memory, pids and CPU caps,
+ * joined before the snippet exists; rlimits (AS, NPROC, CPU, FSIZE, NOFILE,
+ * CORE) with hard = soft, set last so nothing of ours runs under them; and
+ * the layer's wall clock and output cap, which run.c enforces. Off: none of
+ * it. The lab's own safety net (run.c) is not part of this layer. */
+#define _GNU_SOURCE
+#include "../layer.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static int limits_prepare(struct run *r, struct lab_evidence *ev)
+{
+	if (!run_on(r, LAYER_LIMITS))
+		return 0;
+	if (r->root_lab) {
+		char name[64];
+		static unsigned seq;
+		snprintf(name, sizeof name, "run-%d-%u", getpid(), seq++);
+		if (cgroup_setup(&r->cg, &r->cfg->limits, name, r->cg_why, sizeof r->cg_why) < 0)
+			r->cg.ops = NULL;
+	} else {
+		snprintf(r->cg_why, sizeof r->cg_why, "rootless: the lab creates cgroups only as root");
+	}
+	ev->cgroup_used = r->cg.ops != NULL;
+	return 0;
+}
+
+static void set_rlimit(struct run *r, int res, rlim_t v, const char *what)
+{
+	struct rlimit rl = {v, v}; /* hard = soft: the snippet cannot raise them */
+	if (setrlimit(res, &rl) < 0)
+		run_fail(r, "setrlimit", what, errno);
+}
+
+static void limits_child(struct run *r, enum run_phase ph)
+{
+	if (ph != PHASE_LAST || !run_on(r, LAYER_LIMITS))
+		return;
+	const struct lab_limits *lim = &r->cfg->limits;
+	set_rlimit(r, RLIMIT_AS, lim->memory, "RLIMIT_AS");
+	set_rlimit(r, RLIMIT_NPROC, (rlim_t)lim->pids, "RLIMIT_NPROC");
+	set_rlimit(r, RLIMIT_CPU, (rlim_t)lim->cpu_time, "RLIMIT_CPU");
+	set_rlimit(r, RLIMIT_FSIZE, lim->file_size, "RLIMIT_FSIZE");
+	set_rlimit(r, RLIMIT_NOFILE, (rlim_t)lim->open_files, "RLIMIT_NOFILE");
+	set_rlimit(r, RLIMIT_CORE, 0, "RLIMIT_CORE");
+}
+
+static void limits_gather(struct run *r, struct lab_evidence *ev)
+{
+	if (r->cg.ops && !r->exec_mode) /* exec has no verdict to feed */
+		r->cg.ops->read(&r->cg, ev);
+}
+
+static void limits_describe(const struct run *r, struct lab_evidence *ev)
+{
+	if (!run_on(r, LAYER_LIMITS))
+		return;
+	if (r->cg.ops)
+		run_mech_add(ev, "%s", r->cg.ops->name);
+	else
+		run_mech_add(ev, "rlimits-only (%s)", r->cg_why[0] ? r->cg_why : "no cgroup");
+	run_mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE, NOFILE)");
+	run_mech_add(ev, "wall-clock timeout");
+	run_mech_add(ev, "output cap");
+}
+
+static void limits_cleanup(struct run *r) { cgroup_teardown(&r->cg); }
+
+const struct layer_ops layer_limits_ops = {
+	.prepare = limits_prepare,
+	.child = limits_child,
+	.gather = limits_gather,
+	.describe = limits_describe,
+	.cleanup = limits_cleanup,
+};

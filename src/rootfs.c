@@ -1,0 +1,332 @@
+/* rootfs.c — the two views a child can build of the file system, in its
+ * own mount namespace, as one list of checked steps each:
+ *
+ *  - the private root (Isolation on): a fresh tmpfs with read-only binds of
+ *    what the interpreter needs, a fresh /proc, a minimal read-only /dev, a
+ *    private size-capped /tmp; pivot_root into it;
+ *  - the range (Isolation off): the host's own view, made read-only, with a
+ *    fresh /proc for the run's PID namespace, private size-capped /tmp and
+ *    /dev/shm, the real home folders covered by empty ones, and the run's
+ *    folder put back at /tmp/NAME with only its decoy "host" writable.
+ *    Then a second user and mount namespace lock all of it in place: mounts
+ *    that reach a less privileged mount namespace cannot be unmounted or
+ *    made writable again, even by a snippet that is root with every
+ *    capability of its namespace.
+ * Every failure names the step and the path (bubblewrap style). */
+#define _GNU_SOURCE
+#include "run.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int rootfs_make_ro(const char *path, bool recursive)
+{
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
+	if (mount_setattr(AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	/* old kernels: a remount must repeat the flags the mount is locked with */
+	struct statvfs sv;
+	if (statvfs(path, &sv) < 0)
+		return -1;
+	unsigned long fl = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV;
+	if (sv.f_flag & ST_NOEXEC)
+		fl |= MS_NOEXEC;
+	if (sv.f_flag & ST_NOATIME)
+		fl |= MS_NOATIME;
+	if (sv.f_flag & ST_NODIRATIME)
+		fl |= MS_NODIRATIME;
+	if (sv.f_flag & ST_RELATIME)
+		fl |= MS_RELATIME;
+	return mount(NULL, path, NULL, fl, NULL);
+}
+
+static void mkdir_p(struct run *r, const char *path, mode_t mode)
+{
+	if (mkdirs(path, mode) < 0)
+		run_fail(r, "mkdir", path, errno);
+}
+
+static void put_file(struct run *r, const char *root, const char *name, const char *text)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s%s", root, name) < 0)
+		run_fail(r, "write a file in the new root", name, ENAMETOOLONG);
+	if (write_file(p, text, 0644) < 0)
+		run_fail(r, "write a file in the new root", p, errno);
+}
+
+static void mount_fs(struct run *r, const char *type, const char *target, unsigned long flags, const char *opts)
+{
+	if (mount(type, target, type, flags, opts) < 0)
+		run_fail(r, type, target, errno);
+}
+
+void rootfs_bind(struct run *r, const char *src, const char *root, const char *dst, bool ro)
+{
+	char target[PATH_MAX];
+	if (pathf(target, sizeof target, "%s%s", root, dst) < 0)
+		run_fail(r, "bind-mount", dst, ENAMETOOLONG);
+	struct stat st;
+	if (stat(src, &st) < 0)
+		return; /* nothing to bind on this host */
+	if (S_ISDIR(st.st_mode)) {
+		mkdir_p(r, target, 0755);
+	} else {
+		int fd = open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST && errno != EROFS)
+			run_fail(r, "create a bind target", target, errno);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (mount(src, target, NULL, MS_BIND | MS_REC, NULL) < 0)
+		run_fail(r, "bind-mount", src, errno);
+	if (ro && rootfs_make_ro(target, true) < 0)
+		run_fail(r, "make a bind mount read-only", target, errno);
+}
+
+static void symlink_in(struct run *r, const char *target, const char *root, const char *name)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s%s", root, name) < 0 || symlink(target, p) < 0)
+		run_fail(r, "symlink", name, errno ? errno : ENAMETOOLONG);
+}
+
+static void mkdir_in(struct run *r, const char *root, const char *name, mode_t mode)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s%s", root, name) < 0)
+		run_fail(r, "mkdir", name, ENAMETOOLONG);
+	if (mkdir(p, mode) < 0 && errno != EEXIST)
+		run_fail(r, "mkdir", p, errno);
+}
+
+/* ---------------- the private root (Isolation) ---------------- */
+
+static void private_usr_and_etc(struct run *r, const char *root)
+{
+	rootfs_bind(r, "/usr", root, "/usr", true);
+	/* merged-/usr hosts have symlinks; others get read-only binds */
+	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+		char link[PATH_MAX];
+		ssize_t n = readlink(top[i], link, sizeof link - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			symlink_in(r, link, root, top[i]);
+		} else {
+			rootfs_bind(r, top[i], root, top[i], true);
+		}
+	}
+	mkdir_in(r, root, "/etc", 0755);
+	put_file(r, root, "/etc/passwd",
+		 "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
+	put_file(r, root, "/etc/group", "root:x:0:\nnogroup:x:65534:\n");
+	put_file(r, root, "/etc/hosts", "127.0.0.1 localhost\n::1 localhost\n");
+	put_file(r, root, "/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
+	char line[80];
+	snprintf(line, sizeof line, "%s\n", r->cfg->hostname);
+	put_file(r, root, "/etc/hostname", line);
+	rootfs_bind(r, "/etc/ld.so.cache", root, "/etc/ld.so.cache", true);
+	rootfs_bind(r, "/etc/localtime", root, "/etc/localtime", true);
+}
+
+/* minimal /dev: a few character devices, no terminal, then read-only */
+static void private_dev(struct run *r, const char *root)
+{
+	char p[PATH_MAX];
+	mkdir_in(r, root, "/dev", 0755);
+	pathf(p, sizeof p, "%s/dev", root);
+	mount_fs(r, "tmpfs", p, MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k");
+	static const char *const devs[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
+	for (size_t i = 0; i < sizeof devs / sizeof *devs; i++)
+		rootfs_bind(r, devs[i], root, devs[i], false);
+	static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
+					       {"/proc/self/fd/0", "/dev/stdin"},
+					       {"/proc/self/fd/1", "/dev/stdout"},
+					       {"/proc/self/fd/2", "/dev/stderr"}};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
+		symlink_in(r, links[i][0], root, links[i][1]);
+	if (rootfs_make_ro(p, false) < 0)
+		run_fail(r, "make read-only", p, errno);
+}
+
+/* exec: the current folder, cloned before clone() by a root lab (root
+ * inside is an unprivileged uid outside and may not be able to walk to it,
+ * /root is 0700), or here, before /tmp is covered by the new root. */
+static void private_cwd(struct run *r, const char *root)
+{
+	char p[PATH_MAX];
+	if (r->cwd_tree < 0)
+		return;
+	if (pathf(p, sizeof p, "%s%s", root, r->cwd) < 0)
+		run_fail(r, "attach the current folder", r->cwd, ENAMETOOLONG);
+	mkdir_p(r, p, 0755);
+	if (move_mount(r->cwd_tree, "", AT_FDCWD, p, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		run_fail(r, "attach the current folder", p, errno);
+	if (!r->rw && rootfs_make_ro(p, true) < 0)
+		run_fail(r, "make read-only", p, errno);
+}
+
+void rootfs_build_private(struct run *r)
+{
+	const char *root = r->d.root;
+	char p[PATH_MAX], opts[64];
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		run_fail(r, "make mounts private", "/", errno);
+	if (r->exec_mode && r->cwd_tree < 0) {
+		r->cwd_tree = open_tree(AT_FDCWD, r->cwd, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		if (r->cwd_tree < 0)
+			run_fail(r, "take the current folder (open_tree needs Linux 5.2)", r->cwd, errno);
+	}
+	mount_fs(r, "tmpfs", root, MS_NOSUID | MS_NODEV, "mode=0755,size=4m");
+	private_usr_and_etc(r, root);
+	/* fresh /proc for the new PID namespace */
+	mkdir_in(r, root, "/proc", 0555);
+	pathf(p, sizeof p, "%s/proc", root);
+	mount_fs(r, "proc", p, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	private_dev(r, root);
+	mkdir_in(r, root, "/tmp", 01777);
+	pathf(p, sizeof p, "%s/tmp", root);
+	snprintf(opts, sizeof opts, "mode=1777,size=%llu", (unsigned long long)r->cfg->tmp_size);
+	mount_fs(r, "tmpfs", p, MS_NOSUID | MS_NODEV, opts);
+	mkdir_in(r, root, "/root", 0700);
+	if (r->exec_mode)
+		private_cwd(r, root);
+	else
+		rootfs_bind(r, r->d.work, root, "/work", true);
+}
+
+/* The root itself becomes read-only (only /tmp is writable), then we enter
+ * it and detach the old root stacked under it. After the layers have put
+ * their own mounts in (Clean-env off adds the credentials). */
+void rootfs_pivot(struct run *r)
+{
+	const char *root = r->d.root;
+	if (rootfs_make_ro(root, false) < 0)
+		run_fail(r, "make the new root read-only", root, errno);
+	if (chdir(root) < 0)
+		run_fail(r, "enter the new root", root, errno);
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		run_fail(r, "pivot_root", root, errno);
+	if (umount2(".", MNT_DETACH) < 0)
+		run_fail(r, "detach the old root", "/", errno);
+	if (chdir("/") < 0)
+		run_fail(r, "chdir", "/", errno);
+}
+
+/* ---------------- the range (Isolation off) ---------------- */
+
+static int clone_tree(struct run *r, const char *path)
+{
+	int fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (fd < 0)
+		run_fail(r, "keep a folder for the range (open_tree needs Linux 5.2)", path, errno);
+	return fd;
+}
+
+void rootfs_attach(struct run *r, int tree, const char *path, bool ro)
+{
+	mkdir_p(r, path, 0755);
+	if (move_mount(tree, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		run_fail(r, "put a folder back into the range", path, errno);
+	close(tree);
+	if (ro && rootfs_make_ro(path, true) < 0)
+		run_fail(r, "make read-only", path, errno);
+}
+
+/* An empty, read-only tmpfs over a folder that must not be seen. */
+static void cover(struct run *r, const char *path, const char *opts, bool ro)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return;
+	mount_fs(r, "tmpfs", path, MS_NOSUID | MS_NODEV, opts);
+	if (ro && rootfs_make_ro(path, false) < 0)
+		run_fail(r, "make read-only", path, errno);
+}
+
+/* Whether path is below (or is) dir. */
+static bool is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0' || (n == 1 && dir[0] == '/'));
+}
+
+void rootfs_build_range(struct run *r)
+{
+	char opts[64], p[PATH_MAX];
+	int work = -1, host = -1, cwd = -1;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		run_fail(r, "make mounts private", "/", errno);
+	/* what comes back after /tmp and the homes are covered */
+	if (r->have_decoys) {
+		work = clone_tree(r, r->d.work);
+		host = clone_tree(r, r->d.host);
+		if (!run_on(r, LAYER_ENV))
+			r->home_tree = clone_tree(r, r->d.home);
+	} else if (r->exec_mode) {
+		cwd = clone_tree(r, r->cwd);
+	}
+	/* the whole host view read-only (devices still work: a read-only
+	 * mount does not stop writes to /dev/null) */
+	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
+	if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof ro) < 0)
+		run_fail(r, "make the host's view read-only (mount_setattr needs Linux 5.12)", "/", errno);
+	mount_fs(r, "proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	snprintf(opts, sizeof opts, "mode=1777,size=%llu", (unsigned long long)r->cfg->tmp_size);
+	cover(r, "/tmp", opts, false);
+	cover(r, "/dev/shm", opts, false);
+	/* the real homes, and other runs' folders wherever $TMPDIR put them:
+	 * covered, then read-only once what comes back is in place */
+	const char *covered[] = {"/root", "/home", "/run/user", "/var/tmp", temp_dir()};
+	size_t n_covered = sizeof covered / sizeof *covered;
+	if (is_under(covered[n_covered - 1], "/tmp"))
+		n_covered--;
+	for (size_t i = 0; i < n_covered; i++)
+		cover(r, covered[i], "mode=0755,size=64k", false);
+	if (work >= 0) {
+		pathf(p, sizeof p, "%s/work", r->inside_dir);
+		rootfs_attach(r, work, p, true);
+		pathf(p, sizeof p, "%s/host", r->inside_dir);
+		rootfs_attach(r, host, p, false);
+	}
+	if (cwd >= 0)
+		rootfs_attach(r, cwd, r->cwd, !r->rw);
+	for (size_t i = 0; i < n_covered; i++) {
+		struct stat st;
+		if (stat(covered[i], &st) == 0 && S_ISDIR(st.st_mode) && rootfs_make_ro(covered[i], false) < 0)
+			run_fail(r, "make read-only", covered[i], errno);
+	}
+}
+
+/* The lock: a user namespace below the range's, with the same ids, and a
+ * mount namespace owned by it. Every mount above is now locked. */
+void rootfs_lock_range(struct run *r)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	char map[64];
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+		run_fail(r, "lock the range (unshare)", "user+mount namespace", errno);
+	if (file_put("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+		run_fail(r, "lock the range", "/proc/self/setgroups", errno);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	if (file_put("/proc/self/uid_map", map) < 0)
+		run_fail(r, "lock the range", "/proc/self/uid_map", errno);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	if (file_put("/proc/self/gid_map", map) < 0)
+		run_fail(r, "lock the range", "/proc/self/gid_map", errno);
+}

@@ -1,0 +1,520 @@
+/* run.c — one run from start to finish: plant the decoys, let the layers
+ * plan, start the box, watch it (output, attacker, clocks), gather the
+ * evidence outside, clean up. Also `exec`. The box (box.h) contains the
+ * snippet; the layers (layer.h) shape it; this file knows neither's inside.
+ *
+ * Process contract (lab.h): a run only ever signals its own processes (the
+ * init of its PID namespace, its cgroup), reaps only its own child, and
+ * measures CPU and memory from that child's rusage, which holds every
+ * process of the run once the init is reaped. */
+#define _GNU_SOURCE
+#include "box.h"
+#include "layer.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_MS 10
+#define DRAIN_MS 300
+
+long monotonic_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+void run_mech_add(struct lab_evidence *ev, const char *fmt, ...)
+{
+	char m[LAB_LINE];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	str_append(ev->mechanisms, sizeof ev->mechanisms, "%s%s", ev->mechanisms[0] ? ", " : "", m);
+}
+
+int run_export_filter(void *seccomp_ctx, const char *name, int *fd_out)
+{
+	scmp_filter_ctx f = seccomp_ctx;
+	int fd = memfd_create(name, MFD_CLOEXEC), r = fd < 0 ? -errno : seccomp_export_bpf(f, fd);
+	seccomp_release(f);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/* ---------------- stale runs ---------------- */
+
+/* A lab that was SIGKILLed could not clean up. Its temp folder and cgroups
+ * carry its pid; whatever belongs to a pid that no longer exists goes now. */
+static bool pid_gone(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(name, prefix, n))
+		return false;
+	char *end;
+	long pid = strtol(name + n, &end, 10);
+	return pid > 0 && (*end == '.' || *end == '-') && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+static bool run_gone(const char *run) { return pid_gone(run, "run-"); }
+
+static void sweep_stale(void)
+{
+	if (geteuid() == 0)
+		cgroup_sweep(run_gone);
+	const char *tmp = temp_dir();
+	DIR *d = opendir(tmp);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (pid_gone(e->d_name, "containment-lab.") && pathf(p, sizeof p, "%s/%s", tmp, e->d_name) == 0 &&
+		    lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+			remove_tree(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* ---------------- before the box starts ---------------- */
+
+static void add_env(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_env(struct run *r, const char *fmt, ...)
+{
+	char *kv;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&kv, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	lab_env_add(&r->envp, &r->n_env, kv);
+}
+
+/* Every descriptor field starts closed (-1), so cleanup never mistakes
+ * fd 0 for one of ours. The range's ids: the lab's own, mapped to itself;
+ * Isolation's plan changes them. */
+static void run_init(struct run *r, const struct lab_config *cfg, unsigned layers)
+{
+	*r = (struct run){.cfg = cfg, .layers = layers, .bpf_fd = -1, .net_bpf_fd = -1, .cwd_tree = -1,
+			  .home_tree = -1, .child_pid = -1, .pidfd = -1};
+	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
+	r->d.listen_fd = -1;
+	r->uid = geteuid();
+	r->gid = getegid();
+	r->root_lab = r->uid == 0;
+	r->inside_uid = r->uid;
+	r->map_uid = r->uid;
+	r->map_gid = r->gid;
+}
+
+static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
+{
+	char err[LAB_LINE * 2] = "";
+	bool iso = run_on(r, LAYER_ISOLATION);
+	if (decoy_plant(&r->d, r->cfg, s, err, sizeof err) < 0) {
+		str_copy(ev->error, sizeof ev->error, err);
+		return -1;
+	}
+	r->have_decoys = true;
+	int e = decoy_listen(&r->d);
+	if (e < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot start the attacker listener on 127.0.0.1: %s",
+			 strerror(-e));
+		return -1;
+	}
+	const char *base = strrchr(r->d.dir, '/');
+	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
+	ev->canaries_planted = r->d.n_secret;
+	str_copy(ev->host_target, sizeof ev->host_target, r->d.host_target);
+	if (run_layers_plan(r, ev) < 0)
+		return -1;
+	/* the task's inputs, where the snippet sees them */
+	add_env(r, "LAB_DATA=%s%s", iso ? "/work" : r->inside_dir, iso ? "/sales.csv" : "/work/sales.csv");
+	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/", r->d.port);
+	add_env(r, "LAB_HOST_TARGET=%s%s", iso ? r->d.host_target : r->inside_dir,
+		iso ? "" : r->d.host_target + strlen(r->d.dir));
+	ev->env_vars = r->n_env;
+	r->argv[0] = (char *)r->cfg->python;
+	r->argv[1] = "-u";
+	if (iso) {
+		r->argv[2] = "/work/snippet.py";
+		str_copy(r->workdir, sizeof r->workdir, "/work");
+	} else {
+		snprintf(r->snippet_path, sizeof r->snippet_path, "%s/work/snippet.py", r->inside_dir);
+		r->argv[2] = r->snippet_path;
+		pathf(r->workdir, sizeof r->workdir, "%s/work", r->inside_dir);
+	}
+	r->argv[3] = NULL;
+	return 0;
+}
+
+/* Whether dir is path or one of its parents. */
+static bool contains(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* exec never hands the host to a command: not from /, nor from a folder
+ * that holds the real homes or the lab's run folders. */
+static int plan_exec(struct run *r, struct lab_evidence *ev)
+{
+	if (!getcwd(r->cwd, sizeof r->cwd)) {
+		snprintf(ev->error, sizeof ev->error, "cannot read the current folder: %s", strerror(errno));
+		return -1;
+	}
+	static const char *const guarded[] = {"/root", "/home", "/run/user", "/tmp"};
+	for (size_t i = 0; i < sizeof guarded / sizeof *guarded + 1; i++) {
+		const char *g = i < sizeof guarded / sizeof *guarded ? guarded[i] : temp_dir();
+		if (contains(r->cwd, g)) {
+			snprintf(ev->error, sizeof ev->error,
+				 "exec shares the current folder with the command, and %s holds %s: cd into a project "
+				 "folder first",
+				 r->cwd, !strcmp(g, "/tmp") || g == temp_dir() ? "other runs' folders" : "real home folders");
+			ev->exit_code = 2;
+			return -1;
+		}
+	}
+	str_copy(r->workdir, sizeof r->workdir, r->cwd);
+	if (run_on(r, LAYER_ISOLATION) && r->root_lab)
+		r->cwd_tree = open_tree(AT_FDCWD, ".", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	/* Isolation's new root is a tmpfs over /tmp in the run's own mount
+	 * namespace: no temp folder to make and remove for exec */
+	str_copy(r->d.root, sizeof r->d.root, "/tmp");
+	return run_layers_plan(r, ev);
+}
+
+/* ---------------- watching the run ---------------- */
+
+struct watch {
+	struct run *r;
+	const struct box_ops *box;
+	const struct lab_run_opts *opts;
+	struct lab_evidence *ev;
+	struct strbuf *output, rep;
+	struct decoy_scanner sc;
+	uint64_t cap;
+	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan;
+	bool main_done, killed;
+	int status;
+	struct rusage ru;
+};
+
+static void watch_output(struct watch *w)
+{
+	char buf[65536];
+	ssize_t n = read(w->r->out[0], buf, sizeof buf);
+	if (n > 0) {
+		w->ev->out_bytes += (uint64_t)n;
+		if (w->r->have_decoys)
+			decoy_scan(&w->r->d, &w->sc, buf, (size_t)n);
+		if (w->output->len < w->cap)
+			sb_add(w->output, buf, (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len);
+		if (w->ev->out_bytes > w->cap)
+			w->ev->out_truncated = true;
+	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+		close(w->r->out[0]);
+		w->r->out[0] = -1;
+	}
+}
+
+static void watch_report(struct watch *w)
+{
+	char buf[512];
+	ssize_t n = read(w->r->rep[0], buf, sizeof buf);
+	if (n > 0) {
+		sb_add(&w->rep, buf, (size_t)n);
+	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+		close(w->r->rep[0]);
+		w->r->rep[0] = -1;
+	}
+}
+
+static void watch_kill(struct watch *w, bool *flag)
+{
+	if (flag)
+		*flag = true;
+	w->killed = true;
+	w->box->kill(w->r);
+}
+
+static void watch_reap(struct watch *w, long now)
+{
+	pid_t p = wait4(w->r->child_pid, &w->status, WNOHANG | __WALL, &w->ru);
+	if (p != w->r->child_pid)
+		return;
+	w->main_done = true;
+	w->ev->duration_ms = now - w->t0;
+	w->drain_deadline = now + DRAIN_MS;
+}
+
+static long watch_timeout(const struct watch *w, long now)
+{
+	long wait = 200;
+	if (!w->main_done && (w->r->pidfd < 0 || !w->r->cg.ops))
+		wait = POLL_MS; /* counting processes in /proc, or no pidfd */
+	if (!w->killed && w->limit_deadline > 0 && w->limit_deadline - now < wait)
+		wait = w->limit_deadline - now;
+	if (!w->killed && w->safety_deadline - now < wait)
+		wait = w->safety_deadline - now;
+	if (w->drain_deadline > 0 && w->drain_deadline - now < wait)
+		wait = w->drain_deadline - now;
+	return wait < 0 ? 0 : wait;
+}
+
+/* One turn of the event loop. Returns false when the run is over. */
+static bool watch_turn(struct watch *w)
+{
+	struct run *r = w->r;
+	struct pollfd pfd[16];
+	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1;
+	if (r->out[0] >= 0)
+		i_out = n, pfd[n++] = (struct pollfd){r->out[0], POLLIN, 0};
+	if (r->rep[0] >= 0)
+		i_rep = n, pfd[n++] = (struct pollfd){r->rep[0], POLLIN, 0};
+	if (!w->main_done && r->pidfd >= 0)
+		i_pid = n, pfd[n++] = (struct pollfd){r->pidfd, POLLIN, 0};
+	if (w->opts && w->opts->abort_fd >= 0 && !w->killed)
+		i_abort = n, pfd[n++] = (struct pollfd){w->opts->abort_fd, POLLIN, 0};
+	if (r->have_decoys) {
+		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
+		i_att = n;
+		for (int j = 0; j < k; j++)
+			pfd[n++] = (struct pollfd){fds[j], POLLIN, 0};
+	}
+	if (poll(pfd, (nfds_t)n, (int)watch_timeout(w, monotonic_ms())) < 0 && errno != EINTR)
+		return false;
+	long now = monotonic_ms();
+	if (i_out >= 0 && pfd[i_out].revents)
+		watch_output(w);
+	if (i_rep >= 0 && pfd[i_rep].revents)
+		watch_report(w);
+	for (int j = i_att; i_att >= 0 && j < n; j++)
+		if (pfd[j].revents)
+			decoy_attacker_event(&r->d, pfd[j].fd);
+	if (i_abort >= 0 && pfd[i_abort].revents)
+		watch_kill(w, &w->ev->aborted);
+	if (!w->main_done && (r->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents)))
+		watch_reap(w, now);
+	if (!w->main_done && !r->cg.ops && !r->exec_mode && now - w->last_scan >= POLL_MS) {
+		long cnt = w->box->count_procs(r);
+		if (cnt > w->ev->peak_procs)
+			w->ev->peak_procs = cnt;
+		w->last_scan = now;
+	}
+	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
+		watch_kill(w, &w->ev->timed_out);
+	if (!w->killed && !w->main_done && now >= w->safety_deadline)
+		watch_kill(w, &w->ev->safety_net);
+	return !(w->main_done && ((r->out[0] < 0 && r->rep[0] < 0) || now >= w->drain_deadline));
+}
+
+/* Attacker bytes still in flight after the run ended. */
+static void drain_attacker(struct run *r)
+{
+	for (int round = 0; r->have_decoys && round < 3; round++) {
+		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
+		struct pollfd pfd[ATTACKER_CONNS + 1];
+		for (int j = 0; j < k; j++)
+			pfd[j] = (struct pollfd){fds[j], POLLIN, 0};
+		if (poll(pfd, (nfds_t)k, 0) <= 0)
+			break;
+		for (int j = 0; j < k; j++)
+			if (pfd[j].revents)
+				decoy_attacker_event(&r->d, pfd[j].fd);
+	}
+}
+
+/* The report pipe: "E errno stage: what" (setup failed), "P errno" (the
+ * network probe), "S status" (the init's word on how the snippet ended). */
+static void parse_report(struct watch *w)
+{
+	struct lab_evidence *ev = w->ev;
+	sb_add(&w->rep, "", 0);
+	for (char *line = w->rep.s, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next)
+			break;
+		*next++ = '\0';
+		if (line[0] == 'P') {
+			ev->net_probe_errno = atoi(line + 2);
+		} else if (line[0] == 'S') {
+			w->status = atoi(line + 2);
+		} else if (line[0] == 'E' && !ev->error[0]) {
+			char *stage = strchr(line + 2, ' ');
+			int e = atoi(line + 2);
+			snprintf(ev->error, sizeof ev->error, "sandbox setup failed at %s: %s", stage ? stage + 1 : "?",
+				 strerror(e));
+			if (stage && !strncmp(stage + 1, "execve:", 7) && w->r->exec_mode)
+				ev->exit_code = e == ENOENT ? 127 : 126;
+		}
+	}
+}
+
+static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *ev)
+{
+	for (int i = 0; i < r->d.n_secret; i++)
+		if (w->sc.found[i]) {
+			ev->canaries_leaked++;
+			str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "", r->d.secret[i].name);
+		}
+	ev->attacker_conns = r->d.conns;
+	ev->attacker_bytes = r->d.bytes;
+	ev->attacker_got_canary = decoy_attacker_got_canary(&r->d);
+	struct stat st;
+	if (lstat(r->d.host_target, &st) == 0) {
+		ev->host_target_written = true;
+		ev->host_target_size = (uint64_t)st.st_size;
+	}
+}
+
+/* Starts the box, watches it to the end, gathers the evidence. */
+static void run_watch(struct run *r, const struct box_ops *box, const struct lab_run_opts *opts,
+		      struct lab_evidence *ev, struct strbuf *output)
+{
+	const struct lab_config *cfg = r->cfg;
+	struct watch w = {.r = r, .box = box, .opts = opts, .ev = ev, .output = output};
+	ev->net_probe_errno = -1;
+	ev->exit_code = -1;
+	w.t0 = monotonic_ms();
+	if (box->start(r, ev) < 0)
+		return;
+	sweep_stale(); /* we would only wait otherwise */
+	w.limit_deadline = run_on(r, LAYER_LIMITS) ? w.t0 + cfg->limits.timeout_ms : -1;
+	w.safety_deadline = w.t0 + cfg->safety_timeout_ms;
+	w.cap = cfg->safety_output;
+	if (run_on(r, LAYER_LIMITS) && cfg->limits.output < w.cap)
+		w.cap = cfg->limits.output;
+	while (watch_turn(&w))
+		;
+	drain_attacker(r);
+	if (!w.main_done) {
+		box->kill(r);
+		if (wait4(r->child_pid, &w.status, __WALL, &w.ru) == r->child_pid)
+			w.main_done = true;
+	}
+	r->child_pid = -1; /* reaped: its pid may be anyone's now */
+	parse_report(&w);
+	sb_free(&w.rep);
+	/* the report pipe closed on execve without an error line: it ran */
+	ev->started = w.main_done && !ev->error[0];
+	if (ev->started) {
+		if (WIFEXITED(w.status))
+			ev->exit_code = WEXITSTATUS(w.status);
+		else if (WIFSIGNALED(w.status))
+			ev->exit_signal = WTERMSIG(w.status);
+	} else if (!ev->error[0]) {
+		snprintf(ev->error, sizeof ev->error, "the sandbox's first process could not be reaped");
+	}
+	/* the init's rusage holds every process of the run: all were reaped
+	 * by it, or by the kernel for the dying namespace, before it was */
+	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
+		    w.ru.ru_stime.tv_usec / 1e6;
+	run_layers_gather(r, ev);
+	if (!ev->peak_mem_from_cgroup)
+		ev->peak_mem = (uint64_t)w.ru.ru_maxrss * 1024;
+	if (r->have_decoys)
+		gather_decoys(r, &w, ev);
+	run_layers_describe(r, ev);
+	run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
+		     run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
+	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
+}
+
+static void run_cleanup(struct run *r)
+{
+	if (r->child_pid > 0) {
+		kill(r->child_pid, SIGKILL);
+		waitpid(r->child_pid, NULL, __WALL);
+	}
+	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0], &r->rep[1], &r->out[0], &r->out[1],
+		      &r->pidfd, &r->bpf_fd, &r->net_bpf_fd, &r->cwd_tree, &r->home_tree};
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+	run_layers_cleanup(r);
+	if (r->have_decoys)
+		decoy_remove(&r->d);
+	else if (r->d.dir[0])
+		remove_tree(r->d.dir);
+	r->d.dir[0] = '\0';
+}
+
+void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
+	     const struct lab_run_opts *opts, struct lab_result *res)
+{
+	memset(res, 0, sizeof *res);
+	str_copy(res->snippet, sizeof res->snippet, s->name);
+	res->threat = s->threat;
+	res->expected_layer = s->layer;
+	res->layers = layers;
+	str_copy(res->consequence, sizeof res->consequence, s->consequence);
+
+	struct run r;
+	run_init(&r, cfg, layers);
+	struct strbuf output = {0};
+	if (plan_snippet(&r, s, &res->ev) == 0)
+		run_watch(&r, &box_container, opts, &res->ev, &output);
+	run_cleanup(&r);
+	res->output = output.s ? output.s : strdup("");
+	res->output_len = output.len;
+	verdict_decide(s, cfg, res);
+}
+
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
+{
+	struct run r;
+	run_init(&r, cfg, layers);
+	r.exec_mode = true;
+	r.rw = rw;
+	r.user_argv = argv;
+	struct lab_evidence ev = {0};
+	struct strbuf none = {0};
+	int code = 125;
+	if (plan_exec(&r, &ev) == 0)
+		run_watch(&r, &box_container, NULL, &ev, &none);
+	run_cleanup(&r);
+	sb_free(&none);
+	if (ev.started) {
+		code = ev.exit_signal ? 128 + ev.exit_signal : ev.exit_code;
+	} else if (ev.exit_code == 126 || ev.exit_code == 127) {
+		fprintf(stderr, "containment-lab: %s: %s\n", argv[0],
+			ev.exit_code == 127 ? "command not found" : "cannot execute");
+		code = ev.exit_code;
+	} else {
+		fprintf(stderr, "containment-lab: %s\n", ev.error[0] ? ev.error : "the sandbox failed");
+		if (ev.exit_code == 2)
+			code = 2;
+	}
+	if (ev.timed_out)
+		fprintf(stderr, "containment-lab: killed: the Resource-limits wall clock (%ld ms) ran out\n",
+			cfg->limits.timeout_ms);
+	if (ev.safety_net)
+		fprintf(stderr, "containment-lab: killed by the safety net after %ld ms\n", cfg->safety_timeout_ms);
+	return code;
+}

@@ -1,0 +1,112 @@
+/* run.h — the state of one run, shared by the box that contains it and the
+ * layers that shape it. Internal to the engine: callers use lab.h.
+ *
+ * Life cycle of a run (run.c):
+ *   run_init -> layers' plan (parent, before the box starts: namespaces,
+ *   decoys' view, environment) -> box start (clone; the child walks its list
+ *   of steps, calling each layer at each phase) -> layers' prepare (parent,
+ *   while the child builds its root) -> go -> event loop -> layers' gather
+ *   -> describe -> run_cleanup.
+ *
+ * Two error regimes, as in minijail: the parent returns -1 with ev->error
+ * filled and unwinds; the child cannot undo what it did, so every failure
+ * goes to the lab over the report pipe (run_fail) and the child exits with
+ * the reserved code 125. */
+#ifndef LAB_RUN_H
+#define LAB_RUN_H
+
+#include "cgroup.h"
+#include "decoy.h"
+#include "lab.h"
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* The steps of the child, in order. Each layer acts at the phases it
+ * cares about; see box_container.c for why this order. */
+enum run_phase {
+	PHASE_ROOT,     /* in the new mount namespace, before "go": build the view */
+	PHASE_ENTERED,  /* after "go": in the cgroup, before any descriptor work */
+	PHASE_FDS,      /* descriptors the snippet will inherit */
+	PHASE_RESTRICT, /* session, capabilities, no_new_privs, filters */
+	PHASE_LAST,     /* right before execve: nothing of ours runs after */
+};
+
+#define RUN_GO_FDS 8 /* descriptors that "go" may carry */
+
+struct run {
+	const struct lab_config *cfg;
+	unsigned layers;
+	bool exec_mode, rw;
+	bool root_lab;
+	/* namespaces: the range always has a user, PID and mount namespace;
+	 * the layers add to them */
+	bool netns;
+	uid_t uid;
+	gid_t gid;
+	uid_t inside_uid;      /* what the snippet is inside */
+	long map_uid, map_gid; /* outside ids of the sandbox */
+	bool have_decoys;
+	struct lab_decoys d;
+	char inside_dir[PATH_MAX]; /* the run folder as the snippet sees it (Isolation off) */
+	int home_tree;             /* the decoy home, kept for the range (Clean-env off) */
+	struct lab_cgroup cg;
+	char cg_why[200];
+	int n_rules;     /* in Isolation's filter, for the record */
+	int bpf_fd;      /* Isolation's compiled filter (memfd) */
+	int net_bpf_fd;  /* No-network's own filter (memfd) */
+	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
+	char **envp;
+	int n_env;
+	char *argv[8];
+	char *const *user_argv;
+	char cwd[PATH_MAX];
+	int cwd_tree;           /* root lab, exec: a detached copy of the cwd mount */
+	char workdir[PATH_MAX]; /* where the snippet starts */
+	char snippet_path[PATH_MAX + 32]; /* the snippet as it sees it */
+	int sync[2], rep[2], out[2];
+	pid_t child_pid;
+	int pidfd;
+};
+
+static inline bool run_on(const struct run *r, enum lab_layer l) { return (r->layers & LAYER_BIT(l)) != 0; }
+
+/* ---- child side (never return on failure) ---- */
+/* Reports "stage: what: strerror(err)" to the lab and exits 125. */
+void __attribute__((noreturn)) run_fail(struct run *r, const char *stage, const char *what, int err);
+/* A line for the lab over the report pipe ("P 101", "S 9"). */
+void run_report(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Reads a compiled filter from its memfd into out (closing the fd). */
+void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out);
+void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which);
+
+/* ---- parent side ---- */
+void run_mech_add(struct lab_evidence *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Compiles a libseccomp filter into a memfd (releases f). 0 or -errno. */
+int run_export_filter(void *seccomp_ctx, const char *name, int *fd_out);
+/* Every layer's hook at one point of the run, in table order. */
+int run_layers_plan(struct run *r, struct lab_evidence *ev);
+int run_layers_prepare(struct run *r, struct lab_evidence *ev);
+void run_layers_child(struct run *r, enum run_phase ph);
+void run_layers_gather(struct run *r, struct lab_evidence *ev);
+void run_layers_describe(const struct run *r, struct lab_evidence *ev);
+void run_layers_cleanup(struct run *r);
+unsigned long run_layers_clone_flags(const struct run *r);
+
+/* ---- the views the child builds (rootfs.c) ---- */
+/* Isolation: a fresh tmpfs root with only what the interpreter needs, then
+ * pivot_root into it. */
+void rootfs_build_private(struct run *r);
+/* The range (Isolation off): the host's view, read-only and locked, with
+ * private /tmp and /dev/shm, the real homes hidden, the run folder back. */
+void rootfs_build_range(struct run *r);
+void rootfs_pivot(struct run *r);
+void rootfs_lock_range(struct run *r);
+/* Helpers the layers use inside the new root. */
+void rootfs_bind(struct run *r, const char *src, const char *root, const char *dst, bool ro);
+/* Mounts a tree taken with open_tree() at path (closing it). */
+void rootfs_attach(struct run *r, int tree, const char *path, bool ro);
+int rootfs_make_ro(const char *path, bool recursive);
+
+#endif
