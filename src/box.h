@@ -12,6 +12,12 @@
 
 #include "run.h"
 
+struct box_sample {
+	long procs;
+	uint64_t mem;
+	uint64_t vm_peak;
+};
+
 struct box_ops {
 	const char *name;   /* "container" */
 	const char *kernel; /* who answers the snippet's system calls */
@@ -19,10 +25,15 @@ struct box_ops {
 	 * r->pidfd, r->rep[0] and (a run, not exec) r->out[0] are set.
 	 * 0, or -1 with ev->error filled (nothing is left running then). */
 	int (*start)(struct run *r, struct lab_evidence *ev);
-	/* Ends every process of the run; safe to call twice. */
-	void (*kill)(struct run *r);
-	/* The run's processes, for the peak count (without a cgroup). */
-	int (*count_procs)(const struct run *r);
+	/* Ends every process of the run; safe to call twice. Soft: the init
+	 * ends the rest and reports, so their CPU time is counted; the caller
+	 * waits a little, then asks again, hard. */
+	void (*kill)(struct run *r, bool hard);
+	/* What the lab can see of the run from outside without a cgroup:
+	 * its processes and, when asked, its memory (the run's total: each
+	 * process's proportional share plus its private tmpfs), and the
+	 * largest address space of one process. */
+	void (*sample)(const struct run *r, bool memory, struct box_sample *out);
 };
 
 extern const struct box_ops box_container;

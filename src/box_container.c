@@ -45,6 +45,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -265,6 +266,13 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 		int sig = sigwaitinfo(&all, &si);
 		if (sig < 0)
 			continue;
+		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == 0) {
+			/* the lab, from outside the namespace (a process inside
+			 * would show its pid): end the run but stay to reap it,
+			 * so its CPU time reaches our rusage and the lab's */
+			kill(-1, SIGKILL);
+			continue;
+		}
 		if (sig != SIGCHLD) {
 			kill(pid, sig);
 			continue;
@@ -399,11 +407,18 @@ static int send_go(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
-static void container_kill(struct run *r)
+static void container_kill(struct run *r, bool hard)
 {
+	if (r->child_pid <= 0)
+		return;
+	if (!hard) {
+		/* the init ends everything else in its namespace and reaps it */
+		union sigval v = {.sival_int = 0};
+		if (sigqueue(r->child_pid, SIGTERM, v) == 0)
+			return;
+	}
 	/* the init is PID 1 of the run's namespace: its death ends them all */
-	if (r->child_pid > 0)
-		kill(r->child_pid, SIGKILL);
+	kill(r->child_pid, SIGKILL);
 	if (r->cg.ops)
 		r->cg.ops->kill_all(&r->cg);
 }
@@ -434,7 +449,7 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 	}
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (write_maps(r, ev) < 0 || run_layers_prepare(r, ev) < 0 || send_go(r, ev) < 0) {
-		container_kill(r);
+		container_kill(r, true);
 		waitpid(pid, NULL, __WALL);
 		r->child_pid = -1;
 		return -1;
@@ -442,10 +457,52 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
-static int container_count_procs(const struct run *r)
+/* A "Key:   N kB" field of a /proc file, in bytes; 0 if absent. */
+static uint64_t proc_kb(const char *path, const char *key)
 {
-	pid_t none[1];
-	return r->child_pid > 0 ? proc_descendants(r->child_pid, none, 0, false) : 0;
+	char *text = read_file(path, NULL, 1 << 16);
+	if (!text)
+		return 0;
+	uint64_t v = 0;
+	const char *p = strstr(text, key);
+	if (p)
+		v = strtoull(p + strlen(key), NULL, 10) << 10;
+	free(text);
+	return v;
+}
+
+static uint64_t tmpfs_used(pid_t pid, const char *where)
+{
+	char p[64];
+	struct statvfs sv;
+	snprintf(p, sizeof p, "/proc/%d/root%s", pid, where);
+	if (statvfs(p, &sv) < 0 || sv.f_blocks < sv.f_bfree)
+		return 0;
+	return (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
+}
+
+static void container_sample(const struct run *r, bool memory, struct box_sample *out)
+{
+	pid_t pids[512];
+	*out = (struct box_sample){0};
+	if (r->child_pid <= 0)
+		return;
+	int n = proc_descendants(r->child_pid, pids, 512, true);
+	out->procs = n;
+	if (!memory)
+		return;
+	for (int i = 0; i < n && i < 512; i++) {
+		char p[64];
+		snprintf(p, sizeof p, "/proc/%d/smaps_rollup", pids[i]);
+		out->mem += proc_kb(p, "\nPss:");
+		snprintf(p, sizeof p, "/proc/%d/status", pids[i]);
+		uint64_t vm = proc_kb(p, "VmPeak:");
+		if (vm > out->vm_peak)
+			out->vm_peak = vm;
+	}
+	/* files parked in the run's private /tmp and /dev/shm */
+	if (n > 0)
+		out->mem += tmpfs_used(pids[0], "/tmp") + tmpfs_used(pids[0], "/dev/shm");
 }
 
 const struct box_ops box_container = {
@@ -453,5 +510,5 @@ const struct box_ops box_container = {
 	.kernel = "the host's kernel",
 	.start = container_start,
 	.kill = container_kill,
-	.count_procs = container_count_procs,
+	.sample = container_sample,
 };

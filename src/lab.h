@@ -42,6 +42,7 @@ enum lab_verdict {
 	VERDICT_CONTAINED,
 	VERDICT_ESCAPED,
 	VERDICT_ERROR,
+	VERDICT_BROKE,  /* the attack failed by itself: no layer takes credit */
 	VERDICT_COUNT
 };
 
@@ -145,8 +146,11 @@ struct lab_evidence {
 	long duration_ms;
 	/* resources */
 	long peak_procs;            /* snippet processes at once (init excluded) */
-	uint64_t peak_mem;          /* bytes: cgroup peak, else largest process */
+	uint64_t peak_mem;          /* bytes: cgroup peak, else the run's sampled total, else largest process */
 	bool peak_mem_from_cgroup;
+	bool peak_mem_sampled;      /* the lab summed the run's processes itself */
+	uint64_t peak_vm;           /* largest address space of one process, sampled */
+	bool mem_cap_killed;        /* the lab's run-wide memory cap ended the run */
 	double cpu_s;               /* user+sys of every process of the run */
 	long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
 	bool cgroup_used;
@@ -170,6 +174,10 @@ struct lab_evidence {
 	uint64_t host_target_size;
 	char host_target[PATH_MAX];
 	bool host_visible;          /* the host folder was in the sandbox's view */
+	/* how it ended in the interpreter's words: the last exception named
+	 * at the end of the output ("SyntaxError"), "" if none */
+	char exception[64];
+	int exception_line;         /* the snippet's line it names, 0 if unknown */
 	/* legit */
 	bool expect_found;
 	/* what was really used */

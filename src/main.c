@@ -220,7 +220,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 
 /* ---- matrix ---- */
 
-static const char cell_letter[VERDICT_COUNT] = {'O', 'F', 'C', 'E', '!'};
+static const char cell_letter[VERDICT_COUNT] = {'O', 'F', 'C', 'E', '!', 'B'};
 
 static void combo_label(char out[5], unsigned layers)
 {

@@ -31,7 +31,10 @@
 #include <unistd.h>
 
 #define POLL_MS 10
+#define MEM_SAMPLE_MS 10
 #define DRAIN_MS 300
+#define KILL_GRACE_MS 300
+#define TAIL_MAX 4096
 
 long monotonic_ms(void)
 {
@@ -217,11 +220,61 @@ struct watch {
 	struct strbuf *output, rep;
 	struct decoy_scanner sc;
 	uint64_t cap;
-	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan;
+	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan, last_mem, kill_deadline;
+	char tail[TAIL_MAX]; /* the last bytes of output, for how it ended */
+	size_t tail_len;
 	bool main_done, killed;
 	int status;
 	struct rusage ru;
 };
+
+static void keep_tail(struct watch *w, const char *buf, size_t n)
+{
+	if (n >= TAIL_MAX) {
+		memcpy(w->tail, buf + n - TAIL_MAX, TAIL_MAX);
+		w->tail_len = TAIL_MAX;
+		return;
+	}
+	if (w->tail_len + n > TAIL_MAX) {
+		size_t drop = w->tail_len + n - TAIL_MAX;
+		memmove(w->tail, w->tail + drop, w->tail_len - drop);
+		w->tail_len -= drop;
+	}
+	memcpy(w->tail + w->tail_len, buf, n);
+	w->tail_len += n;
+}
+
+/* The interpreter's last word: the exception named at the start of the
+ * last line that names one ("SyntaxError: invalid syntax"), and the line of
+ * the snippet named in the last 'File "...", line N' before it. */
+static void find_exception(const char *tail, size_t len, struct lab_evidence *ev)
+{
+	char *t = strndup(tail, len);
+	if (!t)
+		return;
+	int line = 0;
+	for (char *l = t, *next; l && *l; l = next) {
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		const char *f = strstr(l, "File \"");
+		const char *ln = f ? strstr(f, "\", line ") : NULL;
+		if (ln)
+			line = atoi(ln + 8);
+		size_t k = 0;
+		while (l[k] == '_' || l[k] == '.' || (l[k] >= 'A' && l[k] <= 'Z') || (l[k] >= 'a' && l[k] <= 'z') ||
+		       (k && l[k] >= '0' && l[k] <= '9'))
+			k++;
+		if (k >= 5 && k < sizeof ev->exception && (l[k] == ':' || l[k] == '\0') &&
+		    (strstr(l, "Error") || strstr(l, "Exception") || strstr(l, "Interrupt") || strstr(l, "Exit"))) {
+			const char *dot = memrchr(l, '.', k); /* "urllib.error.URLError" -> "URLError" */
+			size_t from = dot ? (size_t)(dot - l) + 1 : 0;
+			snprintf(ev->exception, sizeof ev->exception, "%.*s", (int)(k - from), l + from);
+			ev->exception_line = line;
+		}
+	}
+	free(t);
+}
 
 static void watch_output(struct watch *w)
 {
@@ -231,6 +284,7 @@ static void watch_output(struct watch *w)
 		w->ev->out_bytes += (uint64_t)n;
 		if (w->r->have_decoys)
 			decoy_scan(&w->r->d, &w->sc, buf, (size_t)n);
+		keep_tail(w, buf, (size_t)n);
 		if (w->output->len < w->cap)
 			sb_add(w->output, buf, (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len);
 		if (w->ev->out_bytes > w->cap)
@@ -253,12 +307,16 @@ static void watch_report(struct watch *w)
 	}
 }
 
+/* Soft first (the init ends the run and reaps it), hard if the init has
+ * not gone within KILL_GRACE_MS. */
 static void watch_kill(struct watch *w, bool *flag)
 {
 	if (flag)
 		*flag = true;
+	if (!w->killed)
+		w->kill_deadline = monotonic_ms() + KILL_GRACE_MS;
 	w->killed = true;
-	w->box->kill(w->r);
+	w->box->kill(w->r, false);
 }
 
 static void watch_reap(struct watch *w, long now)
@@ -282,7 +340,32 @@ static long watch_timeout(const struct watch *w, long now)
 		wait = w->safety_deadline - now;
 	if (w->drain_deadline > 0 && w->drain_deadline - now < wait)
 		wait = w->drain_deadline - now;
+	if (w->killed && !w->main_done && w->kill_deadline - now < wait)
+		wait = w->kill_deadline - now;
 	return wait < 0 ? 0 : wait;
+}
+
+/* Without a cgroup the lab counts the run's processes itself, and sums
+ * its memory: with Resource-limits on, a run past the memory cap in total
+ * (not only per process, as RLIMIT_AS is) is ended here. */
+static void watch_sample(struct watch *w, long now)
+{
+	struct box_sample s;
+	bool memory = now - w->last_mem >= MEM_SAMPLE_MS;
+	w->box->sample(w->r, memory, &s);
+	w->last_scan = now;
+	if (s.procs > w->ev->peak_procs)
+		w->ev->peak_procs = s.procs;
+	if (!memory)
+		return;
+	w->last_mem = now;
+	w->ev->peak_mem_sampled = true;
+	if (s.mem > w->ev->peak_mem)
+		w->ev->peak_mem = s.mem;
+	if (s.vm_peak > w->ev->peak_vm)
+		w->ev->peak_vm = s.vm_peak;
+	if (run_on(w->r, LAYER_LIMITS) && !w->killed && s.mem > w->r->cfg->limits.memory)
+		watch_kill(w, &w->ev->mem_cap_killed);
 }
 
 /* One turn of the event loop. Returns false when the run is over. */
@@ -319,16 +402,16 @@ static bool watch_turn(struct watch *w)
 		watch_kill(w, &w->ev->aborted);
 	if (!w->main_done && (r->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents)))
 		watch_reap(w, now);
-	if (!w->main_done && !r->cg.ops && !r->exec_mode && now - w->last_scan >= POLL_MS) {
-		long cnt = w->box->count_procs(r);
-		if (cnt > w->ev->peak_procs)
-			w->ev->peak_procs = cnt;
-		w->last_scan = now;
-	}
+	if (!w->main_done && !r->cg.ops && !r->exec_mode && now - w->last_scan >= POLL_MS)
+		watch_sample(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
 		watch_kill(w, &w->ev->timed_out);
 	if (!w->killed && !w->main_done && now >= w->safety_deadline)
 		watch_kill(w, &w->ev->safety_net);
+	if (w->killed && !w->main_done && now >= w->kill_deadline) {
+		w->box->kill(r, true);
+		w->kill_deadline = now + KILL_GRACE_MS;
+	}
 	return !(w->main_done && ((r->out[0] < 0 && r->rep[0] < 0) || now >= w->drain_deadline));
 }
 
@@ -412,7 +495,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 		;
 	drain_attacker(r);
 	if (!w.main_done) {
-		box->kill(r);
+		box->kill(r, true);
 		if (wait4(r->child_pid, &w.status, __WALL, &w.ru) == r->child_pid)
 			w.main_done = true;
 	}
@@ -434,8 +517,11 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
 		    w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
-	if (!ev->peak_mem_from_cgroup)
-		ev->peak_mem = (uint64_t)w.ru.ru_maxrss * 1024;
+	if (ev->peak_mem_from_cgroup)
+		ev->peak_mem_sampled = false;
+	else if ((uint64_t)w.ru.ru_maxrss * 1024 > ev->peak_mem)
+		ev->peak_mem = (uint64_t)w.ru.ru_maxrss * 1024; /* at least its largest process */
+	find_exception(w.tail, w.tail_len, ev);
 	if (r->have_decoys)
 		gather_decoys(r, &w, ev);
 	run_layers_describe(r, ev);

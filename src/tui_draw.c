@@ -100,6 +100,7 @@ char tui_verdict_letter(enum lab_verdict v)
 	case VERDICT_CONTAINED: return 'C';
 	case VERDICT_ESCAPED: return 'E';
 	case VERDICT_FAILED: return 'F';
+	case VERDICT_BROKE: return 'B';
 	case VERDICT_ERROR: break;
 	case VERDICT_COUNT: break;
 	}

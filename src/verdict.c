@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[VERDICT_COUNT] = {"RAN OK", "FAILED", "CONTAINED", "ESCAPED", "ERROR"};
+static const char *const names[VERDICT_COUNT] = {"RAN OK", "FAILED", "CONTAINED", "ESCAPED", "ERROR", "BROKE"};
 
 const char *verdict_name(enum lab_verdict v) { return v < VERDICT_COUNT ? names[v] : "?"; }
 
@@ -49,15 +49,14 @@ static void how_it_ended(struct lab_result *r, const struct lab_config *cfg)
 		add(r, "ended: killed by the Resource-limits wall clock after %ld ms", cfg->limits.timeout_ms);
 	else if (ev->safety_net)
 		add(r, "ended: killed by the lab's safety net after %ld ms", cfg->safety_timeout_ms);
-	else if (ev->exit_signal == SIGXCPU || (ev->exit_signal == SIGKILL && ev->cpu_s >= cfg->limits.cpu_time &&
-						(r->layers & LAYER_BIT(LAYER_LIMITS))))
-		add(r, "ended: killed by signal %d (%s) at the CPU-time limit of %ld s", ev->exit_signal,
-		    strsignal(ev->exit_signal), cfg->limits.cpu_time);
+	else if (ev->mem_cap_killed)
+		add(r, "ended: killed by the lab's run-wide memory cap");
 	else if (ev->exit_signal)
 		add(r, "ended: killed by signal %d (%s)%s", ev->exit_signal, strsignal(ev->exit_signal),
 		    ev->oom_kills > 0 ? " — the cgroup's OOM killer" : "");
 	else
-		add(r, "ended: exit status %d after %ld ms", ev->exit_code, ev->duration_ms);
+		add(r, "ended: exit status %d after %ld ms%s%s", ev->exit_code, ev->duration_ms,
+		    ev->exception[0] ? ", last error: " : "", ev->exception);
 }
 
 static void judge_legit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
@@ -69,8 +68,7 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 		ev->expect_found = strstr(r->output, s->expect[i]) != NULL;
 	if (ev->exit_code == 0 && !ev->exit_signal && ev->expect_found) {
 		r->verdict = VERDICT_RAN_OK;
-		set_headline(r,
-			 "The task worked: exit 0 and the totals match the known answer");
+		set_headline(r, "The task worked: exit 0 and the totals match the known answer");
 		add(r, "exit status 0 after %ld ms", ev->duration_ms);
 		add(r, "all %d expected lines of the report are in the output", s->n_expect);
 		return;
@@ -86,43 +84,163 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 			}
 }
 
-static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
+/* Errors no layer causes: the code itself is wrong (or is not Python).
+ * A layer shows up as OSError and its kin, MemoryError, KeyError (a
+ * variable that is not there) or a signal, never as these. */
+static bool unrelated_error(const char *exc)
+{
+	static const char *const own[] = {"SyntaxError", "IndentationError", "TabError", "NameError",
+					  "TypeError", "AttributeError", "ImportError", "ModuleNotFoundError",
+					  "ZeroDivisionError", "IndexError", "ValueError", "AssertionError",
+					  "UnboundLocalError", "RecursionError", "NotImplementedError"};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+		if (!strcmp(exc, own[i]))
+			return true;
+	return false;
+}
+
+/* The attack did not get what it wanted, and its layer cannot take the
+ * credit: it broke by itself, or the layer was off. */
+static void broke(struct lab_result *r, const char *why)
+{
+	const struct lab_evidence *ev = &r->ev;
+	r->verdict = VERDICT_BROKE;
+	r->caught_by = -1;
+	if (ev->exception[0] && unrelated_error(ev->exception)) {
+		if (ev->exception_line > 0)
+			set_headline(r, "The attack broke by itself: %s at line %d — no layer can take credit",
+				     ev->exception, ev->exception_line);
+		else
+			set_headline(r, "The attack broke by itself: %s — no layer can take credit", ev->exception);
+	} else {
+		set_headline(r, "The attack failed by itself: %s", why);
+	}
+}
+
+static bool broke_by_itself(const struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	return !ev->exit_signal && ev->exit_code != 0 && ev->exception[0] && unrelated_error(ev->exception);
+}
+
+/* ---- resource bombs: what the evidence says it took, and what fired ---- */
+
+static int over_caps(struct lab_result *r, const struct lab_config *cfg)
+{
+	const struct lab_evidence *ev = &r->ev;
+	const struct lab_limits *lim = &cfg->limits;
+	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
+	char a[32], b[32], line[LAB_LINE] = "";
+	int n = 0;
+	if (ev->peak_procs > lim->pids)
+		n++, str_append(line, sizeof line, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->peak_procs, lim->pids);
+	if (ev->peak_mem > lim->memory) {
+		fmt_bytes(a, sizeof a, ev->peak_mem);
+		fmt_bytes(b, sizeof b, lim->memory);
+		n++, str_append(line, sizeof line, "%s%s of memory (cap %s)", n > 1 ? ", " : "", a, b);
+	}
+	/* the per-process CPU cap, the clock and the output cap kill or cut
+	 * when the layer is on: past them only when it is off */
+	if (!on && ev->cpu_s > (double)lim->cpu_time)
+		n++, str_append(line, sizeof line, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
+	if (!on && ev->duration_ms > lim->timeout_ms)
+		n++, str_append(line, sizeof line, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
+				ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
+	if (!on && ev->out_bytes > lim->output) {
+		fmt_bytes(a, sizeof a, ev->out_bytes);
+		fmt_bytes(b, sizeof b, lim->output);
+		n++, str_append(line, sizeof line, "%s%s of output (cap %s)", n > 1 ? ", " : "", a, b);
+	}
+	if (n) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "The bomb took %s", line);
+	}
+	return n;
+}
+
+/* Every mechanism of the layer seen to fire, most decisive first. */
+static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, char *first, size_t cap)
+{
+	const struct lab_evidence *ev = &r->ev;
+	const struct lab_limits *lim = &cfg->limits;
+	char m[8][LAB_LINE], a[32], b[32];
+	int n = 0;
+	fmt_bytes(b, sizeof b, lim->memory);
+	if (ev->timed_out)
+		snprintf(m[n++], LAB_LINE, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
+	if (ev->exit_signal == SIGXCPU)
+		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU (SIGXCPU) after %.1f s of CPU (cap %ld s)", ev->cpu_s,
+			 lim->cpu_time);
+	else if (ev->exit_signal == SIGKILL && !ev->timed_out && !ev->safety_net && ev->cpu_s >= (double)lim->cpu_time)
+		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU's hard limit after %.1f s of CPU (it ignored SIGXCPU)",
+			 ev->cpu_s);
+	if (ev->oom_kills > 0)
+		snprintf(m[n++], LAB_LINE, "OOM kill at %s: the cgroup's memory cap", b);
+	if (ev->mem_cap_killed)
+		snprintf(m[n++], LAB_LINE, "killed by the lab's run-wide memory cap at %s", b);
+	if (ev->pids_max_events > 0)
+		snprintf(m[n++], LAB_LINE, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
+			 ev->pids_max_events, lim->pids);
+	else if (!ev->cgroup_used && ev->peak_procs + 1 >= lim->pids)
+		snprintf(m[n++], LAB_LINE, "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)",
+			 lim->pids);
+	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0)
+		snprintf(m[n++], LAB_LINE, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
+	else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm + (64u << 20) >= lim->memory && n < 8) {
+		fmt_bytes(a, sizeof a, ev->peak_vm);
+		snprintf(m[n++], LAB_LINE, "a process's address space reached %s of RLIMIT_AS %s", a, b);
+	}
+	if (ev->out_truncated && ev->out_bytes > lim->output && n < 8) {
+		fmt_bytes(a, sizeof a, lim->output);
+		fmt_bytes(b, sizeof b, ev->out_bytes);
+		snprintf(m[n++], LAB_LINE, "output cap: %s kept of %s", a, b);
+	}
+	if (ev->cpu_throttled > 0 && n < 8)
+		snprintf(m[n++], LAB_LINE, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu, ev->cpu_throttled);
+	for (int i = 0; i < n; i++)
+		add(r, "%s", m[i]);
+	if (n)
+		str_copy(first, cap, m[0]);
+	return n;
+}
+
+static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
 	const struct lab_limits *lim = &cfg->limits;
 	char mem[32], cap[32];
 	fmt_bytes(mem, sizeof mem, ev->peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
-	bool over_procs = ev->peak_procs > lim->pids, over_mem = ev->peak_mem > lim->memory;
-	if (over_procs || over_mem) {
-		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "The bomb ran past every cap:%s%s",
-			 over_procs ? " processes" : "", over_mem ? (over_procs ? " and memory" : " memory") : "");
-	} else {
-		r->verdict = VERDICT_CONTAINED;
-		if (r->layers & LAYER_BIT(LAYER_LIMITS)) {
-			r->caught_by = LAYER_LIMITS;
-			set_headline(r, "The bomb hit the caps: at most %ld processes and %s",
-				 lim->pids, cap);
-		} else {
-			set_headline(r,
-				 "The bomb stayed under the caps by itself (no limit was applied)");
-		}
-	}
 	add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
 	    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
 	add(r, "peak memory: %s (cap %s)%s", mem, cap,
-	    ev->peak_mem_from_cgroup ? " — cgroup memory peak" : " — largest process, rusage");
+	    ev->peak_mem_from_cgroup ? " — the cgroup's peak"
+	    : ev->peak_mem_sampled   ? " — the run's total, sampled by the lab"
+				     : " — largest process, rusage");
 	add(r, "CPU time: %.2f s over %ld ms wall", ev->cpu_s, ev->duration_ms);
-	if (ev->cgroup_used)
-		add(r, "cgroup events: %ld fork(s) refused at pids.max, memory cap hit %ld time(s), %ld OOM kill(s), "
-		       "throttled %ld time(s)",
-		    ev->pids_max_events > 0 ? ev->pids_max_events : 0, ev->mem_failcnt > 0 ? ev->mem_failcnt : 0,
-		    ev->oom_kills > 0 ? ev->oom_kills : 0, ev->cpu_throttled > 0 ? ev->cpu_throttled : 0);
-	else if (r->layers & LAYER_BIT(LAYER_LIMITS))
-		add(r, "no cgroup: RLIMIT_NPROC %ld and RLIMIT_AS %s held the bomb", lim->pids, cap);
+}
+
+static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
+{
+	char first[LAB_LINE] = "";
+	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
+	if (!over_caps(r, cfg)) {
+		if (on && mechanisms_fired(r, cfg, first, sizeof first)) {
+			r->verdict = VERDICT_CONTAINED;
+			r->caught_by = LAYER_LIMITS;
+			set_headline(r, "Resource-limits: %s", first);
+		} else if (broke_by_itself(r)) {
+			broke(r, "");
+		} else {
+			broke(r, on ? "it stayed under every cap and no limit had to fire"
+				    : "it stayed under every cap of layers.ini with no limit applied");
+		}
+	}
+	resource_figures(r, cfg);
 	how_it_ended(r, cfg);
 }
+
+/* ---- the other three threats: escape evidence, else the layer's proof ---- */
 
 static void judge_secrets(struct lab_result *r)
 {
@@ -131,24 +249,23 @@ static void judge_secrets(struct lab_result *r)
 	fmt_thousands(bytes, sizeof bytes, ev->out_bytes);
 	if (ev->canaries_leaked > 0) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "%d of %d planted secrets came out of the sandbox",
-			 ev->canaries_leaked, ev->canaries_planted);
+		set_headline(r, "%d of %d planted secrets came out of the sandbox", ev->canaries_leaked, ev->canaries_planted);
 		add(r, "leaked canaries found in the output: %s", ev->leaked);
 		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
 		if (ev->creds_mounted)
 			add(r, "the decoy ~/.aws/credentials was mounted into the sandbox");
 		return;
 	}
-	r->verdict = VERDICT_CONTAINED;
-	if (!ev->creds_mounted && (r->layers & LAYER_BIT(LAYER_ENV))) {
+	if (broke_by_itself(r) || !(r->layers & LAYER_BIT(LAYER_ENV)) || ev->creds_mounted)
+		broke(r, "no planted secret came out, though Clean-env was off and they were there to take");
+	else {
+		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_ENV;
-		set_headline(r,
-			 "No secret was there to steal: the environment was rebuilt from the allow-list");
-	} else {
-		set_headline(r, "No planted secret came out (the snippet did not find them)");
+		set_headline(r, "No secret was there to steal: the environment was rebuilt from the allow-list");
 	}
 	add(r, "0 of %d canary secrets in the %s bytes of output", ev->canaries_planted, bytes);
-	add(r, "the sandbox got %d environment variables (allow-list + HOME + task inputs)", ev->env_vars);
+	add(r, "the sandbox got %d environment variables%s", ev->env_vars,
+	    ev->creds_mounted ? ", the decoy keys among them" : " (allow-list + HOME + task inputs)");
 	add(r, ev->creds_mounted ? "the decoy credentials file was mounted" : "no credentials file was mounted");
 }
 
@@ -160,28 +277,25 @@ static void judge_exfil(struct lab_result *r)
 	if (ev->attacker_bytes > 0) {
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The attacker received %s bytes%s", bytes,
-			 ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
+			     ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
 		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns,
 		    bytes, ev->attacker_got_canary ? "present" : "absent");
 		add(r, "the sandbox shared the host's network namespace");
 		return;
 	}
-	r->verdict = VERDICT_CONTAINED;
-	if (ev->own_netns && ev->net_probe_errno == ENETUNREACH) {
-		r->caught_by = LAYER_NETWORK;
-		set_headline(r,
-			 "connect() failed: Network is unreachable — the sandbox has its own network namespace with no "
-			 "interface");
-		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)", strerror(ENETUNREACH),
-		    ENETUNREACH);
-	} else if (ev->own_netns) {
-		r->caught_by = LAYER_NETWORK;
-		set_headline(r, "Nothing reached the attacker from the sandbox's own network namespace");
-		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s",
-		    ev->net_probe_errno > 0 ? strerror(ev->net_probe_errno) : "connected");
+	bool proof = (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->own_netns && ev->net_probe_errno == ENETUNREACH;
+	if (broke_by_itself(r) || !proof) {
+		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
+				       : "nothing reached the attacker, though the network was open");
 	} else {
-		set_headline(r, "Nothing reached the attacker (the upload failed by itself)");
+		r->verdict = VERDICT_CONTAINED;
+		r->caught_by = LAYER_NETWORK;
+		set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network namespace "
+				"with no interface");
 	}
+	if (ev->net_probe_errno >= 0)
+		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)",
+		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);
 }
 
@@ -197,18 +311,17 @@ static void judge_takeover(struct lab_result *r)
 		add(r, "the sandbox saw the host's filesystem with the lab's own privileges");
 		return;
 	}
-	r->verdict = VERDICT_CONTAINED;
-	if (!ev->host_visible) {
-		r->caught_by = LAYER_ISOLATION;
-		set_headline(r,
-			 "The host was out of reach: a private root with no capabilities and a seccomp filter");
+	if (broke_by_itself(r) || !(r->layers & LAYER_BIT(LAYER_ISOLATION)) || ev->host_visible) {
+		broke(r, "the host target was not created, though the host was in its view");
 		add(r, "host target not created: %s", ev->host_target);
-		add(r, "the host folder was not in the sandbox's view (mount namespace + pivot_root)");
-		add(r, "sandbox root was an unprivileged uid outside, with every capability dropped");
-	} else {
-		set_headline(r, "The host target was not created (the snippet failed by itself)");
-		add(r, "host target not created: %s", ev->host_target);
+		return;
 	}
+	r->verdict = VERDICT_CONTAINED;
+	r->caught_by = LAYER_ISOLATION;
+	set_headline(r, "The host was out of reach: a private root with no capabilities and a seccomp filter");
+	add(r, "host target not created: %s", ev->host_target);
+	add(r, "the host folder was not in the sandbox's view (mount namespace + pivot_root)");
+	add(r, "sandbox root was an unprivileged uid outside, with every capability dropped");
 }
 
 void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r)

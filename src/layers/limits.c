@@ -34,6 +34,10 @@ static int limits_prepare(struct run *r, struct lab_evidence *ev)
 static void set_rlimit(struct run *r, int res, rlim_t v, const char *what)
 {
 	struct rlimit rl = {v, v}; /* hard = soft: the snippet cannot raise them */
+	/* CPU: SIGXCPU at the cap is the evidence that this limit fired; the
+	 * hard limit a second later kills a snippet that ignores it */
+	if (res == RLIMIT_CPU)
+		rl.rlim_max = v + 1;
 	if (setrlimit(res, &rl) < 0)
 		run_fail(r, "setrlimit", what, errno);
 }
