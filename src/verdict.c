@@ -169,8 +169,8 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	if (ev->timed_out)
 		snprintf(m[n++], LAB_LINE, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
 	if (ev->exit_signal == SIGXCPU)
-		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU (SIGXCPU) after %.1f s of CPU (cap %ld s)", ev->cpu_s,
-			 lim->cpu_time);
+		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap (the run used %.1f s in all)",
+			 lim->cpu_time, ev->cpu_s);
 	else if (ev->exit_signal == SIGKILL && !ev->timed_out && !ev->safety_net && ev->cpu_s >= (double)lim->cpu_time)
 		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU's hard limit after %.1f s of CPU (it ignored SIGXCPU)",
 			 ev->cpu_s);
