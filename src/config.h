@@ -4,12 +4,17 @@
 #ifndef CONFIG_H
 #define CONFIG_H
 
+/* lab.h names the config in its prototypes before including this file */
+struct lab_config;
 #include "lab.h"
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define LAB_ENV_ALLOW_MAX 32 /* [env] allow: names at most */
+#define LAB_ENV_NAME_MAX 64  /* bytes per name, NUL included */
 
 struct lab_limits {
 	uint64_t memory;      /* bytes: cgroup memory cap and RLIMIT_AS */
@@ -30,7 +35,7 @@ struct lab_config {
 	char hostname[64];
 	long outside_uid;             /* root lab: sandbox root maps to this uid */
 	/* env */
-	char env_allow[32][64];
+	char env_allow[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
 	int n_env_allow;
 	char clean_home[128];
 	/* limits */
@@ -45,12 +50,18 @@ struct lab_config {
 
 /* Fills cfg from FILE (or the first of ./layers.ini, $XDG_CONFIG_HOME/
  * containment-lab/layers.ini, the file beside the binary, PREFIX/share when
- * file is NULL). Returns 0, or -1 with "FILE:LINE: what is wrong" in err. */
+ * file is NULL; the first two only when they are the euid's or root's and
+ * not writable by others). FILE must be a regular file of at most 64 KiB.
+ * Returns 0, or -1 with "FILE:LINE: what is wrong" in err, one line per
+ * problem, first problem first. */
 int config_load(struct lab_config *cfg, const char *file, char *err, size_t errlen);
 void config_defaults(struct lab_config *cfg);
-int parse_size(const char *s, uint64_t *out);
-int parse_duration_ms(const char *s, long *out);
-/* "isolation,network" | "all" | "none" -> bit mask; -1 + err on unknown key. */
+/* Decimal only. 0, -EINVAL when malformed ("12X", "0x10"), -ERANGE when
+ * well-formed but too big (a size past 2^64, a duration past 24h). */
+int parse_size(const char *s, uint64_t *out);          /* 256M, 64KiB, 1G */
+int parse_duration_ms(const char *s, long *out);       /* 500ms, 2.5s, 1min, 1h */
+/* "isolation,network" | "all" | "none" -> bit mask, any length; -1 + err on
+ * an unknown key or an empty item. */
 int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
 #endif
