@@ -26,7 +26,7 @@
 #endif
 
 /* A layers.ini is a few hundred bytes; anything near this is not one. */
-#define CONFIG_MAX_BYTES (64 * 1024)
+#define CONFIG_MAX_BYTES ((size_t)64 << 10)
 
 void config_defaults(struct lab_config *cfg)
 {
@@ -471,7 +471,7 @@ static int config_set(struct ini_state *st, const char *name, const char *value)
 	const char *section = st->section;
 	for (size_t i = 0; i < N_KEYS; i++) {
 		const struct config_key *k = &config_keys[i];
-		if (strcmp(k->section, section) || strcmp(k->key, name))
+		if (strcmp(k->section, section) != 0 || strcmp(k->key, name) != 0)
 			continue;
 		if (st->seen[i])
 			return config_error(st, "'%s' given twice (first at line %d)", name, st->seen[i]);
@@ -644,8 +644,8 @@ static char *config_read(const char *path, bool trusted, size_t *len, char *err,
 			break;
 		n += (size_t)r;
 		if (n > CONFIG_MAX_BYTES) {
-			snprintf(err, errlen, "%s: larger than %d KiB; a layers.ini is a few hundred bytes", path,
-				 CONFIG_MAX_BYTES / 1024);
+			snprintf(err, errlen, "%s: larger than %zu KiB; a layers.ini is a few hundred bytes", path,
+				 CONFIG_MAX_BYTES >> 10);
 			free(buf);
 			errno = EFBIG;
 			return NULL;

@@ -144,8 +144,8 @@ static void test_config_strict(void)
 
 	char list[400] = "";
 	for (int i = 0; i < 30; i++)
-		strcat(list, "isolation,");
-	strcat(list, "limits");
+		str_append(list, sizeof list, "isolation,");
+	str_append(list, sizeof list, "limits");
 	CHECK("a 300-character layer list keeps its last item",
 	      layers_parse(list, &m, err, sizeof err) == 0 &&
 		      m == (LAYER_BIT(LAYER_ISOLATION) | LAYER_BIT(LAYER_LIMITS)));
