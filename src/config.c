@@ -577,18 +577,25 @@ static char *read_line(char *buf, int num, void *stream)
 	return buf;
 }
 
+enum {
+	READ_NAMED = 0,       /* --config FILE: the user's choice */
+	READ_FOUND = 1,       /* a place looked in: no file there is no error */
+	READ_CHECK_OWNER = 2, /* found where someone else could leave a file */
+};
+
 /* Opens path without ever blocking (a FIFO, a tty) and reads it whole if it
- * is a regular file of sane size. trusted: the file was found, not named, so
- * it must be the user's own (or root's) and not writable by others. Returns
- * a NUL-terminated buffer, or NULL with err filled; errno ENOENT/ENOTDIR
- * with err empty when there is no such file. */
-static char *config_read(const char *path, bool trusted, size_t *len, char *err, size_t errlen)
+ * is a regular file of sane size. With READ_CHECK_OWNER it must also be the
+ * euid's (or root's) and not writable by group or others. Returns a
+ * NUL-terminated buffer, or NULL with err filled; with READ_FOUND, NULL and
+ * err empty when there is no such file. */
+static char *config_read(const char *path, int how, size_t *len, char *err, size_t errlen)
 {
 	err[0] = '\0';
+	bool trusted = how & READ_CHECK_OWNER;
 	int fd cleanup_close = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;
-		if (!trusted || (e != ENOENT && e != ENOTDIR))
+		if (!(how & READ_FOUND) || (e != ENOENT && e != ENOTDIR))
 			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
 		errno = e;
 		return NULL;
@@ -772,7 +779,7 @@ int config_load(struct lab_config *cfg, const char *file, char *err, size_t errl
 	size_t len = 0;
 	if (file) {
 		str_copy(path, sizeof path, file);
-		text = config_read(path, false, &len, err, errlen);
+		text = config_read(path, READ_NAMED, &len, err, errlen);
 		if (!text)
 			return -1;
 	} else {
@@ -795,7 +802,8 @@ int config_load(struct lab_config *cfg, const char *file, char *err, size_t errl
 		for (int i = 0; i < 4 && !text; i++) {
 			if (!cand[i][0])
 				continue;
-			text = config_read(cand[i], i < 2, &len, err, errlen);
+			text = config_read(cand[i], READ_FOUND | (i < 2 ? READ_CHECK_OWNER : 0), &len, err,
+					   errlen);
 			if (!text && err[0])
 				return -1;
 			if (text)

@@ -162,6 +162,11 @@ chmod 644 "$T/xdg/containment-lab/layers.ini"
 err=$(found); rc=$?
 expect_eq "own XDG layers.ini used" "$rc" 0
 
+rm "$T/xdg/containment-lab/layers.ini"
+mkdir "$T/bin" && cp "$BIN" "$T/bin/containment-lab"
+err=$(cd "$T/cwd" && XDG_CONFIG_HOME=$T/xdg timeout 10 "$T/bin/containment-lab" list 2>&1 >/dev/null)
+expect_not_contains "no layers.ini anywhere: the defaults, no error about one" "$err" "layers.ini:"
+
 # ---- the shipped file still loads, defaults unchanged ----
 err=$("$BIN" --config "$CONF" list 2>&1 >/dev/null); rc=$?
 expect_eq "shipped layers.ini loads" "$rc" 0
