@@ -1,23 +1,32 @@
-/* config.c — layers.ini, read strictly with inih. Every knob has a built-in
- * default; a file may only override known keys with well-formed values, and
- * the first problem is reported as FILE:LINE: what is wrong. */
+/* config.c — layers.ini, read strictly. Every knob has a built-in default and
+ * one row in config_keys[]: its section, key, type, bounds and field. That
+ * table drives parsing, the lists of known keys and the error texts. A file
+ * may only override known keys, each once, with well-formed values in range;
+ * every problem is reported as FILE:LINE: what is wrong, at the line it is
+ * about. */
 #define _GNU_SOURCE
-#include "lab.h"
+#include "config.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef LAB_SHAREDIR
 #define LAB_SHAREDIR "/usr/local/share/containment-lab"
 #endif
+
+/* A layers.ini is a few hundred bytes; anything near this is not one. */
+#define CONFIG_MAX_BYTES ((size_t)64 << 10)
 
 void config_defaults(struct lab_config *cfg)
 {
@@ -29,7 +38,7 @@ void config_defaults(struct lab_config *cfg)
 	cfg->outside_uid = 65534;
 	const char *allow[] = {"PATH", "LANG", "LC_ALL", "TZ"};
 	for (size_t i = 0; i < sizeof allow / sizeof *allow; i++)
-		str_copy(cfg->env_allow[cfg->n_env_allow++], 64, allow[i]);
+		str_copy(cfg->env_allow[cfg->n_env_allow++], LAB_ENV_NAME_MAX, allow[i]);
 	str_copy(cfg->clean_home, sizeof cfg->clean_home, "/tmp");
 	cfg->limits = (struct lab_limits){
 		.memory = 256ull << 20,
@@ -46,22 +55,64 @@ void config_defaults(struct lab_config *cfg)
 	str_copy(cfg->python, sizeof cfg->python, "/usr/bin/python3");
 }
 
+/* ---- values: decimal only (no hex, no exponent, no sign), locale-free ---- */
+
+/* DIGITS[.DIGITS] at s; *end is where it stopped. -EINVAL when s does not
+ * start with a digit or a '.' has no digits after it. */
+static int parse_decimal(const char *s, double *v, const char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	double x = 0;
+	for (; isdigit((unsigned char)*s); s++)
+		x = x * 10 + (*s - '0');
+	if (*s == '.') {
+		s++;
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		for (double scale = 0.1; isdigit((unsigned char)*s); s++, scale /= 10)
+			x += (*s - '0') * scale;
+	}
+	*v = x;
+	*end = s;
+	return 0;
+}
+
+/* DIGITS only; -ERANGE past UINT64_MAX. */
+static int parse_whole(const char *s, uint64_t *out, const char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	uint64_t v = 0;
+	bool overflow = false;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			overflow = true;
+		else
+			v = v * 10 + d;
+	}
+	*end = s;
+	if (overflow)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
+	const char *end;
+	uint64_t v = 0;
+	int rc = parse_whole(s, &v, &end);
+	if (rc == -EINVAL)
+		return rc;
 	uint64_t mul = 1;
 	if (*end) {
 		switch (toupper((unsigned char)*end)) {
 		case 'K': mul = 1ull << 10; break;
 		case 'M': mul = 1ull << 20; break;
 		case 'G': mul = 1ull << 30; break;
-		default: return -1;
+		default: return -EINVAL;
 		}
 		end++;
 		if (*end == 'i' || *end == 'I')
@@ -69,34 +120,34 @@ int parse_size(const char *s, uint64_t *out)
 		if (*end == 'B' || *end == 'b')
 			end++;
 		if (*end)
-			return -1;
+			return -EINVAL;
 	}
-	if (v > UINT64_MAX / mul)
-		return -1;
+	/* well-formed but too big to count: out of range, not malformed */
+	if (rc == -ERANGE || v > UINT64_MAX / mul)
+		return -ERANGE;
 	*out = v * mul;
 	return 0;
 }
 
 int parse_duration_ms(const char *s, long *out)
 {
-	char *end;
-	errno = 0;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	double v = strtod(s, &end);
-	if (errno || v < 0 || !isfinite(v))
-		return -1;
-	double mul = 1000; /* bare numbers are seconds */
+	const char *end;
+	double v;
+	if (parse_decimal(s, &v, &end) < 0)
+		return -EINVAL;
+	double mul;
 	if (!strcmp(end, "ms"))
 		mul = 1;
-	else if (!strcmp(end, "s") || !*end)
+	else if (!strcmp(end, "s") || !*end) /* bare numbers are seconds */
 		mul = 1000;
 	else if (!strcmp(end, "m") || !strcmp(end, "min"))
 		mul = 60000;
+	else if (!strcmp(end, "h"))
+		mul = 3600 * 1000;
 	else
-		return -1;
-	if (v * mul > 24.0 * 3600 * 1000)
-		return -1;
+		return -EINVAL;
+	if (!isfinite(v) || v * mul > 24.0 * 3600 * 1000)
+		return -ERANGE;
 	*out = (long)(v * mul);
 	return 0;
 }
@@ -112,183 +163,532 @@ static int parse_bool(const char *s, bool *out)
 	return 0;
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
+/* Bounds as a reader writes them: 16M, 64G, 100ms, 1h. */
+static void fmt_size_bound(char *out, size_t cap, uint64_t n)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
+	static const char units[] = "GMK";
+	for (int i = 0; i < 3; i++) {
+		uint64_t u = 1ull << (10 * (3 - i));
+		if (n >= u && n % u == 0) {
+			snprintf(out, cap, "%llu%c", (unsigned long long)(n / u), units[i]);
+			return;
+		}
+	}
+	snprintf(out, cap, "%llu bytes", (unsigned long long)n);
 }
+
+static void fmt_ms_bound(char *out, size_t cap, long ms)
+{
+	if (ms >= 3600000 && ms % 3600000 == 0)
+		snprintf(out, cap, "%ldh", ms / 3600000);
+	else if (ms >= 60000 && ms % 60000 == 0)
+		snprintf(out, cap, "%ldmin", ms / 60000);
+	else if (ms >= 1000 && ms % 1000 == 0)
+		snprintf(out, cap, "%lds", ms / 1000);
+	else
+		snprintf(out, cap, "%ldms", ms);
+}
+
+/* ---- the table ---- */
+
+enum key_kind {
+	KEY_LAYER,    /* bool: a layer on or off by default */
+	KEY_SIZE,     /* uint64_t bytes */
+	KEY_MS,       /* long milliseconds, written as a duration */
+	KEY_SECONDS,  /* long whole seconds (rounded up), written as a duration */
+	KEY_COUNT,    /* long, decimal */
+	KEY_CORES,    /* double */
+	KEY_HOSTNAME, /* char[]: one word */
+	KEY_NAMES,    /* the env allow-list */
+	KEY_ABSPATH,  /* char[]: an absolute path, taken as written */
+	KEY_PATH,     /* char[]: a path, relative ones beside the file */
+	KEY_PROGRAM,  /* KEY_PATH that must be an executable file now */
+};
+
+struct config_key {
+	const char *section, *key;
+	enum key_kind kind;
+	double lo, hi; /* bytes, ms, count or cores */
+	size_t offset, size;
+	const char *expect; /* what a well-formed value looks like */
+};
+
+#define FIELD(f) offsetof(struct lab_config, f), sizeof(((struct lab_config *)0)->f)
+
+_Static_assert(LAYER_COUNT == 4, "one [layers] row per layer");
+
+static const struct config_key config_keys[] = {
+	{"layers", "isolation", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_ISOLATION]), "on or off"},
+	{"layers", "network", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_NETWORK]), "on or off"},
+	{"layers", "env", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_ENV]), "on or off"},
+	{"layers", "limits", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_LIMITS]), "on or off"},
+	{"isolation", "tmp_size", KEY_SIZE, 1 << 20, 16.0 * (1 << 30), FIELD(tmp_size), "a size like 64M"},
+	{"isolation", "hostname", KEY_HOSTNAME, 0, 0, FIELD(hostname), "a host name without spaces or '/'"},
+	{"isolation", "outside_uid", KEY_COUNT, 1, 4294967294.0, FIELD(outside_uid), "an unprivileged uid like 65534"},
+	{"env", "allow", KEY_NAMES, 0, LAB_ENV_ALLOW_MAX, FIELD(env_allow), "variable names like PATH LANG"},
+	{"env", "home", KEY_ABSPATH, 0, 0, FIELD(clean_home), "an absolute path"},
+	{"limits", "memory", KEY_SIZE, 16 << 20, 64.0 * (1 << 30), FIELD(limits.memory), "a size like 256M"},
+	{"limits", "pids", KEY_COUNT, 1, 4096, FIELD(limits.pids), "a count like 32"},
+	{"limits", "cpu", KEY_CORES, 0.01, 1024, FIELD(limits.cpu), "cores as a number like 0.5"},
+	{"limits", "cpu_time", KEY_SECONDS, 1000, 3600 * 1000, FIELD(limits.cpu_time), "a duration like 2s"},
+	{"limits", "timeout", KEY_MS, 100, 3600 * 1000, FIELD(limits.timeout_ms), "a duration like 5s or 500ms"},
+	{"limits", "output", KEY_SIZE, 1024, 64 << 20, FIELD(limits.output), "a size like 64K"},
+	{"limits", "file_size", KEY_SIZE, 4096, 16.0 * (1 << 30), FIELD(limits.file_size), "a size like 1M"},
+	{"limits", "open_files", KEY_COUNT, 16, 65536, FIELD(limits.open_files), "a count like 64"},
+	{"safety", "timeout", KEY_MS, 1000, 3600 * 1000, FIELD(safety_timeout_ms), "a duration like 30s"},
+	{"safety", "output", KEY_SIZE, 4096, 256 << 20, FIELD(safety_output), "a size like 1M"},
+	{"paths", "snippets", KEY_PATH, 0, 0, FIELD(snippets_dir), "a folder"},
+	{"paths", "python", KEY_PROGRAM, 0, 0, FIELD(python), "a path to python3"},
+};
+#define N_KEYS (sizeof config_keys / sizeof *config_keys)
+
+/* [network] has no keys: the namespace simply has no interface up. */
+static const char *const config_sections[] = {"layers", "isolation", "network", "env",
+					      "limits", "safety", "paths"};
+#define N_SECTIONS (sizeof config_sections / sizeof *config_sections)
+
+/* ---- reading ---- */
+
+#define MAX_ERRORS 8
 
 struct ini_state {
 	struct lab_config *cfg;
-	char msg[256];
 	char dir[PATH_MAX]; /* folder of the file, for relative paths */
-	bool env_allow_set;
+	/* The reader's cursor. inih asks for one line at a time and calls the
+	 * handler before asking for the next, so the handler is always about
+	 * line `lineno`, the one the reader handed out last. */
+	char *next, *end;
+	int lineno;
+	char section[64];
+	bool section_ok;   /* false after a bad header: its keys say nothing new */
+	int seen[N_KEYS];  /* line where each key was given, 0 = not yet */
+	char scratch[2][80];
+	struct {
+		int line;
+		char msg[300];
+	} errors[MAX_ERRORS];
+	int n_errors, n_more;
 };
 
-#define FAIL(...)                                                  \
-	do {                                                       \
-		if (!st->msg[0])                                   \
-			snprintf(st->msg, sizeof st->msg, __VA_ARGS__); \
-		return 0;                                          \
-	} while (0)
-
-static int on_size(struct ini_state *st, const char *key, const char *v, uint64_t lo,
-		   uint64_t hi, uint64_t *out)
+__attribute__((format(printf, 2, 3))) static int config_error(struct ini_state *st, const char *fmt, ...)
 {
-	uint64_t n;
-	if (parse_size(v, &n) < 0)
-		FAIL("%s = %s: expected a size like 256M", key, v);
-	if (n < lo || n > hi)
-		FAIL("%s = %s: out of range (%llu to %llu bytes)", key, v,
-		     (unsigned long long)lo, (unsigned long long)hi);
-	*out = n;
-	return 1;
+	if (st->n_errors == MAX_ERRORS) {
+		st->n_more++;
+		return 0;
+	}
+	st->errors[st->n_errors].line = st->lineno;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(st->errors[st->n_errors].msg, sizeof st->errors[0].msg, fmt, ap);
+	va_end(ap);
+	st->n_errors++;
+	return 0;
 }
 
-static int on_duration(struct ini_state *st, const char *key, const char *v, long lo, long hi,
-		       long *out)
+/* A value as quoted in a message: long ones are cut, visibly. */
+static const char *shown(struct ini_state *st, int slot, const char *v)
 {
-	long ms;
-	if (parse_duration_ms(v, &ms) < 0)
-		FAIL("%s = %s: expected a duration like 5s or 500ms", key, v);
-	if (ms < lo || ms > hi)
-		FAIL("%s = %s: out of range (%ldms to %lds)", key, v, lo, hi / 1000);
-	*out = ms;
-	return 1;
+	char *out = st->scratch[slot];
+	size_t cap = sizeof st->scratch[slot], n = strlen(v);
+	if (n < cap)
+		return v;
+	snprintf(out, cap, "%.40s... (%zu characters)", v, n);
+	return out;
+}
+
+static char *rstrip(char *s)
+{
+	char *p = s + strlen(s);
+	while (p > s && isspace((unsigned char)p[-1]))
+		*--p = '\0';
+	return s;
+}
+
+static char *lskip(char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* inih's own rule: the first of chars, or a ';' after whitespace (an inline
+ * comment), or the end. */
+static char *find_chars_or_comment(char *s, const char *chars)
+{
+	bool was_space = false;
+	while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
+		was_space = isspace((unsigned char)*s);
+		s++;
+	}
+	return s;
+}
+
+static int set_value(struct ini_state *st, const struct config_key *k, const char *v)
+{
+	void *field = (char *)st->cfg + k->offset;
+	const char *key = k->key, *sv = shown(st, 0, v);
+	char lo[32], hi[32];
+	switch (k->kind) {
+	case KEY_LAYER:
+		if (parse_bool(v, field) < 0)
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		return 1;
+	case KEY_SIZE: {
+		uint64_t n = 0;
+		int rc = parse_size(v, &n);
+		if (rc == -EINVAL)
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		if (rc < 0 || n < (uint64_t)k->lo || n > (uint64_t)k->hi) {
+			fmt_size_bound(lo, sizeof lo, (uint64_t)k->lo);
+			fmt_size_bound(hi, sizeof hi, (uint64_t)k->hi);
+			return config_error(st, "%s = %s: out of range (%s-%s)", key, sv, lo, hi);
+		}
+		*(uint64_t *)field = n;
+		return 1;
+	}
+	case KEY_MS:
+	case KEY_SECONDS: {
+		long ms = 0;
+		int rc = parse_duration_ms(v, &ms);
+		if (rc == -EINVAL)
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		if (rc < 0 || ms < (long)k->lo || ms > (long)k->hi) {
+			fmt_ms_bound(lo, sizeof lo, (long)k->lo);
+			fmt_ms_bound(hi, sizeof hi, (long)k->hi);
+			return config_error(st, "%s = %s: out of range (%s-%s)", key, sv, lo, hi);
+		}
+		*(long *)field = k->kind == KEY_MS ? ms : (ms + 999) / 1000;
+		return 1;
+	}
+	case KEY_COUNT: {
+		uint64_t n = 0;
+		const char *end;
+		int rc = parse_whole(v, &n, &end);
+		if (rc == -EINVAL || *end)
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		if (rc < 0 || n < (uint64_t)k->lo || n > (uint64_t)k->hi)
+			return config_error(st, "%s = %s: out of range (%.0f-%.0f)", key, sv, k->lo, k->hi);
+		*(long *)field = (long)n;
+		return 1;
+	}
+	case KEY_CORES: {
+		double c;
+		const char *end;
+		if (parse_decimal(v, &c, &end) < 0 || *end)
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		if (!(c >= k->lo && c <= k->hi))
+			return config_error(st, "%s = %s: out of range (%g-%g)", key, sv, k->lo, k->hi);
+		*(double *)field = c;
+		return 1;
+	}
+	case KEY_HOSTNAME:
+		if (!*v || strpbrk(v, " /\t"))
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		if (strlen(v) >= k->size)
+			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv,
+					    strlen(v), k->size - 1);
+		str_copy(field, k->size, v);
+		return 1;
+	case KEY_NAMES: {
+		struct lab_config *cfg = st->cfg;
+		int n = 0;
+		char *list = strdup(v);
+		if (!list)
+			return config_error(st, "%s: out of memory", key);
+		char names[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
+		int ok = 1;
+		for (char *save = NULL, *tok = strtok_r(list, " ,\t", &save); tok && ok;
+		     tok = strtok_r(NULL, " ,\t", &save)) {
+			for (const char *p = tok; *p && ok; p++)
+				if (!(isalnum((unsigned char)*p) || *p == '_'))
+					ok = config_error(st, "%s: '%s' is not a variable name", key, shown(st, 1, tok));
+			if (ok && strlen(tok) >= LAB_ENV_NAME_MAX)
+				ok = config_error(st, "%s: '%s' is too long (%zu characters; at most %d)", key,
+						  shown(st, 1, tok), strlen(tok), LAB_ENV_NAME_MAX - 1);
+			if (ok && n == LAB_ENV_ALLOW_MAX)
+				ok = config_error(st, "%s: more than %d names", key, LAB_ENV_ALLOW_MAX);
+			if (ok)
+				str_copy(names[n++], LAB_ENV_NAME_MAX, tok);
+		}
+		free(list);
+		if (!ok)
+			return 0;
+		memcpy(cfg->env_allow, names, sizeof names);
+		cfg->n_env_allow = n;
+		return 1;
+	}
+	case KEY_ABSPATH:
+		if (v[0] != '/')
+			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+		if (strlen(v) >= k->size)
+			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv,
+					    strlen(v), k->size - 1);
+		str_copy(field, k->size, v);
+		return 1;
+	case KEY_PATH:
+	case KEY_PROGRAM: {
+		char *target = field;
+		if (!*v)
+			return config_error(st, "%s: empty path", key);
+		int rc = v[0] == '/' || !st->dir[0] ? pathf(target, k->size, "%s", v)
+						    : pathf(target, k->size, "%s/%s", st->dir, v);
+		if (rc < 0)
+			return config_error(st, "%s = %s: path too long (at most %zu characters)", key, sv,
+					    k->size - 1);
+		if (k->kind == KEY_PATH)
+			return 1;
+		/* checked now, not when the first snippet fails to start */
+		struct stat sb;
+		const char *why = NULL;
+		if (stat(target, &sb) < 0)
+			why = errno == ENOENT ? "no such file" : strerror(errno);
+		else if (!S_ISREG(sb.st_mode))
+			why = "not a regular file";
+		else if (access(target, X_OK) < 0)
+			why = "not executable";
+		if (why && !strcmp(target, v))
+			return config_error(st, "%s = %s: %s", key, sv, why);
+		if (why) /* relative: say where it was looked for */
+			return config_error(st, "%s = %s (%s): %s", key, sv, shown(st, 1, target), why);
+		return 1;
+	}
+	}
+	return config_error(st, "%s: unhandled kind of key", key);
+}
+
+static void known_keys(char *out, size_t cap, const char *section)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (!strcmp(config_keys[i].section, section))
+			str_append(out, cap, "%s%s", out[0] ? ", " : "", config_keys[i].key);
+}
+
+static int config_set(struct ini_state *st, const char *name, const char *value)
+{
+	if (!st->section_ok) /* its header was refused already */
+		return 1;
+	const char *section = st->section;
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const struct config_key *k = &config_keys[i];
+		if (strcmp(k->section, section) != 0 || strcmp(k->key, name) != 0)
+			continue;
+		if (st->seen[i])
+			return config_error(st, "'%s' given twice (first at line %d)", name, st->seen[i]);
+		st->seen[i] = st->lineno;
+		return set_value(st, k, value);
+	}
+	char known[200];
+	known_keys(known, sizeof known, section);
+	const char *sn = shown(st, 0, name);
+	if (!strcmp(section, "layers"))
+		return config_error(st, "[layers] unknown layer '%s' (known: %s)", sn, known);
+	if (!known[0])
+		return config_error(st, "[%s] has no keys: the namespace simply has no interface ('%s')", section, sn);
+	return config_error(st, "[%s] unknown key '%s' (known: %s)", section, sn, known);
 }
 
 static int on_entry(void *user, const char *section, const char *name, const char *value)
 {
-	struct ini_state *st = user;
-	struct lab_config *cfg = st->cfg;
-	if (!name) /* a section header alone */
-		goto check_section;
-	if (!strcmp(section, "layers")) {
-		int l = layer_by_key(name);
-		if (l < 0)
-			FAIL("[layers] unknown layer '%s' (known: isolation, network, env, limits)", name);
-		if (parse_bool(value, &cfg->layer_default[l]) < 0)
-			FAIL("%s = %s: expected on or off", name, value);
+	(void)section; /* the reader tracks it, refused headers included */
+	if (!name) /* a header alone, in builds of inih that report them */
 		return 1;
+	return config_set(user, name, value);
+}
+
+/* The reader inih pulls lines through. inih keeps its line buffer (about
+ * 200 bytes) compiled in and splits longer lines, which would shift every
+ * later line number and parse a tail as a line of its own. So each line is
+ * checked here, whole: blank lines and comments of any length reach inih as
+ * an empty line; headers and malformed lines are judged here, with their own
+ * message and line; a key line that fits is passed as it is, one that does
+ * not is split here by inih's rule and goes to the same handler. Lines are
+ * handed over left-trimmed, so an indented line is never taken as the
+ * continuation of the key above it. */
+static char *read_line(char *buf, int num, void *stream)
+{
+	struct ini_state *st = stream;
+	if (st->next >= st->end)
+		return NULL;
+	char *line = st->next, *nl = memchr(line, '\n', (size_t)(st->end - line));
+	if (nl) {
+		*nl = '\0';
+		st->next = nl + 1;
+	} else {
+		st->next = st->end; /* the buffer has a NUL after the end */
 	}
-	if (!strcmp(section, "isolation")) {
-		if (!strcmp(name, "tmp_size"))
-			return on_size(st, name, value, 1 << 20, 16ull << 30, &cfg->tmp_size);
-		if (!strcmp(name, "hostname")) {
-			if (!*value || strlen(value) >= sizeof cfg->hostname || strpbrk(value, " /\t"))
-				FAIL("hostname = %s: expected a short name without spaces", value);
-			str_copy(cfg->hostname, sizeof cfg->hostname, value);
-			return 1;
+	st->lineno++;
+	if (st->lineno == 1 && !strncmp(line, "\xEF\xBB\xBF", 3))
+		line += 3;
+	char *s = rstrip(lskip(line));
+	snprintf(buf, (size_t)num, "\n");
+	if (!*s || *s == ';' || *s == '#')
+		return buf;
+	if (*s == '[') {
+		char *close = find_chars_or_comment(s + 1, "]");
+		st->section_ok = false;
+		snprintf(st->section, sizeof st->section, "?");
+		if (*close != ']') {
+			config_error(st, "%s: missing ']' (a section header is [name])", shown(st, 0, s));
+			return buf;
 		}
-		if (!strcmp(name, "outside_uid")) {
-			if (parse_long(value, 1, 4294967294L, &cfg->outside_uid) < 0)
-				FAIL("outside_uid = %s: expected an unprivileged uid (1 or more)", value);
-			return 1;
+		*close = '\0';
+		char *rest = lskip(close + 1);
+		if (*rest && *rest != ';' && *rest != '#') {
+			config_error(st, "[%s]: unexpected text after ']'", shown(st, 0, s + 1));
+			return buf;
 		}
-		FAIL("[isolation] unknown key '%s' (known: tmp_size, hostname, outside_uid)", name);
-	}
-	if (!strcmp(section, "network"))
-		FAIL("[network] has no keys: the namespace simply has no interface ('%s')", name);
-	if (!strcmp(section, "env")) {
-		if (!strcmp(name, "allow")) {
-			cfg->n_env_allow = 0;
-			char buf[1024];
-			str_copy(buf, sizeof buf, value);
-			for (char *save = NULL, *tok = strtok_r(buf, " ,\t", &save); tok;
-			     tok = strtok_r(NULL, " ,\t", &save)) {
-				for (const char *p = tok; *p; p++)
-					if (!(isalnum((unsigned char)*p) || *p == '_'))
-						FAIL("allow: '%s' is not a variable name", tok);
-				if (cfg->n_env_allow >= 32)
-					FAIL("allow: at most 32 names");
-				str_copy(cfg->env_allow[cfg->n_env_allow++], 64, tok);
+		for (size_t i = 0; i < N_SECTIONS; i++)
+			if (!strcmp(s + 1, config_sections[i])) {
+				str_copy(st->section, sizeof st->section, s + 1);
+				st->section_ok = true;
+				snprintf(buf, (size_t)num, "[%s]\n", s + 1);
+				return buf;
 			}
-			return 1;
-		}
-		if (!strcmp(name, "home")) {
-			if (value[0] != '/' || strlen(value) >= sizeof cfg->clean_home)
-				FAIL("home = %s: expected an absolute path", value);
-			str_copy(cfg->clean_home, sizeof cfg->clean_home, value);
-			return 1;
-		}
-		FAIL("[env] unknown key '%s' (known: allow, home)", name);
+		config_error(st, "unknown section [%s] (known: layers, isolation, network, env, limits, safety, paths)",
+			     shown(st, 0, s + 1));
+		return buf;
 	}
-	if (!strcmp(section, "limits")) {
-		struct lab_limits *l = &cfg->limits;
-		if (!strcmp(name, "memory"))
-			return on_size(st, name, value, 16ull << 20, 64ull << 30, &l->memory);
-		if (!strcmp(name, "pids")) {
-			if (parse_long(value, 1, 4096, &l->pids) < 0)
-				FAIL("pids = %s: expected a count from 1 to 4096", value);
-			return 1;
-		}
-		if (!strcmp(name, "cpu")) {
-			char *end;
-			errno = 0;
-			double c = strtod(value, &end);
-			if (errno || end == value || *end || !(c >= 0.01 && c <= 1024))
-				FAIL("cpu = %s: expected cores as a number like 0.5", value);
-			l->cpu = c;
-			return 1;
-		}
-		if (!strcmp(name, "cpu_time")) {
-			long ms;
-			if (on_duration(st, name, value, 1000, 3600 * 1000, &ms) == 0)
-				return 0;
-			l->cpu_time = (ms + 999) / 1000;
-			return 1;
-		}
-		if (!strcmp(name, "timeout"))
-			return on_duration(st, name, value, 100, 3600 * 1000, &l->timeout_ms);
-		if (!strcmp(name, "output"))
-			return on_size(st, name, value, 1024, 64ull << 20, &l->output);
-		if (!strcmp(name, "file_size"))
-			return on_size(st, name, value, 4096, 16ull << 30, &l->file_size);
-		if (!strcmp(name, "open_files")) {
-			if (parse_long(value, 16, 65536, &l->open_files) < 0)
-				FAIL("open_files = %s: expected a count from 16 to 65536", value);
-			return 1;
-		}
-		FAIL("[limits] unknown key '%s' (known: memory, pids, cpu, cpu_time, timeout, output, file_size, "
-		     "open_files)", name);
+	char *eq = find_chars_or_comment(s, "=:");
+	if (*eq != '=' && *eq != ':') {
+		config_error(st, "'%s': expected key = value or [section]", shown(st, 0, s));
+		return buf;
 	}
-	if (!strcmp(section, "safety")) {
-		if (!strcmp(name, "timeout"))
-			return on_duration(st, name, value, 1000, 3600 * 1000, &cfg->safety_timeout_ms);
-		if (!strcmp(name, "output"))
-			return on_size(st, name, value, 4096, 256ull << 20, &cfg->safety_output);
-		FAIL("[safety] unknown key '%s' (known: timeout, output)", name);
-	}
-	if (!strcmp(section, "paths")) {
-		char *target = NULL;
-		size_t cap = 0;
-		if (!strcmp(name, "snippets"))
-			target = cfg->snippets_dir, cap = sizeof cfg->snippets_dir;
-		else if (!strcmp(name, "python"))
-			target = cfg->python, cap = sizeof cfg->python;
+	if (!st->section[0]) {
+		*eq = '\0';
+		const char *under = NULL;
+		for (size_t i = 0; i < N_KEYS && !under; i++)
+			if (!strcmp(config_keys[i].key, rstrip(s)))
+				under = config_keys[i].section;
+		if (under)
+			config_error(st, "'%s' is outside any section (it belongs under [%s])", s, under);
 		else
-			FAIL("[paths] unknown key '%s' (known: snippets, python)", name);
-		if (!*value)
-			FAIL("%s: empty path", name);
-		if (value[0] == '/' || !st->dir[0])
-			snprintf(target, cap, "%s", value);
-		else
-			pathf(target, cap, "%s/%s", st->dir, value);
-		return 1;
+			config_error(st, "'%s' is outside any section", shown(st, 0, s));
+		return buf;
 	}
-check_section:
-	if (!strcmp(section, "layers") || !strcmp(section, "isolation") || !strcmp(section, "network") ||
-	    !strcmp(section, "env") || !strcmp(section, "limits") || !strcmp(section, "safety") ||
-	    !strcmp(section, "paths"))
-		return 1;
-	if (!*section)
-		FAIL("'%s' is outside any section", name ? name : "");
-	FAIL("unknown section [%s] (known: layers, isolation, network, env, limits, safety, paths)", section);
+	if (strlen(s) + 2 <= (size_t)num) {
+		snprintf(buf, (size_t)num, "%s\n", s);
+		return buf;
+	}
+	*eq = '\0';
+	char *value = eq + 1;
+	*find_chars_or_comment(value, NULL) = '\0';
+	config_set(st, rstrip(s), rstrip(lskip(value)));
+	return buf;
+}
+
+enum {
+	READ_NAMED = 0,       /* --config FILE: the user's choice */
+	READ_FOUND = 1,       /* a place looked in: no file there is no error */
+	READ_CHECK_OWNER = 2, /* found where someone else could leave a file */
+};
+
+/* Opens path without ever blocking (a FIFO, a tty) and reads it whole if it
+ * is a regular file of sane size. With READ_CHECK_OWNER it must also be the
+ * euid's (or root's) and not writable by group or others. Returns a
+ * NUL-terminated buffer, or NULL with err filled; with READ_FOUND, NULL and
+ * err empty when there is no such file. */
+static char *config_read(const char *path, int how, size_t *len, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	bool trusted = how & READ_CHECK_OWNER;
+	int fd cleanup_close = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int e = errno;
+		if (!(how & READ_FOUND) || (e != ENOENT && e != ENOTDIR))
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
+		errno = e;
+		return NULL;
+	}
+	struct stat sb;
+	if (fstat(fd, &sb) < 0) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		const char *what = S_ISDIR(sb.st_mode)	? "a directory"
+				   : S_ISFIFO(sb.st_mode) ? "a FIFO"
+				   : S_ISCHR(sb.st_mode)	? "a character device"
+				   : S_ISBLK(sb.st_mode)	? "a block device"
+				   : S_ISSOCK(sb.st_mode) ? "a socket"
+							  : "not a regular file";
+		snprintf(err, errlen, "%s: is %s; a layers.ini must be a regular file", path, what);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (trusted && sb.st_uid != geteuid() && sb.st_uid != 0) {
+		snprintf(err, errlen,
+			 "%s: not used: it belongs to uid %u, neither you (uid %u) nor root, so it may "
+			 "not be yours to trust; pass --config %s to use it anyway",
+			 path, (unsigned)sb.st_uid, (unsigned)geteuid(), path);
+		errno = EPERM;
+		return NULL;
+	}
+	if (trusted && (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(err, errlen,
+			 "%s: not used: it is writable by %s (mode %04o), so others could change it; "
+			 "run chmod go-w on it, or pass --config %s to use it anyway",
+			 path, (sb.st_mode & S_IWOTH) ? "others" : "its group", (unsigned)(sb.st_mode & 07777), path);
+		errno = EPERM;
+		return NULL;
+	}
+	char *buf = malloc(CONFIG_MAX_BYTES + 2);
+	size_t n = 0;
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + n, CONFIG_MAX_BYTES + 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > CONFIG_MAX_BYTES) {
+			snprintf(err, errlen, "%s: larger than %zu KiB; a layers.ini is a few hundred bytes", path,
+				 CONFIG_MAX_BYTES >> 10);
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+	}
+	buf[n] = '\0';
+	const char *nul = memchr(buf, '\0', n);
+	if (nul) {
+		int line = 1;
+		for (const char *p = buf; p < nul; p++)
+			line += *p == '\n';
+		snprintf(err, errlen, "%s:%d: contains a NUL byte; a layers.ini is text", path, line);
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* Every error, first one first, as many whole lines as fit in err. */
+static void report_errors(const struct ini_state *st, const char *path, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	int more = st->n_more;
+	for (int i = 0; i < st->n_errors; i++) {
+		char one[PATH_MAX + 400];
+		snprintf(one, sizeof one, "%s%s:%d: %s", i ? "\n" : "", path, st->errors[i].line, st->errors[i].msg);
+		if (i && strlen(err) + strlen(one) + 24 >= errlen) {
+			more += st->n_errors - i;
+			break;
+		}
+		str_append(err, errlen, "%s", one);
+	}
+	if (more)
+		str_append(err, errlen, "\n(and %d more)", more);
 }
 
 /* Where the running binary lives, to find snippets/ and layers.ini beside it. */
@@ -336,16 +736,52 @@ static void default_snippets_dir(struct lab_config *cfg)
 	snprintf(cfg->snippets_dir, sizeof cfg->snippets_dir, "%s/snippets", LAB_SHAREDIR);
 }
 
+static int config_parse(struct lab_config *cfg, const char *path, char *text, size_t len, char *err,
+			size_t errlen)
+{
+	struct ini_state *st = calloc(1, sizeof *st);
+	if (!st) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	st->cfg = cfg;
+	st->next = text;
+	st->end = text + len;
+	char *abs = realpath(path, NULL);
+	str_copy(cfg->path, sizeof cfg->path, abs ? abs : path);
+	if (abs) {
+		char *slash = strrchr(abs, '/');
+		if (slash)
+			*slash = '\0';
+		str_copy(st->dir, sizeof st->dir, abs);
+		free(abs);
+	}
+	int line = ini_parse_stream(read_line, st, on_entry, st);
+	if (line > 0 && !st->n_errors) { /* inih saw what the reader did not */
+		st->lineno = line;
+		config_error(st, "malformed line (expected [section] or key = value)");
+	} else if (line < 0 && !st->n_errors) {
+		config_error(st, "inih could not parse the file (error %d)", line);
+	}
+	int rc = st->n_errors ? -1 : 0;
+	if (rc < 0)
+		report_errors(st, path, err, errlen);
+	free(st);
+	return rc;
+}
+
 int config_load(struct lab_config *cfg, const char *file, char *err, size_t errlen)
 {
 	config_defaults(cfg);
+	err[0] = '\0';
 	char path[PATH_MAX] = "";
+	char *text = NULL;
+	size_t len = 0;
 	if (file) {
 		str_copy(path, sizeof path, file);
-		if (!readable(path)) {
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		text = config_read(path, READ_NAMED, &len, err, errlen);
+		if (!text)
 			return -1;
-		}
 	} else {
 		char dir[PATH_MAX], cand[4][PATH_MAX + 64];
 		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
@@ -359,33 +795,26 @@ int config_load(struct lab_config *cfg, const char *file, char *err, size_t errl
 		exe_dir(dir, sizeof dir);
 		snprintf(cand[2], sizeof cand[2], "%s/layers.ini", dir);
 		snprintf(cand[3], sizeof cand[3], "%s/layers.ini", LAB_SHAREDIR);
-		for (int i = 0; i < 4; i++)
-			if (cand[i][0] && readable(cand[i])) {
+		/* The first that exists is the one: a broken or untrusted file is
+		 * refused, never skipped for the next. ./ and the XDG folder are
+		 * where someone else could leave a file for us to find; beside
+		 * the binary and PREFIX/share are the installer's. */
+		for (int i = 0; i < 4 && !text; i++) {
+			if (!cand[i][0])
+				continue;
+			text = config_read(cand[i], READ_FOUND | (i < 2 ? READ_CHECK_OWNER : 0), &len, err,
+					   errlen);
+			if (!text && err[0])
+				return -1;
+			if (text)
 				str_copy(path, sizeof path, cand[i]);
-				break;
-			}
+		}
 	}
-	if (path[0]) {
-		struct ini_state st = {.cfg = cfg};
-		char *abs = realpath(path, NULL);
-		str_copy(cfg->path, sizeof cfg->path, abs ? abs : path);
-		if (abs) {
-			char *slash = strrchr(abs, '/');
-			if (slash)
-				*slash = '\0';
-			str_copy(st.dir, sizeof st.dir, abs);
-			free(abs);
-		}
-		int line = ini_parse(path, on_entry, &st);
-		if (line == -1) {
-			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (text) {
+		int rc = config_parse(cfg, path, text, len, err, errlen);
+		free(text);
+		if (rc < 0)
 			return -1;
-		}
-		if (line != 0) {
-			snprintf(err, errlen, "%s:%d: %s", path, line,
-				 st.msg[0] ? st.msg : "malformed line (expected [section] or key = value)");
-			return -1;
-		}
 	}
 	if (!cfg->snippets_dir[0])
 		default_snippets_dir(cfg);
@@ -394,6 +823,7 @@ int config_load(struct lab_config *cfg, const char *file, char *err, size_t errl
 	return 0;
 }
 
+/* --on/--off lists: any length, read in place, nothing cut. */
 int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen)
 {
 	*mask = 0;
@@ -403,16 +833,29 @@ int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen)
 	}
 	if (!strcmp(list, "none") || !*list)
 		return 0;
-	char buf[256];
-	str_copy(buf, sizeof buf, list);
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int l = layer_by_key(tok);
-		if (l < 0) {
+	int item = 1;
+	for (const char *p = list;; item++) {
+		const char *comma = strchrnul(p, ',');
+		size_t n = (size_t)(comma - p);
+		int l = -1;
+		for (int i = 0; i < LAYER_COUNT && l < 0; i++)
+			if (strlen(lab_layers[i].key) == n && !strncmp(p, lab_layers[i].key, n))
+				l = i;
+		if (n == 0) {
 			snprintf(err, errlen,
-				 "unknown layer '%s': use isolation, network, env, limits, all or none", tok);
+				 "empty item %d in the layer list '%.40s%s': name layers separated by single "
+				 "commas, like isolation,network",
+				 item, list, strlen(list) > 40 ? "..." : "");
+			return -1;
+		}
+		if (l < 0) {
+			snprintf(err, errlen, "unknown layer '%.*s%s': use isolation, network, env, limits, all or none",
+				 n > 40 ? 40 : (int)n, p, n > 40 ? "..." : "");
 			return -1;
 		}
 		*mask |= LAYER_BIT(l);
+		if (!*comma)
+			return 0;
+		p = comma + 1;
 	}
-	return 0;
 }

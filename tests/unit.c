@@ -95,6 +95,65 @@ static void test_config(void)
 	CHECK("layers unknown refused", layers_parse("network,firewall", &m, err, sizeof err) < 0 && strstr(err, "firewall"));
 }
 
+/* ---- config, strict reading (config.c's key table and line reader) ---- */
+static void test_config_strict(void)
+{
+	struct lab_config cfg;
+	char err[600], text[2048], name[80];
+	uint64_t sz;
+	long ms;
+	unsigned m;
+	CHECK("parse_size: past 2^64 is out of range", parse_size("99999999999999999999G", &sz) == -ERANGE);
+	CHECK("parse_size: 16E overflows the multiplier", parse_size("17179869184G", &sz) == -ERANGE);
+	CHECK("parse_size: hex is malformed", parse_size("0x10", &sz) == -EINVAL);
+	CHECK("parse_duration: hex is malformed", parse_duration_ms("0x10", &ms) == -EINVAL &&
+							 parse_duration_ms("0x0.8", &ms) == -EINVAL);
+	CHECK("parse_duration: exponent is malformed", parse_duration_ms("1e3", &ms) == -EINVAL);
+	CHECK("parse_duration: 1e30 seconds is out of range",
+	      parse_duration_ms("1000000000000000000000000000000s", &ms) == -ERANGE);
+	CHECK("parse_duration 1min", parse_duration_ms("1min", &ms) == 0 && ms == 60000);
+
+	CHECK("duplicate key names both lines",
+	      load_cfg("[limits]\nmemory = 1G\n\nmemory = 2G\n", &cfg, err, sizeof err) < 0 &&
+		      strstr(err, "layers.ini:4: 'memory' given twice (first at line 2)"));
+	CHECK("out of range shows bounds",
+	      load_cfg("[limits]\ntimeout = 50ms\n", &cfg, err, sizeof err) < 0 &&
+		      strstr(err, ":2: timeout = 50ms: out of range (100ms-1h)"));
+	CHECK("cpu_time rounds up to whole seconds",
+	      load_cfg("[limits]\ncpu_time = 1500ms\n", &cfg, err, sizeof err) == 0 && cfg.limits.cpu_time == 2);
+	CHECK("garbage and bad value each at their line",
+	      load_cfg("[limits]\nthis is garbage\nmemory = 12X\n", &cfg, err, sizeof err) < 0 &&
+		      strstr(err, ":2: 'this is garbage': expected key = value") &&
+		      strstr(err, ":3: memory = 12X: expected a size"));
+	snprintf(text, sizeof text, "[limits]\n; %0300d\npids = 9\n", 0);
+	CHECK("a 300-character comment is one line",
+	      load_cfg(text, &cfg, err, sizeof err) == 0 && cfg.limits.pids == 9);
+	snprintf(text, sizeof text, "[env]\nhome = /%0250d\n[limits]\npids = 0\n", 0);
+	CHECK("a long line does not shift later line numbers",
+	      load_cfg(text, &cfg, err, sizeof err) < 0 && strstr(err, ":2: home = ") && strstr(err, ":4: pids = 0"));
+	snprintf(name, sizeof name, "A%062d", 0);
+	snprintf(text, sizeof text, "[env]\nallow = PATH %s\n", name);
+	CHECK("a 63-character env name is kept whole",
+	      load_cfg(text, &cfg, err, sizeof err) == 0 && cfg.n_env_allow == 2 && !strcmp(cfg.env_allow[1], name));
+	snprintf(text, sizeof text, "[env]\nallow = PATH %sB\n", name);
+	CHECK("a 64-character env name is refused, not cut",
+	      load_cfg(text, &cfg, err, sizeof err) < 0 && strstr(err, "at most 63"));
+	CHECK("a directory is refused", config_load(&cfg, "/tmp", err, sizeof err) < 0 && strstr(err, "is a directory"));
+	CHECK("/dev/zero is refused", config_load(&cfg, "/dev/zero", err, sizeof err) < 0 &&
+					      strstr(err, "character device"));
+
+	char list[400] = "";
+	for (int i = 0; i < 30; i++)
+		str_append(list, sizeof list, "isolation,");
+	str_append(list, sizeof list, "limits");
+	CHECK("a 300-character layer list keeps its last item",
+	      layers_parse(list, &m, err, sizeof err) == 0 &&
+		      m == (LAYER_BIT(LAYER_ISOLATION) | LAYER_BIT(LAYER_LIMITS)));
+	CHECK("empty item in a layer list refused",
+	      layers_parse("isolation,,limits", &m, err, sizeof err) < 0 && strstr(err, "empty item 2"));
+	CHECK("trailing comma refused", layers_parse("network,", &m, err, sizeof err) < 0);
+}
+
 static void test_snippets(void)
 {
 	struct snippet s;
@@ -334,6 +393,7 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	test_config();
+	test_config_strict();
 	test_snippets();
 	test_verdicts();
 	test_env();

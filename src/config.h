@@ -1,0 +1,67 @@
+/* config.h — layers.ini: every knob with its built-in default, read strictly
+ * (config.c). Included by lab.h after enum lab_layer, which it needs; a file
+ * may include either header first. */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+/* lab.h names the config in its prototypes before including this file */
+struct lab_config;
+#include "lab.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LAB_ENV_ALLOW_MAX 32 /* [env] allow: names at most */
+#define LAB_ENV_NAME_MAX 64  /* bytes per name, NUL included */
+
+struct lab_limits {
+	uint64_t memory;      /* bytes: cgroup memory cap and RLIMIT_AS */
+	long pids;            /* processes the snippet may have at once */
+	double cpu;           /* cores (cgroup CPU quota) */
+	long cpu_time;        /* seconds of CPU per process (RLIMIT_CPU) */
+	long timeout_ms;      /* wall clock */
+	uint64_t output;      /* bytes of output captured */
+	uint64_t file_size;   /* RLIMIT_FSIZE */
+	long open_files;      /* RLIMIT_NOFILE: also bounds memory parked in memfds */
+};
+
+struct lab_config {
+	char path[PATH_MAX];          /* the file that was read ("" = built-in) */
+	bool layer_default[LAYER_COUNT];
+	/* isolation */
+	uint64_t tmp_size;
+	char hostname[64];
+	long outside_uid;             /* root lab: sandbox root maps to this uid */
+	/* env */
+	char env_allow[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
+	int n_env_allow;
+	char clean_home[128];
+	/* limits */
+	struct lab_limits limits;
+	/* safety net: always on, whatever the layers */
+	long safety_timeout_ms;
+	uint64_t safety_output;
+	/* paths */
+	char snippets_dir[PATH_MAX];
+	char python[PATH_MAX];
+};
+
+/* Fills cfg from FILE (or the first of ./layers.ini, $XDG_CONFIG_HOME/
+ * containment-lab/layers.ini, the file beside the binary, PREFIX/share when
+ * file is NULL; the first two only when they are the euid's or root's and
+ * not writable by others). FILE must be a regular file of at most 64 KiB.
+ * Returns 0, or -1 with "FILE:LINE: what is wrong" in err, one line per
+ * problem, first problem first. */
+int config_load(struct lab_config *cfg, const char *file, char *err, size_t errlen);
+void config_defaults(struct lab_config *cfg);
+/* Decimal only. 0, -EINVAL when malformed ("12X", "0x10"), -ERANGE when
+ * well-formed but too big (a size past 2^64, a duration past 24h). */
+int parse_size(const char *s, uint64_t *out);          /* 256M, 64KiB, 1G */
+int parse_duration_ms(const char *s, long *out);       /* 500ms, 2.5s, 1min, 1h */
+/* "isolation,network" | "all" | "none" -> bit mask, any length; -1 + err on
+ * an unknown key or an empty item. */
+int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen);
+
+#endif
