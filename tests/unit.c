@@ -271,13 +271,14 @@ static void test_serialise(void)
 	ssize_t n = read(p[0], buf, sizeof buf);
 	close(p[0]);
 	struct lab_result back;
-	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back) == 0 && back.verdict == VERDICT_ESCAPED &&
+	char why[200];
+	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back, why, sizeof why) == 0 && back.verdict == VERDICT_ESCAPED &&
 					    back.layers == 5 && back.caught_by == -1 && back.n_evidence == 2 &&
 					    !strcmp(back.evidence[0], r.evidence[0]) && back.output_len == 21 &&
 					    !memcmp(back.output, r.output, 21) && back.ev.attacker_bytes == 1204 &&
 					    back.ev.net_probe_errno == -1 && back.ev.cpu_s > 0.24);
 	result_free(&back);
-	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back) < 0);
+	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back, why, sizeof why) < 0);
 	result_free(&back);
 }
 
