@@ -233,9 +233,10 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 		BAD("missing field 'cpu_s'");
 	if (!r->output)
 		BAD("missing field 'output'");
-	/* what the verdict says must hang together: a CONTAINED cell names
-	 * its layer, and only a CONTAINED cell does */
-	if ((r->verdict == VERDICT_CONTAINED) != (r->caught_by >= 0))
+	/* what the verdict says must hang together: only a CONTAINED cell
+	 * names a layer that caught it (an attack that broke by itself is
+	 * CONTAINED with none) */
+	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
 		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
 	if (ev->canaries_leaked > ev->canaries_planted)
 		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
