@@ -214,5 +214,7 @@ fi
 sleep 0.3
 # only our own: other labs may be running on this box (the processes of
 # each run were checked by PID above)
-expect_eq "no lab process of this test left" "$(pgrep -af -- "$T/" | grep -v pgrep)" ""
+tmux_ kill-server >/dev/null 2>&1
+sleep 0.2
+expect_eq "no lab process of this test left" "$(pgrep -af -- "$T/" | grep -v -e pgrep -e tmux)" ""
 finish
