@@ -5,13 +5,19 @@
 #include "job.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,34 +41,46 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	sb_add(b, "\n", 1);
 }
 
-#define INT_FIELDS(X)                                                                             \
-	X("threat", r->threat) X("expected_layer", r->expected_layer) X("layers", r->layers)     \
-	X("verdict", r->verdict) X("caught_by", r->caught_by) X("started", ev->started)           \
-	X("exit_code", ev->exit_code) X("exit_signal", ev->exit_signal) X("timed_out", ev->timed_out) \
-	X("safety_net", ev->safety_net) X("aborted", ev->aborted) X("duration_ms", ev->duration_ms) \
-	X("peak_procs", ev->peak_procs) X("peak_mem", ev->peak_mem)                               \
-	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup) X("pids_max_events", ev->pids_max_events) \
-	X("mem_failcnt", ev->mem_failcnt) X("oom_kills", ev->oom_kills)                           \
-	X("cpu_throttled", ev->cpu_throttled) X("cgroup_used", ev->cgroup_used)                   \
-	X("out_bytes", ev->out_bytes) X("out_truncated", ev->out_truncated)                       \
-	X("canaries_planted", ev->canaries_planted) X("canaries_leaked", ev->canaries_leaked)     \
-	X("env_vars", ev->env_vars) X("creds_mounted", ev->creds_mounted)                         \
-	X("attacker_conns", ev->attacker_conns) X("attacker_bytes", ev->attacker_bytes)           \
-	X("attacker_got_canary", ev->attacker_got_canary) X("net_probe_errno", ev->net_probe_errno) \
-	X("own_netns", ev->own_netns) X("host_target_written", ev->host_target_written)           \
-	X("host_target_size", ev->host_target_size) X("host_visible", ev->host_visible)           \
-	X("expect_found", ev->expect_found)
+/* Every field with the range a well-behaved worker can send: a value
+ * outside it means the stream is not what result_write wrote, and the
+ * reader must never index a table or print a verdict from it. */
+#define BOOL 0, 1
+#define COUNT 0, LONG_MAX
+#define INT_FIELDS(X)                                                                              \
+	X("threat", r->threat, 0, THREAT_COUNT - 1) X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1) \
+	X("layers", r->layers, 0, LAYERS_ALL) X("verdict", r->verdict, 0, VERDICT_COUNT - 1)                \
+	X("caught_by", r->caught_by, -1, LAYER_COUNT - 1) X("started", ev->started, BOOL)                 \
+	X("exit_code", ev->exit_code, -1, 255) X("exit_signal", ev->exit_signal, 0, 127)                  \
+	X("timed_out", ev->timed_out, BOOL) X("safety_net", ev->safety_net, BOOL)                         \
+	X("aborted", ev->aborted, BOOL) X("duration_ms", ev->duration_ms, COUNT)                          \
+	X("peak_procs", ev->peak_procs, COUNT) X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                  \
+	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)                                         \
+	X("pids_max_events", ev->pids_max_events, COUNT) X("mem_failcnt", ev->mem_failcnt, COUNT)         \
+	X("oom_kills", ev->oom_kills, COUNT) X("cpu_throttled", ev->cpu_throttled, COUNT)                 \
+	X("cgroup_used", ev->cgroup_used, BOOL) X("out_bytes", ev->out_bytes, 0, LLONG_MAX)               \
+	X("out_truncated", ev->out_truncated, BOOL) X("canaries_planted", ev->canaries_planted, 0, INT_MAX) \
+	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX) X("env_vars", ev->env_vars, 0, INT_MAX)      \
+	X("creds_mounted", ev->creds_mounted, BOOL) X("attacker_conns", ev->attacker_conns, COUNT)        \
+	X("attacker_bytes", ev->attacker_bytes, 0, LLONG_MAX)                                             \
+	X("attacker_got_canary", ev->attacker_got_canary, BOOL)                                           \
+	X("net_probe_errno", ev->net_probe_errno, -1, 4095) X("own_netns", ev->own_netns, BOOL)            \
+	X("host_target_written", ev->host_target_written, BOOL)                                           \
+	X("host_target_size", ev->host_target_size, 0, LLONG_MAX) X("host_visible", ev->host_visible, BOOL) \
+	X("expect_found", ev->expect_found, BOOL)
 
 #define STR_FIELDS(X)                                                                     \
 	X("snippet", r->snippet) X("consequence", r->consequence) X("headline", r->headline) \
 	X("error", ev->error) X("leaked", ev->leaked) X("host_target", ev->host_target)     \
 	X("mechanisms", ev->mechanisms)
 
+#define ONE(...) +1
+enum { N_INT = 0 INT_FIELDS(ONE), N_STR = 0 STR_FIELDS(ONE) };
+
 int result_write(int fd, const struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	struct strbuf b = {0};
-#define W_INT(k, v) sb_printf(&b, "%s\t%lld\n", k, (long long)(v));
+#define W_INT(k, v, ...) sb_printf(&b, "%s\t%lld\n", k, (long long)(v));
 	INT_FIELDS(W_INT)
 #define W_STR(k, v) put_str(&b, k, v, strlen(v));
 	STR_FIELDS(W_STR)
@@ -91,54 +109,155 @@ static size_t unescape(char *s)
 	return (size_t)(w - s);
 }
 
-int result_read(const char *buf, size_t len, struct lab_result *r)
+/* A whole decimal number and nothing else, within [lo, hi]. */
+static bool parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+	if (!*s || *s == ' ' || *s == '+')
+		return false;
+	errno = 0;
+	char *end;
+	long long n = strtoll(s, &end, 10);
+	if (errno || *end || n < lo || n > hi)
+		return false;
+	*out = n;
+	return true;
+}
+
+#define BAD(...) do { snprintf(why, whylen, __VA_ARGS__); goto malformed; } while (0)
+
+int result_read(const char *buf, size_t len, struct lab_result *r, char *why, size_t whylen)
 {
 	struct lab_evidence *ev = &r->ev;
 	memset(r, 0, sizeof *r);
+	if (whylen)
+		why[0] = '\0';
 	char *copy = malloc(len + 1);
-	if (!copy)
+	if (!copy) {
+		snprintf(why, whylen, "out of memory reading the worker's result");
 		return -1;
+	}
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
-	bool ended = false;
+	bool seen_int[N_INT] = {0}, seen_str[N_STR] = {0}, seen_cpu = false, ended = false;
+	if (len == 0)
+		BAD("nothing");
+	if (memchr(buf, '\0', len))
+		BAD("a NUL byte in the stream");
 	for (char *line = copy, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		else
+			BAD("the last line is not terminated");
+		if (ended)
+			BAD("data after 'end'");
 		char *tab = strchr(line, '\t');
 		if (!tab)
-			continue;
+			BAD("a line without a field name: '%.40s'", line);
 		*tab = '\0';
-		char *key = line, *val = tab + 1;
+		const char *key = line;
+		char *val = tab + 1;
 		size_t vlen = unescape(val);
-		long long n = strtoll(val, NULL, 10);
-		(void)n;
-#define R_INT(k, v) if (!strcmp(key, k)) { v = (__typeof__(v))n; continue; }
+		long long n;
+		int fi = 0;
+#define R_INT(k, v, ...) R_INT_(k, v, __VA_ARGS__)
+#define R_INT_(k, v, lo, hi)                                                                       \
+	if (!strcmp(key, k)) {                                                                      \
+		if (seen_int[fi])                                                                   \
+			BAD("%s sent twice", k);                                                    \
+		if (!parse_int(val, lo, hi, &n))                                                    \
+			BAD("%s %.40s out of range (%lld to %lld)", k, val, (long long)(lo), (long long)(hi)); \
+		v = (__typeof__(v))n;                                                               \
+		seen_int[fi] = true;                                                                \
+		continue;                                                                           \
+	}                                                                                           \
+	fi++;
 		INT_FIELDS(R_INT)
-#define R_STR(k, v) if (!strcmp(key, k)) { str_copy(v, sizeof v, val); continue; }
+		fi = 0;
+#define R_STR(k, v)                                                                                 \
+	if (!strcmp(key, k)) {                                                                      \
+		if (seen_str[fi])                                                                   \
+			BAD("%s sent twice", k);                                                    \
+		if (vlen >= sizeof v || strlen(val) != vlen)                                        \
+			BAD("%s longer than %zu bytes or holding a NUL", k, sizeof v - 1);          \
+		memcpy(v, val, vlen + 1);                                                           \
+		seen_str[fi] = true;                                                                \
+		continue;                                                                           \
+	}                                                                                           \
+	fi++;
 		STR_FIELDS(R_STR)
-		if (!strcmp(key, "cpu_s"))
-			ev->cpu_s = strtod(val, NULL);
-		else if (!strcmp(key, "evidence") && r->n_evidence < LAB_EVIDENCE_MAX)
-			str_copy(r->evidence[r->n_evidence++], LAB_LINE, val);
-		else if (!strcmp(key, "output")) {
-			free(r->output);
+		if (!strcmp(key, "cpu_s")) {
+			char *end;
+			errno = 0;
+			double d = strtod(val, &end);
+			if (seen_cpu)
+				BAD("cpu_s sent twice");
+			if (!*val || *end || errno || !(d >= 0 && d < 1e9))
+				BAD("cpu_s %.40s out of range (0 to 1e9)", val);
+			ev->cpu_s = d;
+			seen_cpu = true;
+		} else if (!strcmp(key, "evidence")) {
+			if (r->n_evidence >= LAB_EVIDENCE_MAX)
+				BAD("more than %d evidence lines", LAB_EVIDENCE_MAX);
+			if (vlen >= LAB_LINE || strlen(val) != vlen)
+				BAD("an evidence line longer than %d bytes or holding a NUL", LAB_LINE - 1);
+			memcpy(r->evidence[r->n_evidence++], val, vlen + 1);
+		} else if (!strcmp(key, "output")) {
+			if (r->output)
+				BAD("output sent twice");
 			r->output = malloc(vlen + 1);
-			if (r->output) {
-				memcpy(r->output, val, vlen);
-				r->output[vlen] = '\0';
-				r->output_len = vlen;
-			}
-		} else if (!strcmp(key, "end"))
+			if (!r->output)
+				BAD("out of memory");
+			memcpy(r->output, val, vlen);
+			r->output[vlen] = '\0';
+			r->output_len = vlen;
+		} else if (!strcmp(key, "end")) {
 			ended = true;
+		} else {
+			BAD("unknown field '%.40s'", key);
+		}
 	}
-	free(copy);
+	if (!ended)
+		BAD("no 'end': the stream stops early");
+	int fi = 0;
+#define R_NEED_INT(k, ...)       \
+	if (!seen_int[fi++])     \
+		BAD("missing field '%s'", k);
+	INT_FIELDS(R_NEED_INT)
+	fi = 0;
+#define R_NEED_STR(k, ...)       \
+	if (!seen_str[fi++])     \
+		BAD("missing field '%s'", k);
+	STR_FIELDS(R_NEED_STR)
+	if (!seen_cpu)
+		BAD("missing field 'cpu_s'");
 	if (!r->output)
-		r->output = strdup("");
-	return ended ? 0 : -1;
+		BAD("missing field 'output'");
+	/* what the verdict says must hang together: only a CONTAINED cell
+	 * names a layer that caught it (an attack that broke by itself is
+	 * CONTAINED with none) */
+	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
+		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
+	if (ev->canaries_leaked > ev->canaries_planted)
+		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
+	free(copy);
+	return 0;
+malformed:
+	free(copy);
+	result_free(r);
+	memset(r, 0, sizeof *r);
+	r->caught_by = -1;
+	r->output = strdup("");
+	return -1;
 }
 
 /* ---- the worker ---- */
+
+/* How long a worker gets to stop its sandbox and clean up after SIGTERM
+ * before job_free kills it: a run's cleanup takes a few hundred ms; a
+ * worker stuck longer than this is not coming back. Its sandbox dies with
+ * it (PR_SET_PDEATHSIG), its temp folder is swept by the next run. */
+#define JOB_GRACE_MS 1500
 
 static int abort_pipe[2] = {-1, -1};
 
@@ -150,6 +269,40 @@ static void on_stop(int sig)
 	errno = e;
 }
 
+int job_close_inherited(int keep)
+{
+	/* 1. close_range (Linux 5.9): the ranges around the one we keep */
+	bool ok;
+	if (keep >= 3)
+		ok = (keep == 3 || syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u) == 0) &&
+		     syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) == 0;
+	else
+		ok = syscall(SYS_close_range, 3u, ~0u, 0u) == 0;
+	if (ok)
+		return 1;
+	/* 2. what /proc/self/fd lists */
+	DIR *d = opendir("/proc/self/fd");
+	if (d) {
+		int dfd = dirfd(d);
+		for (struct dirent *e; (e = readdir(d));) {
+			char *end;
+			long fd = strtol(e->d_name, &end, 10);
+			if (*end || e->d_name[0] == '.' || fd < 3 || fd == keep || fd == dfd)
+				continue;
+			close((int)fd);
+		}
+		closedir(d);
+		return 2;
+	}
+	/* 3. one by one up to the limit */
+	long max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 1 << 20)
+		max = 1 << 20;
+	for (long fd = 3; fd < max; fd++)
+		if (fd != keep)
+			close((int)fd);
+	return 3;
+}
 
 int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
 {
@@ -170,9 +323,20 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		return -e;
 	}
 	if (pid == 0) {
-		close(p[0]);
-		/* the caller's terminal and handlers are not ours: an abort or the
-		 * caller's death makes us stop and clean up like a finished run */
+		/* Nothing of the caller's but stdio and our own write end: another
+		 * worker's read end kept open here would hide EPIPE from that
+		 * worker when the caller stops reading it, and it would block
+		 * forever in write while the caller waits for it. */
+		job_close_inherited(p[1]);
+		/* the caller's handlers and mask are not ours either */
+		sigset_t all;
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		/* an abort or the caller's death makes us stop and clean up like
+		 * a finished run */
 		if (pipe2(abort_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 			_exit(125);
 		struct sigaction sa = {.sa_handler = on_stop};
@@ -181,7 +345,6 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
 		signal(SIGPIPE, SIG_IGN);
-		signal(SIGWINCH, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent) /* died before PDEATHSIG was armed (it may be PID 1 itself) */
 			_exit(125);
@@ -204,17 +367,58 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 	return 0;
 }
 
+/* Waits for the worker, but never forever: after the grace (counted from
+ * the abort, or from now) it is SIGKILLed, and a SIGKILLed process is
+ * always reaped at once. */
 static void job_reap(struct job *j)
 {
-	if (j->pid > 0) {
-		while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		j->pid = 0;
+	if (j->pid <= 0)
+		return;
+	long deadline = (j->abort_ms ? j->abort_ms : monotonic_ms()) + JOB_GRACE_MS;
+	int status = 0;
+	for (;;) {
+		pid_t r = waitpid(j->pid, &status, WNOHANG);
+		if (r == j->pid || (r < 0 && errno != EINTR))
+			break;
+		if (r == 0 && monotonic_ms() >= deadline) {
+			kill(j->pid, SIGKILL);
+			while ((r = waitpid(j->pid, &status, 0)) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		if (r == 0)
+			nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
 	}
+	j->status = status;
+	j->pid = 0;
+}
+
+/* The result a job gets when the worker's own cannot be trusted. */
+static void job_error(struct job *j, const struct snippet *s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void job_error(struct job *j, const struct snippet *s, const char *fmt, ...)
+{
+	result_free(&j->res);
+	memset(&j->res, 0, sizeof j->res);
+	str_copy(j->res.snippet, sizeof j->res.snippet, s->name);
+	j->res.threat = s->threat;
+	j->res.expected_layer = s->layer;
+	j->res.layers = j->layers;
+	j->res.verdict = VERDICT_ERROR;
+	j->res.caught_by = -1;
+	j->res.ev.exit_code = -1;
+	j->res.ev.net_probe_errno = -1;
+	j->res.output = strdup("");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(j->res.headline, sizeof j->res.headline, fmt, ap);
+	va_end(ap);
+	str_copy(j->res.ev.error, sizeof j->res.ev.error, j->res.headline);
 }
 
 int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cfg)
 {
+	(void)cfg;
 	if (j->fd < 0)
 		return 1;
 	for (;;) {
@@ -244,33 +448,44 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 	close(j->fd);
 	j->fd = -1;
 	job_reap(j);
-	if (result_read(j->buf ? j->buf : "", j->len, &j->res) == 0)
-		return 1;
-	/* the worker died without a result: say so, never guess */
-	result_free(&j->res);
-	memset(&j->res, 0, sizeof j->res);
-	str_copy(j->res.snippet, sizeof j->res.snippet, s->name);
-	j->res.threat = s->threat;
-	j->res.expected_layer = s->layer;
-	j->res.layers = j->layers;
-	j->res.verdict = VERDICT_ERROR;
-	j->res.caught_by = -1;
-	j->res.output = strdup("");
-	snprintf(j->res.headline, sizeof j->res.headline, "the lab's worker process died before reporting a result");
-	(void)cfg;
-	return -1;
+	if (j->len == 0) {
+		/* the worker died without a result: say so, never guess */
+		char how[64] = "";
+		if (WIFSIGNALED(j->status))
+			snprintf(how, sizeof how, " (killed by signal %d)", WTERMSIG(j->status));
+		else if (WIFEXITED(j->status))
+			snprintf(how, sizeof how, " (exit status %d)", WEXITSTATUS(j->status));
+		job_error(j, s, "the lab's worker process died before reporting a result%s", how);
+		return -1;
+	}
+	char why[200];
+	if (result_read(j->buf, j->len, &j->res, why, sizeof why) < 0) {
+		job_error(j, s, "worker sent a malformed result: %s", why);
+		return -1;
+	}
+	if (strcmp(j->res.snippet, s->name) || j->res.layers != j->layers || j->res.threat != s->threat ||
+	    j->res.expected_layer != s->layer) {
+		job_error(j, s, "worker sent a malformed result: it is for another cell (%.64s, layers %u)",
+			  j->res.snippet, j->res.layers);
+		return -1;
+	}
+	return 1;
 }
 
 void job_abort(struct job *j)
 {
-	if (j->pid > 0)
+	if (j->pid > 0 && !j->abort_ms) {
 		kill(j->pid, SIGTERM);
+		j->abort_ms = monotonic_ms();
+	}
 }
 
 void job_free(struct job *j)
 {
 	if (j->fd >= 0) {
 		job_abort(j);
+		/* nobody else holds this read end: a worker still writing gets
+		 * EPIPE and leaves instead of waiting for a reader */
 		close(j->fd);
 		j->fd = -1;
 	}

@@ -18,6 +18,8 @@ struct job {
 	unsigned layers;
 	struct lab_result res;  /* valid after job_pump() returned 1 */
 	long started_ms;        /* monotonic, for elapsed time displays */
+	long abort_ms;          /* when job_abort sent SIGTERM; 0 = not asked */
+	int status;             /* the worker's wait status once reaped */
 };
 
 /* 0 on success, -errno on failure (nothing to clean then). */
@@ -26,14 +28,25 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 /* Reads what is there. 1 = done (j->res filled, worker reaped), 0 = more to
  * come, -1 = the worker died without a result (j->res is an ERROR). */
 int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cfg);
+/* Asks the worker to stop (SIGTERM, once); never blocks. */
 void job_abort(struct job *j);
 /* Frees buffers and the result; aborts and reaps a still-running worker.
+ * Never blocks for long: a worker that has not stopped 1.5 s after the
+ * abort is SIGKILLed (its sandbox dies with it) and reaped.
  * Leaves the job idle (fd -1), ready for job_start. */
 void job_free(struct job *j);
 long monotonic_ms(void);
 
-/* Serialisation used over the pipe (also handy for tests). */
+/* In a freshly forked worker: closes every descriptor but stdio and keep
+ * (close_range, else what /proc/self/fd lists, else one by one up to the
+ * limit). Returns which of the three did it (1, 2, 3). */
+int job_close_inherited(int keep);
+
+/* Serialisation used over the pipe (also handy for tests). result_read
+ * checks every field: a range, a mandatory field, the final "end"; a
+ * stream that fails returns -1 with the reason in why ("caught_by 7 out
+ * of range (-1 to 3)") and r holds no verdict to trust. */
 int result_write(int fd, const struct lab_result *r);
-int result_read(const char *buf, size_t len, struct lab_result *r);
+int result_read(const char *buf, size_t len, struct lab_result *r, char *why, size_t whylen);
 
 #endif

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <limits.h>
 
+#include "snippet.h" /* enum lab_threat, struct snippet */
+
 #define LAB_VERSION "0.1.0"
 
 enum lab_layer {
@@ -26,15 +28,6 @@ enum lab_layer {
 };
 #define LAYER_BIT(l) (1u << (l))
 #define LAYERS_ALL ((1u << LAYER_COUNT) - 1)
-
-enum lab_threat {
-	THREAT_LEGIT,
-	THREAT_RESOURCE,
-	THREAT_SECRETS,
-	THREAT_EXFIL,
-	THREAT_TAKEOVER,
-	THREAT_COUNT
-};
 
 enum lab_verdict {
 	VERDICT_RAN_OK,
@@ -65,30 +58,6 @@ int layer_by_key(const char *key); /* -1 if unknown */
 /* The matrix's column order, shared by the screen and the command line:
  * column 0 has every layer on, column 15 none (Isolation changes slowest). */
 unsigned layers_for_column(int col);
-
-/* ---- snippets (snippet.c) ---- */
-struct snippet {
-	char name[64];            /* file name without .py */
-	char path[PATH_MAX];
-	char title[128];
-	enum lab_threat threat;
-	int layer;                /* enum lab_layer, -1 for legit */
-	char consequence[256];
-	char expect[8][128];      /* legit: text the output must contain */
-	int n_expect;
-	char *code;               /* whole file, owned */
-};
-const char *threat_key(enum lab_threat t);  /* legit | resource | ... */
-const char *threat_name(enum lab_threat t); /* "data exfiltration" */
-int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen);
-void snippet_free(struct snippet *s);
-/* Loads every *.py in dir, legit first, then the attacks in layer order, then
- * others by name. Returns count (>=0) or -1 with err. *out is malloc'd. */
-int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen);
-void snippets_free(struct snippet *list, int n);
-/* NAME from the list, or a path (contains '/' or ends in .py). */
-int snippet_resolve(const struct lab_config *cfg, const char *name_or_path,
-		    struct snippet *s, char *err, size_t errlen);
 
 /* ---- evidence and result ---- */
 #define LAB_EVIDENCE_MAX 10

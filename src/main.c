@@ -134,33 +134,48 @@ static int cmd_list(const struct lab_config *cfg, int argc, char **argv)
 			return usage_error("list: unknown option '%s'", argv[i]);
 	}
 	char err[512];
-	struct snippet *list;
-	int n = snippet_discover(cfg->snippets_dir, &list, err, sizeof err);
+	struct snippet *list, *broken;
+	int n_broken;
+	int n = snippet_scan(cfg->snippets_dir, &list, &broken, &n_broken, err, sizeof err);
 	if (n < 0) {
 		fprintf(stderr, "containment-lab: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (n + n_broken == 0) {
+		fprintf(stderr, "containment-lab: %s: no snippets (*.py with a '# lab:' header) found\n", cfg->snippets_dir);
+		free(list);
+		free(broken);
 		return EXIT_USAGE;
 	}
 	struct strbuf b = {0};
 	if (json)
 		sb_puts(&b, "[");
-	for (int i = 0; i < n; i++) {
-		const struct snippet *s = &list[i];
+	/* the broken ones are listed after the rest, with why: one bad file
+	 * never hides the others */
+	for (int i = 0; i < n + n_broken; i++) {
+		const struct snippet *s = i < n ? &list[i] : &broken[i - n];
 		const char *layer = s->layer >= 0 ? lab_layers[s->layer].key : NULL;
 		if (json) {
 			sb_puts(&b, i ? ",{\"name\":" : "{\"name\":");
 			sb_json_str(&b, s->name);
 			sb_puts(&b, ",\"title\":");
-			sb_json_str(&b, s->title);
+			sb_json_str(&b, i < n ? s->title : NULL);
 			sb_puts(&b, ",\"threat\":");
-			sb_json_str(&b, threat_key(s->threat));
+			sb_json_str(&b, i < n ? threat_key(s->threat) : NULL);
 			sb_puts(&b, ",\"layer\":");
 			sb_json_str(&b, layer);
 			sb_puts(&b, ",\"path\":");
-			sb_json_str(&b, s->path);
+			char *path = sanitize_output(s->path, strlen(s->path), 0);
+			sb_json_str(&b, path);
+			free(path);
+			sb_puts(&b, ",\"broken\":");
+			sb_json_str(&b, i < n ? NULL : s->error);
 			sb_puts(&b, "}");
-		} else {
+		} else if (i < n) {
 			sb_printf(&b, "%-16s %-18s %-16s %s\n", s->name, threat_name(s->threat),
 				  layer ? lab_layers[s->layer].name : "-", s->title);
+		} else {
+			sb_printf(&b, "%-16s BROKEN: %s\n", s->name, s->error);
 		}
 	}
 	if (json)
@@ -168,6 +183,7 @@ static int cmd_list(const struct lab_config *cfg, int argc, char **argv)
 	fputs(b.s, stdout);
 	sb_free(&b);
 	snippets_free(list, n);
+	snippets_free(broken, n_broken);
 	return EXIT_OK;
 }
 

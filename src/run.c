@@ -194,8 +194,8 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 		const char *g = i < sizeof guarded / sizeof *guarded ? guarded[i] : temp_dir();
 		if (contains(r->cwd, g)) {
 			snprintf(ev->error, sizeof ev->error,
-				 "exec shares the current folder with the command, and %s holds %s: cd into a project "
-				 "folder first",
+				 "exec shares the current folder with the command, and %.200s holds %s: cd into a "
+				 "project folder first",
 				 r->cwd, !strcmp(g, "/tmp") || g == temp_dir() ? "other runs' folders" : "real home folders");
 			ev->exit_code = 2;
 			return -1;

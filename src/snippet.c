@@ -1,16 +1,22 @@
 /* snippet.c — snippets are plain files in snippets/ with a header of
  * `# lab:KEY: value` comment lines; they are discovered at run time so a
- * teacher can add one without rebuilding. */
+ * teacher can add one without rebuilding. A teacher's file is input from
+ * outside: it is opened without blocking, must be a regular file of
+ * bounded size, and every header value is stored sanitised and refused
+ * (never cut) when it does not fit. */
 #define _GNU_SOURCE
 #include "lab.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const threat_keys[THREAT_COUNT] = {"legit", "resource", "secrets", "exfil", "takeover"};
 static const char *const threat_names[THREAT_COUNT] = {
@@ -29,49 +35,159 @@ static char *trim(char *s)
 	return s;
 }
 
+/* src made inert (sanitize_output) into dst. 0, or -1 when it does not fit
+ * (dst is then cut at a character boundary, still valid UTF-8). */
+static int copy_inert(char *dst, size_t cap, const char *src)
+{
+	char *clean = sanitize_output(src, strlen(src), 0);
+	size_t n = strlen(clean);
+	int rc = 0;
+	if (n >= cap) {
+		n = cap - 1;
+		while (n && ((unsigned char)clean[n] & 0xc0) == 0x80)
+			n--;
+		rc = -1;
+	}
+	memcpy(dst, clean, n);
+	dst[n] = '\0';
+	free(clean);
+	return rc;
+}
+
+/* Messages name the file and quote header values: inert too. */
+static void make_err_inert(char *err, size_t errlen)
+{
+	if (!errlen)
+		return;
+	char *raw = strdup(err);
+	if (!raw)
+		return;
+	copy_inert(err, errlen, raw);
+	free(raw);
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a folder"
+	       : S_ISFIFO(m) ? "a named pipe (FIFO)"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
+
+/* The whole file, or NULL with err. O_NONBLOCK: opening a FIFO must not
+ * wait for a writer; O_NOCTTY: a terminal device must not become ours. */
+static char *read_snippet(const char *path, size_t *len_out, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot read snippet: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: cannot read snippet: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s, not a regular file: a snippet must be a plain .py file", path,
+			 file_kind(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	struct strbuf b = {0};
+	bool too_big = st.st_size > SNIPPET_MAX_BYTES;
+	while (!too_big) {
+		char tmp[65536];
+		ssize_t r = read(fd, tmp, sizeof tmp);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: cannot read snippet: %s", path, strerror(errno));
+			close(fd);
+			sb_free(&b);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		sb_add(&b, tmp, (size_t)r);
+		too_big = b.len > SNIPPET_MAX_BYTES; /* it may grow while we read */
+	}
+	close(fd);
+	if (too_big) {
+		snprintf(err, errlen, "%s: larger than %d bytes (1 MiB), the most a snippet may be", path,
+			 SNIPPET_MAX_BYTES);
+		sb_free(&b);
+		return NULL;
+	}
+	sb_add(&b, "", 0);
+	*len_out = b.len;
+	return b.s;
+}
+
 void snippet_free(struct snippet *s)
 {
 	free(s->code);
 	s->code = NULL;
 }
 
+#define FAIL(...)                                     \
+	do {                                          \
+		snprintf(err, errlen, __VA_ARGS__);   \
+		goto fail;                            \
+	} while (0)
+
+/* One header value, sanitised, into a fixed field: refused if it does not fit. */
+#define SET_FIELD(field, what)                                                                      \
+	do {                                                                                        \
+		if (copy_inert(field, sizeof field, val) < 0)                                       \
+			FAIL("%s:%d: %s longer than %zu bytes", path, lineno, what, sizeof field - 1); \
+	} while (0)
+
 int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->layer = -2;
 	s->threat = THREAT_COUNT;
-	size_t len;
-	char *code = read_file(path, &len, 1 << 20);
-	if (!code) {
-		snprintf(err, errlen, "%s: cannot read snippet: %s", path, strerror(errno));
-		return -1;
-	}
-	if (memchr(code, '\0', len)) {
-		snprintf(err, errlen, "%s: not a text file", path);
-		free(code);
-		return -1;
-	}
-	str_copy(s->path, sizeof s->path, path);
+	char *code = NULL, *line_copy = NULL;
+	size_t len, plen = strlen(path);
 	const char *base = strrchr(path, '/');
-	str_copy(s->name, sizeof s->name, base ? base + 1 : path);
-	char *dot = strrchr(s->name, '.');
-	if (dot && dot != s->name)
-		*dot = '\0';
+	base = base ? base + 1 : path;
+	size_t blen = strlen(base);
+	if (blen < 4 || strcmp(base + blen - 3, ".py"))
+		FAIL("%s: not a snippet: snippets are Python files whose name ends in .py", path);
+	if (plen >= sizeof s->path)
+		FAIL("%s: path longer than %zu bytes", path, sizeof s->path - 1);
+	memcpy(s->path, path, plen + 1);
+	char name[PATH_MAX];
+	snprintf(name, sizeof name, "%.*s", (int)(blen - 3), base);
+	if (copy_inert(s->name, sizeof s->name, name) < 0)
+		FAIL("%s: file name longer than %zu bytes (without .py)", path, sizeof s->name - 1);
 
-	int lineno = 0;
+	code = read_snippet(path, &len, err, errlen);
+	if (!code)
+		goto fail;
+	if (memchr(code, '\0', len))
+		FAIL("%s: not a text file (it holds a NUL byte)", path);
+
+	int lineno = 0, layer_line = 0, threat_line = 0;
 	bool have_title = false;
-	for (char *line = code, *next; line && *line; line = next) {
+	for (const char *line = code, *next; line && *line; line = next) {
 		lineno++;
 		next = strchr(line, '\n');
 		size_t n = next ? (size_t)(next - line) : strlen(line);
 		if (next)
 			next++;
-		char buf[512];
-		if (n >= sizeof buf)
-			n = sizeof buf - 1;
-		memcpy(buf, line, n);
-		buf[n] = '\0';
-		char *l = trim(buf);
+		free(line_copy);
+		line_copy = strndup(line, n);
+		if (!line_copy)
+			FAIL("%s: out of memory", path);
+		char *l = line_copy;
+		if (lineno == 1 && !strncmp(l, "\xef\xbb\xbf", 3))
+			l += 3; /* a UTF-8 byte order mark: what some editors write first */
+		l = trim(l);
 		if (!strncmp(l, "#!", 2) || !*l)
 			continue;
 		if (l[0] != '#')
@@ -80,80 +196,81 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 		if (strncmp(body, "lab:", 4))
 			continue;
 		char *colon = strchr(body + 4, ':');
-		if (!colon) {
-			snprintf(err, errlen, "%s:%d: malformed header line (expected '# lab:KEY: value')", path, lineno);
-			goto fail;
-		}
+		if (!colon)
+			FAIL("%s:%d: malformed header line (expected '# lab:KEY: value')", path, lineno);
 		*colon = '\0';
 		char *key = trim(body + 4), *val = trim(colon + 1);
-		if (!*val) {
-			snprintf(err, errlen, "%s:%d: lab:%s has no value", path, lineno, key);
-			goto fail;
-		}
+		if (!*val)
+			FAIL("%s:%d: lab:%s has no value", path, lineno, key);
 		if (!strcmp(key, "title")) {
-			str_copy(s->title, sizeof s->title, val);
+			SET_FIELD(s->title, "title");
 			have_title = true;
 		} else if (!strcmp(key, "threat")) {
 			s->threat = THREAT_COUNT;
 			for (int t = 0; t < THREAT_COUNT; t++)
 				if (!strcmp(val, threat_keys[t]))
 					s->threat = (enum lab_threat)t;
-			if (s->threat == THREAT_COUNT) {
-				snprintf(err, errlen, "%s:%d: unknown threat '%s' (legit, resource, secrets, exfil, takeover)",
-					 path, lineno, val);
-				goto fail;
-			}
+			if (s->threat == THREAT_COUNT)
+				FAIL("%s:%d: unknown threat '%s' (legit, resource, secrets, exfil, takeover)", path,
+				     lineno, val);
+			threat_line = lineno;
 		} else if (!strcmp(key, "layer")) {
 			s->layer = strcmp(val, "none") ? layer_by_key(val) : -1;
-			if (s->layer == -2 || (strcmp(val, "none") && s->layer < 0)) {
-				snprintf(err, errlen, "%s:%d: unknown layer '%s' (isolation, network, env, limits, none)",
-					 path, lineno, val);
-				goto fail;
-			}
+			if (s->layer == -2 || (strcmp(val, "none") && s->layer < 0))
+				FAIL("%s:%d: unknown layer '%s' (isolation, network, env, limits, none)", path, lineno,
+				     val);
+			layer_line = lineno;
 		} else if (!strcmp(key, "consequence")) {
-			str_copy(s->consequence, sizeof s->consequence, val);
+			SET_FIELD(s->consequence, "consequence");
 		} else if (!strcmp(key, "expect")) {
-			if (s->n_expect >= 8) {
-				snprintf(err, errlen, "%s:%d: at most 8 lab:expect lines", path, lineno);
-				goto fail;
-			}
-			str_copy(s->expect[s->n_expect++], sizeof s->expect[0], val);
+			if (s->n_expect >= SNIPPET_MAX_EXPECT)
+				FAIL("%s:%d: at most %d lab:expect lines", path, lineno, SNIPPET_MAX_EXPECT);
+			SET_FIELD(s->expect[s->n_expect], "expect line");
+			s->n_expect++;
 		} else {
-			snprintf(err, errlen, "%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect)",
-				 path, lineno, key);
-			goto fail;
+			FAIL("%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect)", path,
+			     lineno, key);
 		}
 	}
-	if (!have_title || s->threat == THREAT_COUNT || s->layer == -2) {
-		snprintf(err, errlen, "%s: missing snippet header: needs '# lab:title:', '# lab:threat:' and '# lab:layer:' lines at the top",
-			 path);
-		goto fail;
-	}
+	if (!have_title || s->threat == THREAT_COUNT || s->layer == -2)
+		FAIL("%s: missing snippet header: needs '# lab:title:', '# lab:threat:' and '# lab:layer:' lines at the top",
+		     path);
 	if (s->threat == THREAT_LEGIT) {
-		if (s->layer != -1 || s->n_expect == 0) {
-			snprintf(err, errlen, "%s: a legit snippet needs '# lab:layer: none' and at least one '# lab:expect:' line", path);
-			goto fail;
-		}
+		if (s->layer != -1)
+			FAIL("%s:%d: a legit snippet needs '# lab:layer: none'", path, layer_line);
+		if (s->n_expect == 0)
+			FAIL("%s: a legit snippet needs at least one '# lab:expect:' line", path);
 	} else {
-		if (s->layer < 0) {
-			snprintf(err, errlen, "%s: an attack needs '# lab:layer:' naming the layer that should catch it", path);
-			goto fail;
+		if (s->layer < 0)
+			FAIL("%s:%d: an attack needs '# lab:layer:' naming the layer that should catch it", path,
+			     layer_line);
+		/* A layer credited with a threat it does not stop would make the
+		 * truth table lie: the matrix would call the wrong cells right. */
+		if (lab_layers[s->layer].threat != s->threat) {
+			int right = 0;
+			for (int l = 0; l < LAYER_COUNT; l++)
+				if (lab_layers[l].threat == s->threat)
+					right = l;
+			FAIL("%s:%d: layer '%s' does not stop %s (lab:threat: %s on line %d); %s does: '# lab:layer: %s'",
+			     path, layer_line, lab_layers[s->layer].key, threat_name(s->threat), threat_key(s->threat),
+			     threat_line, lab_layers[right].name, lab_layers[right].key);
 		}
-		if (!s->consequence[0]) {
-			snprintf(err, errlen, "%s: an attack needs a '# lab:consequence:' line", path);
-			goto fail;
-		}
+		if (!s->consequence[0])
+			FAIL("%s: an attack needs a '# lab:consequence:' line", path);
 	}
+	free(line_copy);
 	s->code = code;
 	return 0;
 fail:
+	make_err_inert(err, errlen);
+	free(line_copy);
 	free(code);
 	return -1;
 }
 
 void snippets_free(struct snippet *list, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; list && i < n; i++)
 		snippet_free(&list[i]);
 	free(list);
 }
@@ -176,58 +293,119 @@ static int snippet_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen)
+static int name_cmp(const void *a, const void *b)
 {
-	*out = NULL;
+	return strcmp(((const struct snippet *)a)->name, ((const struct snippet *)b)->name);
+}
+
+static void list_add(struct snippet **list, int *n, const struct snippet *s)
+{
+	struct snippet *grown = realloc(*list, sizeof **list * (size_t)(*n + 1));
+	if (!grown)
+		abort();
+	*list = grown;
+	(*list)[(*n)++] = *s;
+}
+
+int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken, int *n_broken, char *err,
+		 size_t errlen)
+{
+	*good = NULL;
+	if (broken) {
+		*broken = NULL;
+		*n_broken = 0;
+	}
 	DIR *d = opendir(dir);
 	if (!d) {
-		snprintf(err, errlen, "%s: cannot open snippets folder: %s (set [paths] snippets in layers.ini)",
-			 dir, strerror(errno));
+		snprintf(err, errlen, "%s: cannot open snippets folder: %s (set [paths] snippets in layers.ini)", dir,
+			 strerror(errno));
+		make_err_inert(err, errlen);
 		return -1;
 	}
-	struct snippet *list = NULL;
-	int n = 0;
+	struct snippet *list = NULL, *bad = NULL;
+	int n = 0, n_bad = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len < 4 || strcmp(e->d_name + len - 3, ".py") || e->d_name[0] == '.')
 			continue;
 		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		struct snippet s;
-		if (snippet_load(&s, path, err, errlen) < 0) {
-			closedir(d);
-			snippets_free(list, n);
-			return -1;
+		char why[sizeof s.error];
+		int rc;
+		if (pathf(path, sizeof path, "%s/%s", dir, e->d_name) < 0) {
+			memset(&s, 0, sizeof s);
+			snprintf(why, sizeof why, "%s/%s: path longer than %d bytes", dir, e->d_name, PATH_MAX - 1);
+			make_err_inert(why, sizeof why);
+			rc = -1;
+		} else {
+			rc = snippet_load(&s, path, why, sizeof why);
 		}
-		struct snippet *grown = realloc(list, sizeof *list * (size_t)(n + 1));
-		if (!grown)
-			abort();
-		list = grown;
-		list[n++] = s;
+		if (rc == 0) {
+			list_add(&list, &n, &s);
+			continue;
+		}
+		if (!broken)
+			continue;
+		/* what a list needs to show it: its name, where, and why */
+		memset(&s, 0, sizeof s);
+		s.threat = THREAT_COUNT;
+		s.layer = -1;
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", (int)(len - 3), e->d_name);
+		copy_inert(s.name, sizeof s.name, name);
+		str_copy(s.path, sizeof s.path, path);
+		str_copy(s.error, sizeof s.error, why);
+		list_add(&bad, &n_bad, &s);
 	}
 	closedir(d);
-	if (n == 0) {
-		snprintf(err, errlen, "%s: no snippets (*.py with a '# lab:' header) found", dir);
-		free(list);
-		return -1;
+	if (n)
+		qsort(list, (size_t)n, sizeof *list, snippet_cmp);
+	if (n_bad)
+		qsort(bad, (size_t)n_bad, sizeof *bad, name_cmp);
+	*good = list;
+	if (broken) {
+		*broken = bad;
+		*n_broken = n_bad;
 	}
-	qsort(list, (size_t)n, sizeof *list, snippet_cmp);
-	*out = list;
+	return n;
+}
+
+int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen)
+{
+	struct snippet *broken;
+	int n_broken;
+	int n = snippet_scan(dir, out, &broken, &n_broken, err, errlen);
+	if (n == 0) {
+		if (n_broken)
+			snprintf(err, errlen, "%s: no snippet that can run: %d broken, e.g. %s", dir, n_broken,
+				 broken[0].error);
+		else
+			snprintf(err, errlen, "%s: no snippets (*.py with a '# lab:' header) found", dir);
+		make_err_inert(err, errlen);
+		free(*out);
+		*out = NULL;
+		n = -1;
+	}
+	snippets_free(broken, n_broken);
 	return n;
 }
 
 int snippet_resolve(const struct lab_config *cfg, const char *arg, struct snippet *s, char *err, size_t errlen)
 {
 	size_t len = strlen(arg);
-	if (strchr(arg, '/') || (len > 3 && !strcmp(arg + len - 3, ".py")))
+	/* a path, or a file here that is not a snippet (x.sh): load it, so the
+	 * refusal says why instead of "no snippet named" */
+	if (strchr(arg, '/') || (len > 3 && !strcmp(arg + len - 3, ".py")) ||
+	    (strchr(arg, '.') && access(arg, F_OK) == 0))
 		return snippet_load(s, arg, err, errlen);
 	char path[PATH_MAX];
-	pathf(path, sizeof path, "%s/%s.py", cfg->snippets_dir, arg);
 	struct stat st;
-	if (stat(path, &st) < 0) {
+	if (pathf(path, sizeof path, "%s/%s.py", cfg->snippets_dir, arg) < 0 || stat(path, &st) < 0) {
+		memset(s, 0, sizeof *s);
 		snprintf(err, errlen, "no snippet named '%s' in %s (see 'containment-lab list')", arg,
 			 cfg->snippets_dir);
+		make_err_inert(err, errlen);
 		return -1;
 	}
 	return snippet_load(s, path, err, errlen);

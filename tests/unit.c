@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int passed, failed;
@@ -186,6 +189,76 @@ static struct snippet attack(enum lab_threat t, int layer)
 	return s;
 }
 
+/* Issue 7: a verdict names the mechanism that fired; a layer that is off,
+ * or an attack that broke by itself, gets no credit. */
+static void test_honest_verdicts(const struct lab_config *cfg)
+{
+	struct snippet ex = attack(THREAT_EXFIL, LAYER_NETWORK), bomb = attack(THREAT_RESOURCE, LAYER_LIMITS);
+	struct lab_result r = {.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK)};
+	r.ev.started = true;
+	r.ev.exit_code = 1;
+	r.ev.net_probe_errno = -1;
+	verdict_decide(&ex, cfg, &r);
+	CHECK("exfil, network off, nothing sent = BROKE, not CONTAINED", r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	r.layers = LAYERS_ALL;
+	r.ev.own_netns = true;
+	r.ev.net_probe_errno = ENETUNREACH;
+	snprintf(r.ev.exception, sizeof r.ev.exception, "SyntaxError");
+	r.ev.exception_line = 3;
+	verdict_decide(&ex, cfg, &r);
+	CHECK("a SyntaxError = BROKE at its line, even with the layer on",
+	      r.verdict == VERDICT_BROKE && strstr(r.headline, "SyntaxError at line 3"));
+	snprintf(r.ev.exception, sizeof r.ev.exception, "URLError");
+	verdict_decide(&ex, cfg, &r);
+	CHECK("a network error with No-network on = CONTAINED", r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
+
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_LIMITS);
+	r.ev.started = true;
+	r.ev.peak_procs = 1;
+	r.ev.cpu_s = 8.08;
+	r.ev.duration_ms = 8086;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits off, 8 s of CPU = ESCAPED with the figure", r.verdict == VERDICT_ESCAPED && strstr(r.headline, "8.1 s of CPU"));
+	r.ev.cpu_s = 0.1;
+	r.ev.duration_ms = 100;
+	r.ev.out_bytes = 10u << 20;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits off, 10 MiB printed = ESCAPED (output)", r.verdict == VERDICT_ESCAPED && strstr(r.headline, "output"));
+	r.ev.out_bytes = 100;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits off, under every cap = BROKE", r.verdict == VERDICT_BROKE);
+
+	r.layers = LAYERS_ALL;
+	r.ev.exit_signal = SIGXCPU;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, SIGXCPU = CONTAINED naming RLIMIT_CPU",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_CPU"));
+	r.ev.exit_signal = SIGKILL;
+	r.ev.timed_out = true;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, wall clock = CONTAINED naming the clock", strstr(r.headline, "wall clock at 5.0 s") != NULL);
+	r.ev.timed_out = false;
+	r.ev.exit_signal = 0;
+	r.ev.cgroup_used = true;
+	r.ev.pids_max_events = 33;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, pids.max events = CONTAINED naming pids.max", strstr(r.headline, "by pids.max") != NULL);
+	r.ev.pids_max_events = 0;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, nothing fired = BROKE, no credit", r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	r.ev.mem_cap_killed = true;
+	r.ev.peak_mem = cfg->limits.memory + (38u << 20);
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("memory held past the cap before the kill = ESCAPED", r.verdict == VERDICT_ESCAPED);
+	r.ev.peak_mem = cfg->limits.memory - 1;
+	r.ev.out_truncated = true;
+	r.ev.out_bytes = 10u << 20;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, cut at the output cap = CONTAINED (the run-wide memory kill first)",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "memory cap"));
+}
+
 static void test_verdicts(void)
 {
 	struct lab_config cfg;
@@ -260,7 +333,8 @@ static void test_verdicts(void)
 	CHECK("takeover: host target written = ESCAPED", r.verdict == VERDICT_ESCAPED);
 	r.ev.host_target_written = false;
 	verdict_decide(&tk, &cfg, &r);
-	CHECK("takeover failing on its own is not credited to a layer", r.verdict == VERDICT_CONTAINED && r.caught_by == -1);
+	CHECK("takeover failing on its own is not credited to a layer", r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	test_honest_verdicts(&cfg);
 
 	memset(&r, 0, sizeof r);
 	snprintf(r.ev.error, sizeof r.ev.error, "cannot create a user namespace");
@@ -330,13 +404,14 @@ static void test_serialise(void)
 	ssize_t n = read(p[0], buf, sizeof buf);
 	close(p[0]);
 	struct lab_result back;
-	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back) == 0 && back.verdict == VERDICT_ESCAPED &&
+	char why[200];
+	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back, why, sizeof why) == 0 && back.verdict == VERDICT_ESCAPED &&
 					    back.layers == 5 && back.caught_by == -1 && back.n_evidence == 2 &&
 					    !strcmp(back.evidence[0], r.evidence[0]) && back.output_len == 21 &&
 					    !memcmp(back.output, r.output, 21) && back.ev.attacker_bytes == 1204 &&
 					    back.ev.net_probe_errno == -1 && back.ev.cpu_s > 0.24);
 	result_free(&back);
-	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back) < 0);
+	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back, why, sizeof why) < 0);
 	result_free(&back);
 }
 
@@ -388,6 +463,191 @@ static void test_seccomp(void)
 	seccomp_release(ctx);
 }
 
+/* ==== job and snippet (h-snip): worker results, inherited fds, snippet files ==== */
+
+/* A stream as result_write makes it, with one line replaced (or dropped when
+ * with is ""), or with extra appended. */
+static char *crafted(const char *key, const char *with, const char *extra)
+{
+	struct lab_result r = {.verdict = VERDICT_CONTAINED, .caught_by = LAYER_NETWORK, .threat = THREAT_EXFIL,
+			       .expected_layer = LAYER_NETWORK, .layers = LAYERS_ALL, .n_evidence = 1};
+	snprintf(r.snippet, sizeof r.snippet, "exfiltration");
+	snprintf(r.evidence[0], LAB_LINE, "probe");
+	r.output = "out";
+	r.output_len = 3;
+	r.ev.net_probe_errno = -1;
+	r.ev.exit_code = 0;
+	int p[2];
+	if (pipe(p) < 0)
+		abort();
+	result_write(p[1], &r);
+	close(p[1]);
+	static char buf[16384];
+	ssize_t n = read(p[0], buf, sizeof buf - 1);
+	close(p[0]);
+	buf[n > 0 ? n : 0] = '\0';
+	struct strbuf b = {0};
+	sb_add(&b, "", 0);
+	for (char *line = buf, *next; *line; line = next) {
+		next = strchr(line, '\n') + 1;
+		size_t klen = strlen(key);
+		if (key[0] && !strncmp(line, key, klen) && line[klen] == '\t') {
+			sb_puts(&b, with);
+			continue;
+		}
+		if (extra && !strncmp(line, "end\t", 4))
+			sb_puts(&b, extra);
+		sb_add(&b, line, (size_t)(next - line));
+	}
+	return b.s;
+}
+
+static bool refused(const char *stream, const char *reason)
+{
+	struct lab_result r;
+	char why[200];
+	int rc = result_read(stream, strlen(stream), &r, why, sizeof why);
+	bool ok = rc < 0 && strstr(why, reason) && r.caught_by == -1 && r.output;
+	if (!ok)
+		printf("#   rc %d, why: %s\n", rc, why);
+	result_free(&r);
+	return ok;
+}
+
+static void test_job_results(void)
+{
+	struct lab_result r;
+	char why[200];
+	char *s = crafted("", "", NULL);
+	CHECK("crafted stream reads back", result_read(s, strlen(s), &r, why, sizeof why) == 0 &&
+						   r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
+	result_free(&r);
+	free(s);
+	static const struct {
+		const char *key, *with, *extra, *reason, *name;
+	} cases[] = {
+		{"caught_by", "caught_by\t7\n", NULL, "caught_by 7 out of range (-1 to 3)", "caught_by 7 refused"},
+		{"verdict", "verdict\t9\n", NULL, "verdict 9 out of range", "verdict 9 refused"},
+		{"threat", "threat\t-1\n", NULL, "threat -1 out of range", "negative threat refused"},
+		{"layers", "layers\t16\n", NULL, "layers 16 out of range", "layers beyond the four refused"},
+		{"started", "started\t2\n", NULL, "started 2 out of range (0 to 1)", "a flag of 2 refused"},
+		{"exit_signal", "exit_signal\t12x\n", NULL, "exit_signal 12x out of range", "trailing junk refused"},
+		{"peak_procs", "peak_procs\t\n", NULL, "peak_procs  out of range", "an empty number refused"},
+		{"duration_ms", "duration_ms\t99999999999999999999\n", NULL, "out of range", "overflow refused"},
+		{"cpu_s", "cpu_s\tnan\n", NULL, "cpu_s nan out of range", "cpu_s nan refused"},
+		{"verdict", "", NULL, "missing field 'verdict'", "a missing verdict refused"},
+		{"headline", "", NULL, "missing field 'headline'", "a missing string refused"},
+		{"output", "", NULL, "missing field 'output'", "a missing output refused"},
+		{"", "", "verdict\t2\n", "verdict sent twice", "a field sent twice refused"},
+		{"", "", "colour\tred\n", "unknown field 'colour'", "an unknown field refused"},
+		{"", "", "no tab here\n", "a line without a field name", "a line without a tab refused"},
+		{"verdict", "verdict\t3\n", NULL, "verdict ESCAPED with caught_by 1", "ESCAPED caught by a layer refused"},
+		{"canaries_leaked", "canaries_leaked\t3\n", NULL, "canaries_leaked 3 more than the 0 planted",
+		 "more canaries leaked than planted refused"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		s = crafted(cases[i].key, cases[i].with, cases[i].extra);
+		CHECK(cases[i].name, refused(s, cases[i].reason));
+		free(s);
+	}
+	char head[400];
+	snprintf(head, sizeof head, "headline\t%0*d\n", LAB_LINE, 0);
+	s = crafted("headline", head, NULL);
+	CHECK("a headline longer than its field refused", refused(s, "headline longer than 319 bytes"));
+	free(s);
+	struct strbuf ev = {0};
+	for (int i = 0; i <= LAB_EVIDENCE_MAX; i++)
+		sb_puts(&ev, "evidence\tmore\n");
+	s = crafted("", "", ev.s);
+	sb_free(&ev);
+	CHECK("more evidence lines than fit refused", refused(s, "more than 10 evidence lines"));
+	free(s);
+	CHECK("a stream holding only 'end' is no verdict", refused("end\t\n", "missing field 'threat'"));
+	CHECK("an empty stream is no verdict", refused("", "nothing"));
+	s = crafted("", "", NULL);
+	s[strlen(s) - 1] = '\0'; /* "end\t" without its newline: cut short */
+	CHECK("a stream cut before its last newline refused", refused(s, "not terminated"));
+	free(s);
+	s = crafted("", "", NULL);
+	size_t n = strlen(s);
+	s = realloc(s, n + 16);
+	strcpy(s + n, "verdict\t0\n");
+	CHECK("data after end refused", refused(s, "data after 'end'"));
+	free(s);
+}
+
+/* job_close_inherited in a forked child: only stdio and the kept fd stay. */
+static void test_job_fds(void)
+{
+	int keep[2], other[2];
+	if (pipe(keep) < 0 || pipe(other) < 0)
+		abort();
+	int high = fcntl(other[0], F_DUPFD, 200);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int how = job_close_inherited(keep[1]);
+		bool ok = fcntl(keep[1], F_GETFD) >= 0 && fcntl(0, F_GETFD) >= 0 && fcntl(2, F_GETFD) >= 0 &&
+			  fcntl(keep[0], F_GETFD) < 0 && fcntl(other[0], F_GETFD) < 0 &&
+			  fcntl(other[1], F_GETFD) < 0 && fcntl(high, F_GETFD) < 0;
+		_exit(ok ? how : 100);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	CHECK("a worker keeps only stdio and its own pipe end", WIFEXITED(st) && WEXITSTATUS(st) >= 1 &&
+								      WEXITSTATUS(st) <= 3);
+	close(keep[0]);
+	close(keep[1]);
+	close(other[0]);
+	close(other[1]);
+	close(high);
+}
+
+static void test_snippet_files(void)
+{
+	struct snippet s;
+	char err[600];
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/fifo.py", tmpdir);
+	mkfifo(path, 0600);
+	CHECK("a FIFO snippet is refused without blocking",
+	      snippet_load(&s, path, err, sizeof err) < 0 && strstr(err, "named pipe (FIFO), not a regular file"));
+	const char *p = write_tmp("bom.py", "\xef\xbb\xbf# lab:title: B\n# lab:threat: secrets\n# lab:layer: env\n"
+					    "# lab:consequence: c\n");
+	CHECK("a UTF-8 BOM is fine", snippet_load(&s, p, err, sizeof err) == 0 && !strcmp(s.title, "B"));
+	snippet_free(&s);
+	p = write_tmp("wrong.py", "# lab:title: W\n# lab:threat: exfil\n# lab:layer: env\n# lab:consequence: c\n");
+	CHECK("a threat on the wrong layer is refused with FILE:LINE",
+	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "wrong.py:3: layer 'env' does not stop"));
+	p = write_tmp("x.sh", "# lab:title: W\n# lab:threat: exfil\n# lab:layer: network\n# lab:consequence: c\n");
+	CHECK("only .py files are snippets", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "not a snippet"));
+	p = write_tmp("evil.py", "# lab:title: a\x1b[2J b\xc2\x9b c\x9b d\xe9 e\xe2\x80\xae\n# lab:threat: secrets\n"
+				 "# lab:layer: env\n# lab:consequence: x\x1b]0;t\x07\n");
+	CHECK("header text is stored inert",
+	      snippet_load(&s, p, err, sizeof err) == 0 && !strcmp(s.title, "a^[[2J b\\xc2\\x9b c\\x9b d\\xe9 e\\u202e") &&
+		      !strcmp(s.consequence, "x^[]0;t^G"));
+	snippet_free(&s);
+	char big[400];
+	snprintf(big, sizeof big, "# lab:title: %0*d\n# lab:threat: secrets\n# lab:layer: env\n# lab:consequence: c\n", 128, 0);
+	p = write_tmp("long.py", big);
+	CHECK("a title that does not fit is refused with the limit",
+	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "long.py:1: title longer than 127 bytes"));
+	snprintf(big, sizeof big, "# lab:title: %0*d\n# lab:threat: secrets\n# lab:layer: env\n# lab:consequence: c\n", 127, 0);
+	p = write_tmp("fits.py", big);
+	CHECK("a title of 127 bytes fits", snippet_load(&s, p, err, sizeof err) == 0 && strlen(s.title) == 127);
+	snippet_free(&s);
+	struct snippet *good, *broken;
+	int nb;
+	int n = snippet_scan(tmpdir, &good, &broken, &nb, err, sizeof err);
+	bool fifo_listed = false;
+	for (int i = 0; i < nb; i++)
+		fifo_listed |= !strcmp(broken[i].name, "fifo") && strstr(broken[i].error, "FIFO");
+	CHECK("a scan lists broken files and keeps the good ones", n >= 3 && fifo_listed);
+	snippets_free(good, n);
+	snippets_free(broken, nb);
+	unlink(path);
+}
+/* ==== end of job and snippet tests ==== */
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -400,6 +660,9 @@ int main(void)
 	test_sanitize();
 	test_serialise();
 	test_seccomp();
+	test_job_results();
+	test_job_fds();
+	test_snippet_files();
 	remove_tree(tmpdir);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

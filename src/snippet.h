@@ -1,0 +1,68 @@
+/* snippet.h — what a snippet file is: a Python file in snippets/ whose
+ * header of `# lab:KEY: value` lines names its title, its threat class, the
+ * layer that should catch it, what escaping costs and, for the legit task,
+ * what its output must hold.
+ *
+ * Everything in a header is text from outside the lab: it is stored
+ * sanitised (no ESC, C0, C1 or bidi control, valid UTF-8), so every face of
+ * the lab — `run`, `list`, --json, the screen — can show it as it is. */
+#ifndef SNIPPET_H
+#define SNIPPET_H
+
+#include <limits.h>
+#include <stddef.h>
+
+enum lab_threat {
+	THREAT_LEGIT,
+	THREAT_RESOURCE,
+	THREAT_SECRETS,
+	THREAT_EXFIL,
+	THREAT_TAKEOVER,
+	THREAT_COUNT
+};
+
+/* A snippet file larger than this is refused, not cut. */
+#define SNIPPET_MAX_BYTES (1 << 20)
+#define SNIPPET_MAX_EXPECT 8
+
+struct lab_config;
+
+struct snippet {
+	char name[64];            /* file name without .py, sanitised */
+	char path[PATH_MAX];      /* the file as opened (raw: it names the real file) */
+	char title[128];
+	enum lab_threat threat;
+	int layer;                /* enum lab_layer, -1 for legit */
+	char consequence[256];
+	char expect[SNIPPET_MAX_EXPECT][128]; /* legit: text the output must contain */
+	int n_expect;
+	char *code;               /* whole file, owned; NULL when broken */
+	char error[512];          /* snippet_scan's broken entries: why ("" = fine) */
+};
+
+const char *threat_key(enum lab_threat t);  /* legit | resource | ... */
+const char *threat_name(enum lab_threat t); /* "data exfiltration" */
+
+/* Reads one snippet file: a regular *.py file of at most SNIPPET_MAX_BYTES,
+ * opened without blocking (a FIFO or a device is refused, never waited on).
+ * Returns 0, or -1 with "FILE:LINE: what is wrong" (sanitised) in err. */
+int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen);
+void snippet_free(struct snippet *s);
+
+/* Every *.py in dir: the good ones in *good (legit first, then the attacks
+ * in layer order, then others by name); the ones that cannot be loaded in
+ * *broken (when broken is not NULL), each with name, path and error, by
+ * name. One broken file never hides the others. Returns the number of good
+ * snippets (0 is not an error), or -1 with err when dir cannot be read.
+ * Both lists are malloc'd: free them with snippets_free. */
+int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken, int *n_broken, char *err,
+		 size_t errlen);
+/* snippet_scan without the broken ones; no good snippet at all is an error
+ * (-1, err naming the folder and the first broken file's reason). */
+int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen);
+void snippets_free(struct snippet *list, int n);
+/* NAME from the list, or a path (contains '/' or ends in .py). */
+int snippet_resolve(const struct lab_config *cfg, const char *name_or_path, struct snippet *s, char *err,
+		    size_t errlen);
+
+#endif
