@@ -769,29 +769,45 @@ static int result_rows_wanted(const struct tui_run *r)
 	return 3 + 2 + 2 + 2 * r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
 }
 
+/* The box's title names the layers of what the box shows: the run in
+ * progress, the last run, or else the toggles. When that is not what the
+ * toggles now say, it says whose layers they are ("last run: I N - L"), so
+ * the title never silently contradicts the toggles above it. */
+static enum box_look box_title(const struct tui_state *st, const struct tui_run *r, bool running,
+			       char *title, size_t len)
+{
+	enum box_look look = BOX_PLAIN;
+	unsigned mask = st->layers;
+	const char *whose = "layers", *state = "";
+	char lbl[REPORT_LABEL_MAX];
+
+	if (running) {
+		mask = st->job.layers;
+		whose = mask != st->layers ? "running:" : whose;
+	} else if (r->have) {
+		mask = r->res.layers;
+		whose = mask != st->layers ? "last run:" : whose;
+		if (r->res.verdict == VERDICT_ESCAPED) {
+			look = BOX_BREACHED;
+			state = " BREACHED";
+		} else if (r->res.verdict == VERDICT_CONTAINED) {
+			look = BOX_HELD;
+			state = " CLOSED";
+		}
+	}
+	report_layers_label(mask, true, lbl);
+	snprintf(title, len, " SANDBOX%s  %s %s ", state, whose, lbl);
+	return look;
+}
+
 static void draw_sandbox(struct tui_state *st)
 {
 	int bx = LIST_W, by = 2, bw = COLS - LIST_W, bh = LINES - 3;
 	int ix = bx + 2, iw = bw - 4, top = by + 1, inner = bh - 2, code_rows, ry;
 	const struct tui_run *r = &st->runs[st->sel];
 	bool running = st->job_live && st->job.snippet_index == st->sel;
-	enum box_look look = BOX_PLAIN;
-	char title[160], lbl[REPORT_LABEL_MAX];
-
-	report_layers_label(st->layers, true, lbl);
-	snprintf(title, sizeof title, " SANDBOX  layers %s ", lbl);
-	if (!running && r->have) {
-		report_layers_label(r->res.layers, true, lbl);
-		if (r->res.verdict == VERDICT_ESCAPED) {
-			look = BOX_BREACHED;
-			snprintf(title, sizeof title, " SANDBOX BREACHED  layers %s ", lbl);
-		} else if (r->res.verdict == VERDICT_CONTAINED) {
-			look = BOX_HELD;
-			snprintf(title, sizeof title, " SANDBOX CLOSED  layers %s ", lbl);
-		} else {
-			snprintf(title, sizeof title, " SANDBOX  layers %s ", lbl);
-		}
-	}
+	char title[160];
+	enum box_look look = box_title(st, r, running, title, sizeof title);
 
 	draw_box(st, by, bx, bh, bw, look, title);
 	/* Code on top, result below: the result gets what it needs, but the
