@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "job.h"
 #include "lab.h"
+#include "matrix.h"
+#include "report.h"
 #include "tui.h"
 #include "util.h"
 
@@ -26,7 +28,10 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_FAILED = 3,
 	EXIT_ERROR = 4,
+	EXIT_BROKE = 5,
 };
+
+#define MATRIX_JOBS_MAX 64 /* `matrix --jobs N` */
 
 static const char usage_text[] =
 	"usage: containment-lab [--config FILE] [COMMAND ...]\n"
@@ -59,7 +64,7 @@ static const char usage_text[] =
 	"  --help          this text\n"
 	"  --version       the version\n"
 	"\n"
-	"exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR;\n"
+	"exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
 	"  matrix: 0 every cell as expected, 1 some differ; exec: the command's status\n"
 	"  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
 	"  config or snippet. See containment-lab(1).\n";
@@ -228,6 +233,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	int code = res.verdict == VERDICT_ESCAPED ? EXIT_ESCAPED
 		   : res.verdict == VERDICT_FAILED ? EXIT_FAILED
 		   : res.verdict == VERDICT_ERROR  ? EXIT_ERROR
+		   : res.verdict == VERDICT_BROKE  ? EXIT_BROKE
 						   : EXIT_OK;
 	result_free(&res);
 	snippet_free(&s);
@@ -236,16 +242,6 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 
 /* ---- matrix ---- */
 
-static const char cell_letter[VERDICT_COUNT] = {'O', 'F', 'C', 'E', '!', 'B'};
-
-static void combo_label(char out[5], unsigned layers)
-{
-	static const char letters[LAYER_COUNT] = {'I', 'N', 'E', 'L'};
-	for (int i = 0; i < LAYER_COUNT; i++)
-		out[i] = layers & LAYER_BIT(i) ? letters[i] : '-';
-	out[4] = '\0';
-}
-
 static volatile sig_atomic_t interrupted;
 static void on_interrupt(int sig)
 {
@@ -253,31 +249,70 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-static bool is_expected(const struct snippet *list, const struct lab_result *res, const bool *done, int c)
+enum matrix_format { MATRIX_TEXT, MATRIX_JSON, MATRIX_MARKDOWN };
+
+/* matrix [--json|--markdown] [--jobs N]: 0, or EXIT_USAGE (already said why). */
+static int matrix_options(int argc, char **argv, enum matrix_format *fmt, long *jobs)
 {
-	return done[c] && res[c].verdict == verdict_expected(&list[c / 16], (unsigned)(c % 16));
+	*fmt = MATRIX_TEXT;
+	*jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			*fmt = MATRIX_JSON;
+		else if (!strcmp(argv[i], "--markdown"))
+			*fmt = MATRIX_MARKDOWN;
+		else if (!strcmp(argv[i], "--jobs") || !strncmp(argv[i], "--jobs=", 7)) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
+			char *end;
+			*jobs = v ? strtol(v, &end, 10) : 0;
+			if (!v || *end || *jobs < 1 || *jobs > MATRIX_JOBS_MAX)
+				return usage_error("--jobs needs a number from 1 to %d", MATRIX_JOBS_MAX);
+		} else
+			return usage_error("matrix: unknown option '%s'", argv[i]);
+	}
+	if (*jobs < 1)
+		*jobs = 1;
+	if (*jobs > MATRIX_JOBS_MAX)
+		*jobs = MATRIX_JOBS_MAX;
+	return 0;
+}
+
+/* Polls the runner's workers until every cell is in; Ctrl-C aborts what is
+ * running and skips the rest. progress: "N/M cells" on stderr. */
+static void matrix_wait(struct matrix *m, bool progress)
+{
+	struct sigaction sa = {.sa_handler = on_interrupt};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (matrix_running(m)) {
+		if (interrupted && !m->aborted)
+			matrix_abort(m);
+		struct pollfd pfd[MATRIX_JOBS_MAX];
+		int n = matrix_fds(m, pfd, MATRIX_JOBS_MAX);
+		if (n == 0 && matrix_running(m)) {
+			/* nothing to wait for: cannot happen, but never spin */
+			matrix_halt(m);
+			break;
+		}
+		if (poll(pfd, (nfds_t)n, 200) < 0 && errno != EINTR) {
+			fprintf(stderr, "containment-lab: poll: %s\n", strerror(errno));
+			matrix_halt(m);
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			if (pfd[i].revents && matrix_on_ready(m, pfd[i].fd) == 1 && progress)
+				fprintf(stderr, "\r%d/%d cells", matrix_count(m).ran, m->n_cells);
+	}
+	if (progress)
+		fputs("\r              \r", stderr);
 }
 
 static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 {
-	enum { TEXT, JSON, MARKDOWN } fmt = TEXT;
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			fmt = JSON;
-		else if (!strcmp(argv[i], "--markdown"))
-			fmt = MARKDOWN;
-		else if (!strcmp(argv[i], "--jobs") || !strncmp(argv[i], "--jobs=", 7)) {
-			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
-			char *end;
-			jobs = v ? strtol(v, &end, 10) : 0;
-			if (!v || *end || jobs < 1 || jobs > 64)
-				return usage_error("--jobs needs a number from 1 to 64");
-		} else
-			return usage_error("matrix: unknown option '%s'", argv[i]);
-	}
-	if (jobs < 1)
-		jobs = 1;
+	enum matrix_format fmt;
+	long jobs;
+	if (matrix_options(argc, argv, &fmt, &jobs))
+		return EXIT_USAGE;
 	char err[512];
 	struct snippet *list;
 	int n = snippet_discover(cfg->snippets_dir, &list, err, sizeof err);
@@ -285,194 +320,21 @@ static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 		fprintf(stderr, "containment-lab: %s\n", err);
 		return EXIT_USAGE;
 	}
-	int cells = n * 16;
-	struct lab_result *res = calloc((size_t)cells, sizeof *res);
-	bool *done = calloc((size_t)cells, sizeof *done);
-	struct job *running = calloc((size_t)jobs, sizeof *running);
-	int *slot_cell = calloc((size_t)jobs, sizeof *slot_cell);
-	if (!res || !done || !running || !slot_cell)
+	struct matrix m;
+	if (matrix_init(&m, cfg, list, n, (int)jobs) < 0)
 		abort();
-	struct sigaction sa = {.sa_handler = on_interrupt};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	long t0 = monotonic_ms();
-	int next = 0, active = 0, finished = 0;
-	for (long k = 0; k < jobs; k++)
-		slot_cell[k] = -1;
-	/* cell c = snippet c/16, layers c%16 */
-	while (finished < cells) {
-		while (!interrupted && next < cells && active < jobs) {
-			long k = 0;
-			while (slot_cell[k] >= 0)
-				k++;
-			int r = job_start(&running[k], cfg, &list[next / 16], (unsigned)(next % 16));
-			if (r < 0) {
-				fprintf(stderr, "containment-lab: cannot start a worker: %s\n", strerror(-r));
-				interrupted = 1;
-				break;
-			}
-			slot_cell[k] = next++;
-			active++;
-		}
-		if (active == 0)
-			break;
-		struct pollfd pfd[64];
-		for (long k = 0; k < jobs; k++)
-			pfd[k] = (struct pollfd){slot_cell[k] >= 0 ? running[k].fd : -1, POLLIN, 0};
-		if (poll(pfd, (nfds_t)jobs, 200) < 0 && errno != EINTR)
-			break;
-		if (interrupted)
-			for (long k = 0; k < jobs; k++)
-				if (slot_cell[k] >= 0)
-					job_abort(&running[k]);
-		for (long k = 0; k < jobs; k++) {
-			if (slot_cell[k] < 0 || !pfd[k].revents)
-				continue;
-			int c = slot_cell[k];
-			if (job_pump(&running[k], &list[c / 16], cfg) == 0)
-				continue;
-			res[c] = running[k].res;
-			running[k].res.output = NULL; /* moved */
-			job_free(&running[k]);
-			done[c] = true;
-			slot_cell[k] = -1;
-			active--;
-			finished++;
-			if (fmt == TEXT && isatty(2))
-				fprintf(stderr, "\r%d/%d cells", finished, cells);
-		}
-	}
-	long elapsed = monotonic_ms() - t0;
-	if (fmt == TEXT && isatty(2))
-		fputs("\r              \r", stderr);
-
-	int match = 0, errors = 0;
-	for (int c = 0; c < cells; c++) {
-		if (done[c] && res[c].verdict == verdict_expected(&list[c / 16], (unsigned)(c % 16)))
-			match++;
-		if (done[c] && res[c].verdict == VERDICT_ERROR)
-			errors++;
-	}
-	const char *who = geteuid() == 0 ? "root" : "an unprivileged user";
-	const char *mech = "";
-	for (int c = 0; c < cells; c++)
-		if (done[c] && (c % 16) & LAYER_BIT(LAYER_LIMITS) && res[c].ev.started) {
-			mech = strstr(res[c].ev.mechanisms, "cgroup-v2")   ? "cgroup-v2"
-			       : strstr(res[c].ev.mechanisms, "cgroup-v1") ? "cgroup-v1"
-									   : "rlimits-only";
-			break;
-		}
-
-	if (fmt == JSON) {
-		struct strbuf b = {0};
-		sb_printf(&b, "{\"as\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[", geteuid() == 0 ? "root" : "user",
-			  mech);
-		for (int c = 0; c < cells; c++) {
-			const struct lab_result *r = &res[c];
-			sb_puts(&b, c ? ",{\"snippet\":" : "{\"snippet\":");
-			sb_json_str(&b, list[c / 16].name);
-			sb_puts(&b, ",\"layers\":{");
-			for (int i = 0; i < LAYER_COUNT; i++)
-				sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,
-					  (c % 16) & LAYER_BIT(i) ? "true" : "false");
-			sb_puts(&b, "},\"expected\":");
-			sb_json_str(&b, verdict_name(verdict_expected(&list[c / 16], (unsigned)(c % 16))));
-			sb_puts(&b, ",\"verdict\":");
-			sb_json_str(&b, done[c] ? verdict_name(r->verdict) : NULL);
-			sb_puts(&b, ",\"caught_by\":");
-			sb_json_str(&b, done[c] && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
-			sb_puts(&b, ",\"headline\":");
-			sb_json_str(&b, done[c] ? r->headline : "not run");
-			sb_printf(&b, ",\"duration_ms\":%ld}", r->ev.duration_ms);
-		}
-		sb_printf(&b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}\n", cells, match, elapsed);
-		fputs(b.s, stdout);
-		sb_free(&b);
-	} else {
-		bool md = fmt == MARKDOWN;
-		if (md)
-			printf("| snippet |");
-		else
-			printf("containment-lab matrix: %d snippets x 16 layer combinations, as %s (limits: %s)\n"
-			       "columns: I=Isolation N=No-network E=Clean-env L=Resource-limits, '-' = off\n"
-			       "cells: O=RAN OK C=CONTAINED E=ESCAPED F=FAILED !=ERROR, '*' = not as expected\n\n%-15s",
-			       n, who, mech, "");
-		for (int col = 0; col < 16; col++) {
-			char lab[5];
-			combo_label(lab, layers_for_column(col));
-			printf(md ? " %s |" : " %s", lab);
-		}
-		printf("\n");
-		if (md) {
-			printf("|---|");
-			for (int l = 0; l < 16; l++)
-				printf(":---:|");
-			printf("\n");
-		}
-		for (int si = 0; si < n; si++) {
-			printf(md ? "| %s |" : "%-15.15s", list[si].name);
-			for (int col = 0; col < 16; col++) {
-				unsigned l = layers_for_column(col);
-				int c = si * 16 + (int)l;
-				enum lab_verdict exp = verdict_expected(&list[si], (unsigned)l);
-				char cell[8];
-				if (!done[c])
-					snprintf(cell, sizeof cell, "?");
-				else
-					snprintf(cell, sizeof cell, "%c%s", cell_letter[res[c].verdict],
-						 res[c].verdict == exp ? "" : "*");
-				if (md)
-					printf(" %s |", done[c] ? verdict_name(res[c].verdict) : "not run");
-				else
-					printf("   %-2s", cell);
-			}
-			printf("\n");
-		}
-		printf("\n");
-		/* the cells that differ, with what the lab saw; cells that differ
-		 * for the same reason (say, no user namespaces here) share a line */
-		bool *shown = calloc((size_t)cells, sizeof *shown);
-		if (!shown)
-			abort();
-		for (int c = 0; c < cells; c++) {
-			if (shown[c] || is_expected(list, res, done, c))
-				continue;
-			const char *head = done[c] ? res[c].headline : "not run";
-			struct strbuf where = {0};
-			int same = 0;
-			for (int o = c; o < cells; o++) {
-				const char *h2 = done[o] ? res[o].headline : "not run";
-				if (shown[o] || is_expected(list, res, done, o) || strcmp(h2, head) ||
-				    (done[o] && res[o].verdict != res[c].verdict))
-					continue;
-				shown[o] = true;
-				if (++same <= 4) {
-					char lab[5];
-					combo_label(lab, (unsigned)(o % 16));
-					sb_printf(&where, "%s%s [%s]", same > 1 ? ", " : "", list[o / 16].name, lab);
-				}
-			}
-			if (same > 4)
-				sb_printf(&where, " and %d more cells", same - 4);
-			char *h = sanitize_output(head, strlen(head), 0);
-			printf("%s%s: got %s: %s\n", md ? "- " : "", where.s, done[c] ? verdict_name(res[c].verdict) : "nothing",
-			       h);
-			free(h);
-			sb_free(&where);
-		}
-		free(shown);
-		printf("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", match,
-		       cells, cells - match, errors, who, elapsed / 1000.0);
-	}
-	for (int c = 0; c < cells; c++)
-		result_free(&res[c]);
-	free(res);
-	free(done);
-	free(running);
-	free(slot_cell);
+	matrix_start(&m);
+	matrix_wait(&m, fmt == MATRIX_TEXT && isatty(2));
+	if (fmt == MATRIX_JSON)
+		report_matrix_json(&m);
+	else if (fmt == MATRIX_MARKDOWN)
+		report_matrix_markdown(&m);
+	else
+		report_matrix_text(&m);
+	bool all = matrix_count(&m).as_expected == m.n_cells;
+	matrix_free(&m);
 	snippets_free(list, n);
-	return match == cells ? EXIT_OK : EXIT_ESCAPED;
+	return all ? EXIT_OK : EXIT_ESCAPED;
 }
 
 static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)

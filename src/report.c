@@ -1,13 +1,19 @@
-/* report.c — how a result is written for people (text) and programs (JSON),
- * and the one place where snippet output is made inert for a terminal. */
+/* report.c — how a result and the matrix are written for people (text,
+ * markdown) and programs (JSON), the letters that stand for a verdict and a
+ * set of layers, and the one place where snippet output is made inert for a
+ * terminal. */
 #define _GNU_SOURCE
 #include "lab.h"
+#include "matrix.h"
+#include "report.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Length of a valid UTF-8 sequence at p (1..4) that is not a C1 control,
  * or 0 when the bytes are not valid UTF-8. */
@@ -203,6 +209,206 @@ void report_json(const struct lab_result *r)
 	sb_puts(&b, ",\"error\":");
 	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
 	sb_puts(&b, "}\n");
+	fputs(b.s, stdout);
+	sb_free(&b);
+}
+
+/* ---- short names ---- */
+
+char report_verdict_letter(enum lab_verdict v)
+{
+	static const char letter[VERDICT_COUNT] = {
+		[VERDICT_RAN_OK] = 'O', [VERDICT_FAILED] = 'F', [VERDICT_CONTAINED] = 'C',
+		[VERDICT_ESCAPED] = 'E', [VERDICT_ERROR] = '!', [VERDICT_BROKE] = 'B',
+	};
+	return (int)v >= 0 && v < VERDICT_COUNT ? letter[v] : '!';
+}
+
+const enum lab_verdict report_verdict_order[VERDICT_COUNT] = {
+	VERDICT_RAN_OK, VERDICT_CONTAINED, VERDICT_ESCAPED, VERDICT_FAILED, VERDICT_ERROR, VERDICT_BROKE,
+};
+
+char report_layer_letter(int layer)
+{
+	return (char)toupper((unsigned char)lab_layers[layer].key[0]);
+}
+
+void report_layers_label(unsigned layers, bool spaced, char out[REPORT_LABEL_MAX])
+{
+	int n = 0;
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		if (spaced && l)
+			out[n++] = ' ';
+		out[n++] = layers & LAYER_BIT(l) ? report_layer_letter(l) : '-';
+	}
+	out[n] = '\0';
+}
+
+/* ---- the matrix ---- */
+
+static const char *matrix_who(void)
+{
+	return geteuid() == 0 ? "root" : "an unprivileged user";
+}
+
+/* What the limits layer really used, read from the first cell that had it on. */
+static const char *matrix_limits_mechanism(const struct matrix *m)
+{
+	for (int c = 0; c < m->n_cells; c++) {
+		const struct matrix_cell *cell = &m->cells[c];
+		if (cell->state == MATRIX_DONE && (c % LAB_COMBOS) & LAYER_BIT(LAYER_LIMITS) && cell->res.ev.started)
+			return strstr(cell->res.ev.mechanisms, "cgroup-v2")   ? "cgroup-v2"
+			       : strstr(cell->res.ev.mechanisms, "cgroup-v1") ? "cgroup-v1"
+									      : "rlimits-only";
+	}
+	return "";
+}
+
+static void matrix_legend(const struct matrix *m)
+{
+	printf("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:",
+	       m->n_snips, LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
+	for (int l = 0; l < LAYER_COUNT; l++)
+		printf(" %c=%s", report_layer_letter(l), lab_layers[l].name);
+	printf(", '-' = off\ncells:");
+	for (int i = 0; i < VERDICT_COUNT; i++)
+		printf(" %c=%s", report_verdict_letter(report_verdict_order[i]),
+		       verdict_name(report_verdict_order[i]));
+	printf(", '*' = not as expected\n\n%-15s", "");
+}
+
+/* The grid: a row per snippet, a column per layer combination, all on first. */
+static void matrix_grid(const struct matrix *m, bool md)
+{
+	char lab[REPORT_LABEL_MAX];
+	if (md)
+		printf("| snippet |");
+	for (int col = 0; col < LAB_COMBOS; col++) {
+		report_layers_label(layers_for_column(col), false, lab);
+		printf(md ? " %s |" : " %s", lab);
+	}
+	printf("\n");
+	if (md) {
+		printf("|---|");
+		for (int col = 0; col < LAB_COMBOS; col++)
+			printf(":---:|");
+		printf("\n");
+	}
+	for (int si = 0; si < m->n_snips; si++) {
+		printf(md ? "| %s |" : "%-15.15s", m->snips[si].name);
+		for (int col = 0; col < LAB_COMBOS; col++) {
+			const struct matrix_cell *c = matrix_cell(m, si, layers_for_column(col));
+			bool done = c->state == MATRIX_DONE;
+			char cell[8];
+			if (!done)
+				snprintf(cell, sizeof cell, "?");
+			else
+				snprintf(cell, sizeof cell, "%c%s", report_verdict_letter(c->res.verdict),
+					 c->res.verdict == c->expected ? "" : "*");
+			if (md)
+				printf(" %s |", done ? verdict_name(c->res.verdict) : "not run");
+			else
+				printf("   %-2s", cell);
+		}
+		printf("\n");
+	}
+	printf("\n");
+}
+
+static const char *cell_headline(const struct matrix_cell *c)
+{
+	return c->state == MATRIX_DONE ? c->res.headline : "not run";
+}
+
+/* The cells that differ, with what the lab saw; cells that differ for the
+ * same reason (say, no user namespaces here) share a line. */
+static void matrix_differences(const struct matrix *m, bool md)
+{
+	bool *shown = calloc((size_t)m->n_cells + 1, sizeof *shown);
+	if (!shown)
+		abort();
+	for (int c = 0; c < m->n_cells; c++) {
+		const struct matrix_cell *first = &m->cells[c];
+		if (shown[c] || matrix_cell_expected(first))
+			continue;
+		const char *head = cell_headline(first);
+		bool done = first->state == MATRIX_DONE;
+		struct strbuf where = {0};
+		int same = 0;
+		for (int o = c; o < m->n_cells; o++) {
+			const struct matrix_cell *other = &m->cells[o];
+			if (shown[o] || matrix_cell_expected(other) || strcmp(cell_headline(other), head) ||
+			    (other->state == MATRIX_DONE && other->res.verdict != first->res.verdict))
+				continue;
+			shown[o] = true;
+			if (++same <= 4) {
+				char lab[REPORT_LABEL_MAX];
+				report_layers_label((unsigned)(o % LAB_COMBOS), false, lab);
+				sb_printf(&where, "%s%s [%s]", same > 1 ? ", " : "", m->snips[o / LAB_COMBOS].name, lab);
+			}
+		}
+		if (same > 4)
+			sb_printf(&where, " and %d more cells", same - 4);
+		char *h = sanitize_output(head, strlen(head), 0);
+		printf("%s%s: got %s: %s\n", md ? "- " : "", where.s, done ? verdict_name(first->res.verdict) : "nothing",
+		       h);
+		free(h);
+		sb_free(&where);
+	}
+	free(shown);
+}
+
+static void matrix_text(const struct matrix *m, bool md)
+{
+	if (!md)
+		matrix_legend(m);
+	matrix_grid(m, md);
+	matrix_differences(m, md);
+	struct matrix_counts n = matrix_count(m);
+	/* "differ" here is every cell not as expected, not run ones included */
+	printf("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "",
+	       n.as_expected, m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(),
+	       matrix_elapsed_ms(m) / 1000.0);
+}
+
+void report_matrix_text(const struct matrix *m)
+{
+	matrix_text(m, false);
+}
+
+void report_matrix_markdown(const struct matrix *m)
+{
+	matrix_text(m, true);
+}
+
+void report_matrix_json(const struct matrix *m)
+{
+	struct strbuf b = {0};
+	sb_printf(&b, "{\"as\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[", geteuid() == 0 ? "root" : "user",
+		  matrix_limits_mechanism(m));
+	for (int c = 0; c < m->n_cells; c++) {
+		const struct matrix_cell *cell = &m->cells[c];
+		const struct lab_result *r = &cell->res;
+		bool done = cell->state == MATRIX_DONE;
+		unsigned layers = (unsigned)(c % LAB_COMBOS);
+		sb_puts(&b, c ? ",{\"snippet\":" : "{\"snippet\":");
+		sb_json_str(&b, m->snips[c / LAB_COMBOS].name);
+		sb_puts(&b, ",\"layers\":{");
+		for (int i = 0; i < LAYER_COUNT; i++)
+			sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,
+				  layers & LAYER_BIT(i) ? "true" : "false");
+		sb_puts(&b, "},\"expected\":");
+		sb_json_str(&b, verdict_name(cell->expected));
+		sb_puts(&b, ",\"verdict\":");
+		sb_json_str(&b, done ? verdict_name(r->verdict) : NULL);
+		sb_puts(&b, ",\"caught_by\":");
+		sb_json_str(&b, done && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
+		sb_puts(&b, ",\"headline\":");
+		sb_json_str(&b, done ? r->headline : "not run");
+		sb_printf(&b, ",\"duration_ms\":%ld}", r->ev.duration_ms);
+	}
+	sb_printf(&b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}\n", m->n_cells,
+		  matrix_count(m).as_expected, matrix_elapsed_ms(m));
 	fputs(b.s, stdout);
 	sb_free(&b);
 }

@@ -1,6 +1,7 @@
 /* tui.c — the lab screen's engine room: terminal set-up and teardown, the one
  * event loop (poll on the keyboard and every running job, repaint from the
- * state), and the jobs the screen runs (one snippet, or the 80-cell matrix).
+ * state), and what the screen runs: one snippet's job, or the matrix through
+ * the shared runner (matrix.c), whose workers the loop polls.
  *
  * Ordering constraints:
  *  - our SIGINT/SIGTERM/SIGHUP handlers go in before initscr(), so ncurses
@@ -83,9 +84,12 @@ static void crash_pids_update(const struct tui_state *st)
 {
 	int i;
 
+	pid_t mx[TUI_MATRIX_JOBS_MAX];
+	int n = matrix_pids(&st->mx, mx, TUI_MATRIX_JOBS_MAX);
+
 	crash_pids[0] = st->job_live ? st->job.pid : 0;
 	for (i = 0; i < TUI_MATRIX_JOBS_MAX; i++)
-		crash_pids[1 + i] = st->mjob_cell[i] >= 0 ? st->mjobs[i].pid : 0;
+		crash_pids[1 + i] = i < n ? mx[i] : 0;
 }
 
 static void install_signals(void)
@@ -122,7 +126,7 @@ void tui_message(struct tui_state *st, const char *fmt, ...)
 
 bool tui_busy(const struct tui_state *st)
 {
-	return st->job_live || st->mx_running;
+	return st->job_live || matrix_running(&st->mx);
 }
 
 /* Moves a finished job's result into dst without its raw output. */
@@ -190,7 +194,7 @@ void tui_run_selected(struct tui_state *st)
 			    st->snips[st->job.snippet_index].name);
 		return;
 	}
-	if (st->mx_running) {
+	if (matrix_running(&st->mx)) {
 		tui_message(st, "the matrix is running: wait, or press a to abort it");
 		return;
 	}
@@ -205,135 +209,34 @@ void tui_run_selected(struct tui_state *st)
 	crash_pids_update(st);
 }
 
-static void matrix_clear(struct tui_state *st)
-{
-	int i;
-
-	for (i = 0; i < st->n_snips * TUI_COMBOS; i++) {
-		if (st->cells[i].state == TUI_CELL_DONE)
-			result_free(&st->cells[i].res);
-		memset(&st->cells[i], 0, sizeof st->cells[i]);
-	}
-}
-
-/* Cells are started column by column (all layers on first), so the
- * teaching column fills in before the rest. */
-static int matrix_cell_of(const struct tui_state *st, int seq)
-{
-	int col = seq / st->n_snips, row = seq % st->n_snips;
-
-	return row * TUI_COMBOS + col;
-}
-
-static void matrix_count_done(struct tui_state *st)
-{
-	st->mx_done++;
-	if (st->mx_done >= st->mx_total) {
-		st->mx_running = false;
-		st->mx_t1 = monotonic_ms();
-	}
-}
-
-static void matrix_fill(struct tui_state *st)
-{
-	int k, rc, cell, row, col;
-	struct tui_cell *c;
-
-	for (k = 0; k < st->mx_slots && st->mx_next < st->mx_total; k++) {
-		if (st->mjob_cell[k] >= 0)
-			continue;
-		cell = matrix_cell_of(st, st->mx_next++);
-		row = cell / TUI_COMBOS;
-		col = cell % TUI_COMBOS;
-		c = &st->cells[cell];
-		rc = job_start(&st->mjobs[k], st->cfg, &st->snips[row], tui_combo_mask(col));
-		if (rc < 0) {
-			c->state = TUI_CELL_DONE;
-			c->res.verdict = VERDICT_ERROR;
-			c->res.caught_by = -1;
-			c->res.layers = tui_combo_mask(col);
-			snprintf(c->res.headline, sizeof c->res.headline,
-				 "the lab could not start this cell: %s", strerror(-rc));
-			c->mismatch = true;
-			matrix_count_done(st);
-			k--;    /* try this slot again with the next cell */
-			continue;
-		}
-		st->mjobs[k].snippet_index = row;
-		st->mjob_cell[k] = cell;
-		c->state = TUI_CELL_RUNNING;
-		c->started_ms = st->mjobs[k].started_ms;
-	}
-	crash_pids_update(st);
-}
-
-static void finish_matrix_job(struct tui_state *st, int k)
-{
-	int cell = st->mjob_cell[k];
-	struct tui_cell *c = &st->cells[cell];
-
-	take_result(&c->res, &st->mjobs[k]);
-	c->state = TUI_CELL_DONE;
-	c->mismatch = c->res.verdict != c->expected && !c->res.ev.aborted;
-	job_free(&st->mjobs[k]);
-	st->mjob_cell[k] = -1;
-	matrix_count_done(st);
-	matrix_fill(st);
-}
-
+/* The matrix runs through the same runner as `containment-lab matrix`;
+ * the event loop polls its workers with the keyboard. */
 void tui_matrix_start(struct tui_state *st)
 {
-	int i;
-
 	if (st->job_live) {
 		tui_message(st, "%s is still running: wait, or press a to abort it",
 			    st->snips[st->job.snippet_index].name);
 		return;
 	}
-	if (st->mx_running) {
+	if (matrix_start(&st->mx) < 0) {
 		tui_message(st, "the matrix is already running (a aborts it)");
 		return;
 	}
-	matrix_clear(st);
-	for (i = 0; i < st->n_snips * TUI_COMBOS; i++)
-		st->cells[i].expected = verdict_expected(&st->snips[i / TUI_COMBOS],
-							 tui_combo_mask(i % TUI_COMBOS));
 	st->mx_started = true;
-	st->mx_running = true;
-	st->mx_aborted = false;
-	st->mx_next = 0;
-	st->mx_done = 0;
-	st->mx_total = st->n_snips * TUI_COMBOS;
-	st->mx_t0 = monotonic_ms();
-	st->mx_t1 = 0;
-	matrix_fill(st);
+	crash_pids_update(st);
 }
 
 void tui_abort(struct tui_state *st)
 {
-	int k, seq, cell;
 	bool any = false;
 
 	if (st->job_live) {
 		job_abort(&st->job);
 		any = true;
 	}
-	if (st->mx_running) {
+	if (matrix_running(&st->mx)) {
 		/* Cells never started are skipped; running ones come back aborted. */
-		for (seq = st->mx_next; seq < st->mx_total; seq++) {
-			cell = matrix_cell_of(st, seq);
-			st->cells[cell].state = TUI_CELL_SKIPPED;
-			st->mx_done++;
-		}
-		st->mx_next = st->mx_total;
-		st->mx_aborted = true;
-		for (k = 0; k < st->mx_slots; k++)
-			if (st->mjob_cell[k] >= 0)
-				job_abort(&st->mjobs[k]);
-		if (st->mx_done >= st->mx_total) {
-			st->mx_running = false;
-			st->mx_t1 = monotonic_ms();
-		}
+		matrix_abort(&st->mx);
 		any = true;
 	}
 	if (any)
@@ -345,21 +248,12 @@ void tui_abort(struct tui_state *st)
 /* Aborts and reaps everything: no sandbox may outlive the screen. */
 static void jobs_teardown(struct tui_state *st)
 {
-	int k;
-
 	if (st->job_live) {
 		job_abort(&st->job);
 		job_free(&st->job);
 		st->job_live = false;
 	}
-	for (k = 0; k < TUI_MATRIX_JOBS_MAX; k++) {
-		if (st->mjob_cell[k] >= 0) {
-			job_abort(&st->mjobs[k]);
-			job_free(&st->mjobs[k]);
-			st->mjob_cell[k] = -1;
-		}
-	}
-	st->mx_running = false;
+	matrix_halt(&st->mx);
 	crash_pids_update(st);
 }
 
@@ -417,7 +311,7 @@ static void pump(struct tui_state *st, struct job *j, bool *done)
 static int event_loop(struct tui_state *st)
 {
 	struct pollfd pfd[2 + TUI_MATRIX_JOBS_MAX];
-	int owner[2 + TUI_MATRIX_JOBS_MAX];   /* -1 stdin, -2 single, k matrix */
+	int owner[2 + TUI_MATRIX_JOBS_MAX];   /* -1 stdin, -2 single, -3 matrix */
 	bool dirty = true, done;
 	int n, i, r, ch, flags, timeout;
 
@@ -441,13 +335,8 @@ static int event_loop(struct tui_state *st)
 			pfd[n].events = POLLIN;
 			owner[n++] = -2;
 		}
-		for (i = 0; i < TUI_MATRIX_JOBS_MAX; i++) {
-			if (st->mjob_cell[i] < 0 || st->mjobs[i].fd < 0)
-				continue;
-			pfd[n].fd = st->mjobs[i].fd;
-			pfd[n].events = POLLIN;
-			owner[n++] = i;
-		}
+		for (i = matrix_fds(&st->mx, pfd + n, TUI_MATRIX_JOBS_MAX); i > 0; i--)
+			owner[n++] = -3;
 		timeout = tui_busy(st) ? 100 : st->msg[0] ? 250 : 1000;
 		r = poll(pfd, (nfds_t)n, timeout);
 		if (r < 0 && errno != EINTR) {
@@ -469,10 +358,8 @@ static int event_loop(struct tui_state *st)
 				pump(st, &st->job, &done);
 				if (done)
 					finish_single(st);
-			} else {
-				pump(st, &st->mjobs[owner[i]], &done);
-				if (done)
-					finish_matrix_job(st, owner[i]);
+			} else if (matrix_on_ready(&st->mx, pfd[i].fd) == 1) {
+				crash_pids_update(st);
 			}
 			dirty = true;
 		}
@@ -513,10 +400,6 @@ int tui_main(const struct lab_config *cfg)
 	memset(&st, 0, sizeof st);
 	st.cfg = cfg;
 	st.job.fd = -1;
-	for (k = 0; k < TUI_MATRIX_JOBS_MAX; k++) {
-		st.mjob_cell[k] = -1;
-		st.mjobs[k].fd = -1;
-	}
 	err[0] = '\0';
 	n = snippet_discover(cfg->snippets_dir, &st.snips, err, sizeof err);
 	if (n < 0) {
@@ -532,11 +415,11 @@ int tui_main(const struct lab_config *cfg)
 	}
 	st.n_snips = n;
 	st.runs = calloc((size_t)n, sizeof *st.runs);
-	st.cells = calloc((size_t)n * TUI_COMBOS, sizeof *st.cells);
-	if (!st.runs || !st.cells) {
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!st.runs || matrix_init(&st.mx, cfg, st.snips, n, ncpu < 1 ? 1 :
+		ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX : (int)ncpu) < 0) {
 		fprintf(stderr, "containment-lab: out of memory\n");
 		free(st.runs);
-		free(st.cells);
 		snippets_free(st.snips, n);
 		return 1;
 	}
@@ -556,8 +439,6 @@ int tui_main(const struct lab_config *cfg)
 	for (l = 0; l < LAYER_COUNT; l++)
 		if (cfg->layer_default[l])
 			st.layers |= LAYER_BIT(l);
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	st.mx_slots = ncpu < 1 ? 1 : ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX : (int)ncpu;
 
 	if (tcgetattr(STDIN_FILENO, &saved_tty) == 0)
 		saved_tty_ok = true;
@@ -577,13 +458,12 @@ int tui_main(const struct lab_config *cfg)
 
 	for (k = 0; k < n; k++)
 		run_clear(&st.runs[k]);
-	matrix_clear(&st);
+	matrix_free(&st.mx);
 	for (k = 0; st.code && k < n; k++)
 		free(st.code[k]);
 	free(st.code);
 	free(st.code_lines);
 	free(st.runs);
-	free(st.cells);
 	snippets_free(st.snips, n);
 	return rc;
 }

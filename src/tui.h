@@ -10,7 +10,8 @@
  *   tui_matrix.c the matrix screen
  * Handlers never draw: they change the state and return TUI_* flags; the
  * loop in tui.c repaints everything from the state (htop style). Nothing
- * here forks: runs go through job.h. */
+ * here forks: a single run goes through job.h, the matrix through the
+ * runner in matrix.h (the one `containment-lab matrix` uses). */
 #ifndef TUI_H
 #define TUI_H
 
@@ -24,8 +25,10 @@ int tui_main(const struct lab_config *cfg);
 
 #include <stdbool.h>
 #include "job.h"
+#include "matrix.h"
+#include "report.h"
 
-#define TUI_COMBOS 16           /* 2^LAYER_COUNT layer combinations */
+#define TUI_COMBOS LAB_COMBOS   /* the matrix's columns */
 #define TUI_MATRIX_JOBS_MAX 2   /* matrix cells running at once */
 #define TUI_MIN_COLS 80
 #define TUI_MIN_LINES 24
@@ -41,13 +44,6 @@ enum {
 
 enum tui_view { TUI_VIEW_MAIN, TUI_VIEW_MATRIX };
 
-enum tui_cell_state {
-	TUI_CELL_PENDING,
-	TUI_CELL_RUNNING,
-	TUI_CELL_DONE,
-	TUI_CELL_SKIPPED,       /* the matrix was aborted before it ran */
-};
-
 /* The last result of one snippet on the main screen. Raw output is never
  * kept: only its sanitised tail. */
 struct tui_run {
@@ -55,14 +51,6 @@ struct tui_run {
 	struct lab_result res;  /* res.output is always NULL */
 	char *out_text;         /* sanitize_output() of the tail, owned */
 	size_t out_skipped;     /* bytes before the tail that are not shown */
-};
-
-struct tui_cell {
-	enum tui_cell_state state;
-	enum lab_verdict expected;
-	bool mismatch;
-	long started_ms;
-	struct lab_result res;  /* valid when DONE; res.output is always NULL */
 };
 
 struct tui_state {
@@ -86,15 +74,10 @@ struct tui_state {
 	bool job_live;
 	struct tui_run *runs;   /* one per snippet */
 
-	/* the matrix */
-	struct tui_cell *cells; /* n_snips * TUI_COMBOS, row-major */
-	struct job mjobs[TUI_MATRIX_JOBS_MAX];
-	int mjob_cell[TUI_MATRIX_JOBS_MAX]; /* -1 = slot free */
-	int mx_slots;           /* jobs at once (1..TUI_MATRIX_JOBS_MAX) */
-	bool mx_started, mx_running, mx_aborted;
-	int mx_next, mx_done, mx_total;
-	long mx_t0, mx_t1;
-	int mx_row, mx_col, mx_top;
+	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
+	struct matrix mx;
+	bool mx_started;        /* m has run it at least once */
+	int mx_row, mx_col, mx_top; /* cursor: snippet, column (layers_for_column) */
 
 	/* looks */
 	bool color;
@@ -143,10 +126,8 @@ void tui_fill(int y, int x, int w, attr_t attr);
 void tui_frame(int y, int x, int h, int w, attr_t attr); /* a plain box outline */
 int tui_count_lines(const char *text);                  /* a last line without \n counts */
 attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v);
-char tui_verdict_letter(enum lab_verdict v);
 int tui_toggle_at(int y, int x);         /* layer under a click, or -1 */
 int tui_snippet_at(const struct tui_state *st, int y, int x); /* or -1 */
-void tui_layers_label(unsigned mask, char out[LAYER_COUNT * 2]); /* "I N - L" */
 
 /* tui_matrix.c */
 unsigned tui_combo_mask(int col);

@@ -8,7 +8,6 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,31 +90,6 @@ attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v)
 	if (!st->color || (int)v < 0 || v >= VERDICT_COUNT)
 		return A_BOLD;
 	return COLOR_PAIR(pair[v]) | A_BOLD;
-}
-
-char tui_verdict_letter(enum lab_verdict v)
-{
-	switch (v) {
-	case VERDICT_RAN_OK: return 'O';
-	case VERDICT_CONTAINED: return 'C';
-	case VERDICT_ESCAPED: return 'E';
-	case VERDICT_FAILED: return 'F';
-	case VERDICT_BROKE: return 'B';
-	case VERDICT_ERROR: break;
-	case VERDICT_COUNT: break;
-	}
-	return '!';
-}
-
-void tui_layers_label(unsigned mask, char out[LAYER_COUNT * 2])
-{
-	int l;
-
-	for (l = 0; l < LAYER_COUNT; l++) {
-		out[2 * l] = (mask & LAYER_BIT(l)) ?
-			(char)toupper((unsigned char)lab_layers[l].key[0]) : '-';
-		out[2 * l + 1] = l + 1 < LAYER_COUNT ? ' ' : '\0';
-	}
 }
 
 /* ---------------------------------------------------------- safe text */
@@ -332,9 +306,9 @@ static void draw_title(const struct tui_state *st)
 		snprintf(right, sizeof right, " %c running %s %.1fs ",
 			 spinner[(st->now_ms / 100) % 4], st->snips[st->job.snippet_index].name,
 			 (double)(st->now_ms - st->job.started_ms) / 1000.0);
-	else if (st->mx_running)
+	else if (matrix_running(&st->mx))
 		snprintf(right, sizeof right, " %c matrix %d/%d ",
-			 spinner[(st->now_ms / 100) % 4], st->mx_done, st->mx_total);
+			 spinner[(st->now_ms / 100) % 4], st->mx.finished, st->mx.n_cells);
 	else
 		snprintf(right, sizeof right, " ? help ");
 	rw = tui_text_width(right);
@@ -403,7 +377,7 @@ static void draw_list(struct tui_state *st)
 			letter[1] = '\0';
 			tui_put(y, LIST_W - 3, 1, letter, attr | A_BOLD);
 		} else if (r->have) {
-			letter[0] = tui_verdict_letter(r->res.verdict);
+			letter[0] = report_verdict_letter(r->res.verdict);
 			letter[1] = '\0';
 			tui_put(y, LIST_W - 3, 1, letter,
 				i == st->sel ? attr | A_BOLD : tui_verdict_attr(st, r->res.verdict));
@@ -419,7 +393,7 @@ static void draw_list(struct tui_state *st)
 		return;
 	tui_put(legend_y - 1, 1, LIST_W - 2, "LAYER  STOPS", A_BOLD | A_UNDERLINE);
 	for (l = 0; l < LAYER_COUNT; l++) {
-		buf[0] = (char)toupper((unsigned char)lab_layers[l].key[0]);
+		buf[0] = report_layer_letter(l);
 		buf[1] = '\0';
 		tui_put(legend_y + l, 1, 1, buf,
 			tui_attr(st, (st->layers & LAYER_BIT(l)) ? TUI_LOOK_ON : TUI_LOOK_OFF));
@@ -650,7 +624,7 @@ static void draw_idle(const struct tui_state *st, int y, int x, int w, int rows)
 	const struct snippet *s = &st->snips[st->sel];
 	char buf[512], lbl[LAYER_COUNT * 2];
 
-	tui_layers_label(st->layers, lbl);
+	report_layers_label(st->layers, true, lbl);
 	if (s->threat == THREAT_LEGIT)
 		snprintf(buf, sizeof buf, "The legit task. Predict: does it still work with "
 			 "layers %s? Press Enter to run it for real.", lbl);
@@ -665,7 +639,7 @@ static void draw_running(const struct tui_state *st, int y, int x, int w, int ro
 	char buf[256], lbl[LAYER_COUNT * 2], d[32];
 	int n;
 
-	tui_layers_label(st->job.layers, lbl);
+	report_layers_label(st->job.layers, true, lbl);
 	format_duration(st->now_ms - st->job.started_ms, d, sizeof d);
 	snprintf(buf, sizeof buf, "%c RUNNING %s in the sandbox (layers %s)   %s",
 		 spinner[(st->now_ms / 100) % 4], st->snips[st->job.snippet_index].name, lbl, d);
@@ -698,7 +672,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 	const char *p;
 	bool stale = res->layers != st->layers, wide;
 
-	tui_layers_label(res->layers, lbl);
+	report_layers_label(res->layers, true, lbl);
 	format_duration(res->ev.duration_ms, d, sizeof d);
 	if (rows >= 8 && bw + 2 + 14 <= w) {
 		draw_big(row, x, word, vattr);
@@ -795,29 +769,46 @@ static int result_rows_wanted(const struct tui_run *r)
 	return 3 + 2 + 2 + 2 * r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
 }
 
+/* The box's title names the layers of what the box shows: the run in
+ * progress, the last run, or else the toggles. When that is not what the
+ * toggles now say, it says whose layers they are ("last run: I N - L"), so
+ * the title never silently contradicts the toggles above it. */
+static enum box_look box_title(const struct tui_state *st, const struct tui_run *r, bool running,
+			       char *title, size_t len)
+{
+	enum box_look look = BOX_PLAIN;
+	unsigned mask = st->layers;
+	const char *whose = "layers", *state = "";
+	char lbl[REPORT_LABEL_MAX];
+
+	if (running) {
+		mask = st->job.layers;
+		whose = mask != st->layers ? "running:" : whose;
+	} else if (r->have) {
+		mask = r->res.layers;
+		whose = mask != st->layers ? "last run:" : whose;
+		if (r->res.verdict == VERDICT_ESCAPED) {
+			look = BOX_BREACHED;
+			state = " BREACHED";
+		} else if (r->res.verdict == VERDICT_CONTAINED) {
+			look = BOX_HELD;
+			state = " CLOSED";
+		}
+	}
+	report_layers_label(mask, true, lbl);
+	snprintf(title, len, " SANDBOX%s  %s %s ", state, whose, lbl);
+	return look;
+}
+
 static void draw_sandbox(struct tui_state *st)
 {
 	int bx = LIST_W, by = 2, bw = COLS - LIST_W, bh = LINES - 3;
 	int ix = bx + 2, iw = bw - 4, top = by + 1, inner = bh - 2, code_rows, ry;
 	const struct tui_run *r = &st->runs[st->sel];
 	bool running = st->job_live && st->job.snippet_index == st->sel;
-	enum box_look look = BOX_PLAIN;
-	char title[160], lbl[LAYER_COUNT * 2];
+	char title[160];
+	enum box_look look = box_title(st, r, running, title, sizeof title);
 
-	tui_layers_label(st->layers, lbl);
-	snprintf(title, sizeof title, " SANDBOX  layers %s ", lbl);
-	if (!running && r->have) {
-		tui_layers_label(r->res.layers, lbl);
-		if (r->res.verdict == VERDICT_ESCAPED) {
-			look = BOX_BREACHED;
-			snprintf(title, sizeof title, " SANDBOX BREACHED  layers %s ", lbl);
-		} else if (r->res.verdict == VERDICT_CONTAINED) {
-			look = BOX_HELD;
-			snprintf(title, sizeof title, " SANDBOX CLOSED  layers %s ", lbl);
-		} else {
-			snprintf(title, sizeof title, " SANDBOX  layers %s ", lbl);
-		}
-	}
 	draw_box(st, by, bx, bh, bw, look, title);
 	/* Code on top, result below: the result gets what it needs, but the
 	 * code keeps at least a third. */

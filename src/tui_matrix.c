@@ -2,12 +2,12 @@
  * combinations (columns), cells filling in as their runs finish, each
  * compared with the truth table (verdict_expected). Column 0 has every layer
  * on, column 15 none; the four header rows spell which layers a column has.
- * Reads the state; the runs themselves are scheduled in tui.c. */
+ * Reads the state; the runs themselves are scheduled by the matrix runner
+ * (matrix.c), which the loop in tui.c polls. */
 #define TUI_INTERNAL
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,42 +65,30 @@ bool tui_matrix_cell_at(const struct tui_state *st, int y, int x, int *row, int 
 	return true;
 }
 
-static int count_differ(const struct tui_state *st)
+/* The cell under the matrix screen's row and column. */
+static const struct matrix_cell *cell_at(const struct tui_state *st, int row, int col)
 {
-	int i, n = 0;
-
-	for (i = 0; i < st->n_snips * TUI_COMBOS; i++)
-		if (st->cells[i].state == TUI_CELL_DONE && st->cells[i].mismatch)
-			n++;
-	return n;
-}
-
-static int count_ran(const struct tui_state *st)
-{
-	int i, n = 0;
-
-	for (i = 0; i < st->n_snips * TUI_COMBOS; i++)
-		if (st->cells[i].state == TUI_CELL_DONE)
-			n++;
-	return n;
+	return matrix_cell(&st->mx, row, tui_combo_mask(col));
 }
 
 static void draw_progress(const struct tui_state *st, const struct geo *g)
 {
 	char buf[200];
-	int differ = count_differ(st), ran = count_ran(st), x, total = st->n_snips * TUI_COMBOS;
-	long ms = (st->mx_running ? st->now_ms : st->mx_t1) - st->mx_t0;
+	const struct matrix *m = &st->mx;
+	struct matrix_counts n = matrix_count(m);
+	int differ = n.differ, ran = n.ran, x, total = m->n_cells;
+	long ms = matrix_elapsed_ms(m);
 	attr_t attr = A_BOLD;
 
 	x = tui_put(g->prog_y, 1, 30, "MATRIX", A_BOLD | A_UNDERLINE) + 3;
 	if (!st->mx_started) {
 		snprintf(buf, sizeof buf, "press Enter to run all %d cells", total);
-	} else if (st->mx_running) {
+	} else if (matrix_running(m)) {
 		snprintf(buf, sizeof buf, "%d/%d  %c running %d at once  %.1f s%s",
-			 st->mx_done, st->mx_total, "|/-\\"[(st->now_ms / 100) % 4],
-			 st->mx_slots, (double)ms / 1000.0,
-			 st->mx_aborted ? "  aborting" : "");
-	} else if (st->mx_aborted) {
+			 m->finished, total, "|/-\\"[(st->now_ms / 100) % 4],
+			 m->max_jobs, (double)ms / 1000.0,
+			 m->aborted ? "  aborting" : "");
+	} else if (m->aborted) {
 		snprintf(buf, sizeof buf, "aborted after %d of %d cells, %d differ", ran,
 			 total, differ);
 		attr = tui_attr(st, TUI_LOOK_WARN);
@@ -130,7 +118,7 @@ static void draw_header(const struct tui_state *st, const struct geo *g)
 		tui_put(y, NAME_W - 1 - nw, nw, lab_layers[l].name, A_DIM);
 		for (col = 0; col < TUI_COMBOS; col++) {
 			on = (tui_combo_mask(col) & LAYER_BIT(l)) != 0;
-			c[0] = on ? (char)toupper((unsigned char)lab_layers[l].key[0]) : '-';
+			c[0] = on ? report_layer_letter(l) : '-';
 			c[1] = '\0';
 			attr = on ? tui_attr(st, TUI_LOOK_ON) : A_DIM;
 			if (col == st->mx_col)
@@ -142,7 +130,7 @@ static void draw_header(const struct tui_state *st, const struct geo *g)
 
 static void draw_grid(struct tui_state *st, const struct geo *g)
 {
-	const struct tui_cell *cell;
+	const struct matrix_cell *cell;
 	char c[4];
 	int r, row, col, y, x;
 	attr_t attr;
@@ -159,27 +147,27 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 		tui_put(y, 1, NAME_W - 2, st->snips[row].name,
 			row == st->mx_row ? tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD : A_BOLD);
 		for (col = 0; col < TUI_COMBOS; col++) {
-			cell = &st->cells[row * TUI_COMBOS + col];
+			cell = cell_at(st, row, col);
 			x = NAME_W + col * CELL_W;
 			c[0] = ' ';
 			c[2] = ' ';
 			c[3] = '\0';
 			attr = A_DIM;
 			switch (cell->state) {
-			case TUI_CELL_PENDING:
+			case MATRIX_PENDING:
 				c[1] = '.';
 				break;
-			case TUI_CELL_SKIPPED:
+			case MATRIX_SKIPPED:
 				c[1] = ' ';
 				break;
-			case TUI_CELL_RUNNING:
+			case MATRIX_RUNNING:
 				c[1] = "|/-\\"[(st->now_ms / 100) % 4];
 				attr = A_BOLD;
 				break;
-			case TUI_CELL_DONE:
-				c[1] = tui_verdict_letter(cell->res.verdict);
+			case MATRIX_DONE:
+				c[1] = report_verdict_letter(cell->res.verdict);
 				attr = tui_verdict_attr(st, cell->res.verdict);
-				if (cell->mismatch)
+				if (matrix_cell_differs(cell))
 					c[0] = '*';
 				break;
 			}
@@ -196,16 +184,14 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 
 static void draw_legend(const struct tui_state *st, const struct geo *g)
 {
-	static const enum lab_verdict order[] = { VERDICT_RAN_OK, VERDICT_CONTAINED,
-		VERDICT_ESCAPED, VERDICT_FAILED, VERDICT_ERROR };
+	const enum lab_verdict *order = report_verdict_order;
 	char buf[32];
-	size_t i;
-	int y = g->head_y, w = COLS - g->legend_x;
+	int i, y = g->head_y, w = COLS - g->legend_x;
 
 	if (w < 8)
 		return;
-	for (i = 0; i < sizeof order / sizeof order[0]; i++, y++) {
-		snprintf(buf, sizeof buf, "%c", tui_verdict_letter(order[i]));
+	for (i = 0; i < VERDICT_COUNT; i++, y++) {
+		snprintf(buf, sizeof buf, "%c", report_verdict_letter(order[i]));
 		tui_put(y, g->legend_x, 1, buf, tui_verdict_attr(st, order[i]));
 		tui_put(y, g->legend_x + 2, w - 2, verdict_name(order[i]), A_NORMAL);
 	}
@@ -239,7 +225,7 @@ static void off_names(unsigned mask, char *buf, size_t len)
 
 static void draw_detail(const struct tui_state *st, const struct geo *g)
 {
-	const struct tui_cell *cell = &st->cells[st->mx_row * TUI_COMBOS + st->mx_col];
+	const struct matrix_cell *cell = cell_at(st, st->mx_row, st->mx_col);
 	const struct lab_result *res = &cell->res;
 	const struct snippet *s = &st->snips[st->mx_row];
 	unsigned mask = tui_combo_mask(st->mx_col);
@@ -251,36 +237,36 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	attroff(A_DIM);
 	if (g->det_rows < 2)
 		return;
-	tui_layers_label(mask, lbl);
+	report_layers_label(mask, true, lbl);
 	off_names(mask, off, sizeof off);
 	snprintf(buf, sizeof buf, "%s (%s) with layers %s: %s", s->name,
 		 threat_name(s->threat), lbl, off);
 	tui_put(y++, x, w, buf, A_BOLD);
 
 	switch (cell->state) {
-	case TUI_CELL_PENDING:
+	case MATRIX_PENDING:
 		snprintf(buf, sizeof buf, "not run yet; expected %s",
 			 verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_DIM);
 		return;
-	case TUI_CELL_SKIPPED:
+	case MATRIX_SKIPPED:
 		tui_put(y, x, w, "skipped: the matrix was aborted (Enter runs it again)", A_DIM);
 		return;
-	case TUI_CELL_RUNNING:
+	case MATRIX_RUNNING:
 		snprintf(buf, sizeof buf, "running... %.1f s; expected %s",
 			 (double)(st->now_ms - cell->started_ms) / 1000.0,
 			 verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_BOLD);
 		return;
-	case TUI_CELL_DONE:
+	case MATRIX_DONE:
 		break;
 	}
 	n = tui_put(y, x, w, verdict_name(res->verdict), tui_verdict_attr(st, res->verdict));
 	snprintf(buf, sizeof buf, "   expected %s: %s   %.2f s", verdict_name(cell->expected),
-		 cell->mismatch ? "DIFFERS" : "as expected",
+		 matrix_cell_differs(cell) ? "DIFFERS" : "as expected",
 		 (double)res->ev.duration_ms / 1000.0);
 	tui_put(y++, x + n, w - n, buf,
-		cell->mismatch ? tui_attr(st, TUI_LOOK_WARN) : A_NORMAL);
+		matrix_cell_differs(cell) ? tui_attr(st, TUI_LOOK_WARN) : A_NORMAL);
 
 	buf[0] = '\0';
 	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 &&

@@ -1,0 +1,32 @@
+/* report.h — the matrix written for people (text, markdown) and programs
+ * (JSON), and the short names every face of the lab uses for a verdict and
+ * a set of layers. (One result's reports, report_text and report_json, and
+ * sanitize_output are declared in lab.h.) */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdbool.h>
+
+#include "lab.h"
+
+struct matrix;
+
+/* The one letter a matrix cell shows: O C E F ! */
+char report_verdict_letter(enum lab_verdict v);
+/* The order verdicts are listed in a legend: O C E F ! */
+extern const enum lab_verdict report_verdict_order[VERDICT_COUNT];
+/* A layer's letter: I N E L (the first of its key, upper case). */
+char report_layer_letter(int layer);
+
+#define REPORT_LABEL_MAX (LAYER_COUNT * 2)
+/* Which layers are on, a letter each, '-' when off: "IN-L", or spaced
+ * "I N - L" (spaced = true). out has REPORT_LABEL_MAX bytes. */
+void report_layers_label(unsigned layers, bool spaced, char out[REPORT_LABEL_MAX]);
+
+/* `containment-lab matrix`, `--markdown`, `--json` on stdout, from a matrix
+ * that has run (cells not run show as such). */
+void report_matrix_text(const struct matrix *m);
+void report_matrix_markdown(const struct matrix *m);
+void report_matrix_json(const struct matrix *m);
+
+#endif
