@@ -81,6 +81,12 @@ sanitize: build/containment-lab-san
 build/unit: tests/unit.c $(filter-out build/san/main.o,$(SAN_OBJS))
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $^ $(PKG_LIBS)
 
+# The syscall probe (tests/syscall_test.sh) runs inside the sandbox, where
+# only the system's libraries are bound: static when glibc's archive is there.
+PROBE_STATIC := $(if $(filter /%,$(shell $(CC) -print-file-name=libc.a)),-static)
+build/syscall_probe: tests/syscall_probe.c | build
+	$(CC) -std=gnu11 $(WARN) -O1 -g $(PROBE_STATIC) -o $@ $<
+
 test-unit: build/unit
 	./build/unit
 
@@ -99,7 +105,7 @@ test-deps:
 		fi; \
 	fi
 
-test: test-deps containment-lab build/containment-lab-san build/unit
+test: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe
 	tests/run_all.sh
 
 bench: containment-lab

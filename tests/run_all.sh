@@ -49,6 +49,7 @@ run() { # NAME CMD...
 
 run "unit tests (ASan+UBSan)" ./build/unit
 run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
+run "syscall probe, root and uid 65534 (ASan+UBSan)" tests/syscall_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
 if command -v tmux >/dev/null; then
