@@ -349,7 +349,7 @@ static void test_encoded_canaries(void)
 	static const char tok[] = "ghp_A1b2C3d4E5f6G7h8I9j0kL"; /* 26 bytes */
 	/* base64.b64encode(tok[k:k + (len - k) // 3 * 3]) for k = 0, 1, 2 */
 	static const char *const b64[3] = {"Z2hwX0ExYjJDM2Q0RTVmNkc3aDhJOWow", "aHBfQTFiMkMzZDRFNWY2RzdoOEk5ajBr",
-					   "cF9BMWIyQzNkNEU1ZjZHN2g4STlqMGtM"};
+	                                   "cF9BMWIyQzNkNEU1ZjZHN2g4STlqMGtM"};
 	static const char hex[] = "6768705f4131623243336434453566364737683849396a306b4c";
 	char v[DECOY_VARIANTS][112];
 	int n = -1;
@@ -374,13 +374,14 @@ static void test_encoded_canaries(void)
 		const char *blob;
 		int variant;
 	} in[] = {
-		{"Z2hwX0ExYjJDM2Q0RTVmNkc3aDhJOWowa0x8dGFpbA==", 0},
-		{"eGdocF9BMWIyQzNkNEU1ZjZHN2g4STlqMGtMfHRhaWw=", 2}, /* "x" + tok */
-		{"eHlnaHBfQTFiMkMzZDRFNWY2RzdoOEk5ajBrTHx0YWls", 1}, /* "xy" + tok */
+	    {"Z2hwX0ExYjJDM2Q0RTVmNkc3aDhJOWowa0x8dGFpbA==", 0},
+	    {"eGdocF9BMWIyQzNkNEU1ZjZHN2g4STlqMGtMfHRhaWw=", 2}, /* "x" + tok */
+	    {"eHlnaHBfQTFiMkMzZDRFNWY2RzdoOEk5ajBrTHx0YWls", 1}, /* "xy" + tok */
 	};
 	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
 		char name[80];
-		snprintf(name, sizeof name, "base64 of the token after %zu byte(s) contains variant %d", i, in[i].variant);
+		snprintf(name, sizeof name, "base64 of the token after %zu byte(s) contains variant %d", i,
+		         in[i].variant);
 		CHECK(name, strstr(in[i].blob, v[in[i].variant]) != NULL);
 	}
 	/* 13 bytes: alignments 0 and 1 keep 4 full groups, 2 would keep 3 */
@@ -388,7 +389,7 @@ static void test_encoded_canaries(void)
 	decoy_encode_variants("sk-ant-12345x", v, &n);
 	CHECK("13-byte token: two base64 variants and two hex",
 	      n == 4 && !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
-		      !strcmp(v[2], "736b2d616e742d313233343578") && !strcmp(v[3], "736B2D616E742D313233343578"));
+	          !strcmp(v[2], "736b2d616e742d313233343578") && !strcmp(v[3], "736B2D616E742D313233343578"));
 	n = -1;
 	decoy_encode_variants("AKIA1234567", v, &n); /* 11 bytes: too short for base64 */
 	CHECK("11-byte token: hex variants only", n == 2 && !strcmp(v[0], "414b494131323334353637"));
@@ -485,7 +486,8 @@ static void test_proc_walker(void)
 	      got && proc_descendants(getpid(), &one, 1, true) == 2 && (one == a || one == c));
 	CHECK("proc walker: a pid with no children has none", got && proc_descendants(c, out, 64, true) == 0);
 	int killed = proc_kill_descendants(getpid(), true);
-	CHECK("proc walker: kill_descendants ends them all", killed >= 2 && proc_descendants(getpid(), out, 64, false) == 0);
+	CHECK("proc walker: kill_descendants ends them all",
+	      killed >= 2 && proc_descendants(getpid(), out, 64, false) == 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
@@ -523,8 +525,8 @@ static void test_cgroup_procs_parsing(void)
 			fclose(f);
 			cgroup_kill_path(dir); /* the file never empties: it gives up after its rounds */
 			int st = 0;
-			bool listed_killed = waitpid(listed, &st, WNOHANG) == listed && WIFSIGNALED(st) &&
-					     WTERMSIG(st) == SIGKILL;
+			bool listed_killed =
+			    waitpid(listed, &st, WNOHANG) == listed && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
 			bool bystander_alive = kill(bystander, 0) == 0 && waitpid(bystander, NULL, WNOHANG) == 0;
 			kill(bystander, SIGKILL);
 			unlink(file);
