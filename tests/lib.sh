@@ -1,10 +1,13 @@
 # tests/lib.sh — shared helpers for the shell tests: TAP-like lines, a
-# counter, and the check that a run left nothing behind.
-# Each test script prints "ok - NAME" / "not ok - NAME" and ends with
-# "N passed, N failed"; tests/run_all.sh adds those up.
+# counter, the suite's own temp folder, and the check that a run left
+# nothing behind.
+# Each test script prints "ok - NAME" / "not ok - NAME" / "skip - NAME: why"
+# and ends with "N passed, N failed, N skipped"; tests/run_all.sh adds those
+# up. A skipped check is never counted as passed.
 
 PASS=0
 FAIL=0
+SKIP=0
 
 ok() {
 	PASS=$((PASS + 1))
@@ -16,6 +19,12 @@ not_ok() {
 	echo "not ok - $1"
 	shift
 	for line in "$@"; do printf '#   %s\n' "$line"; done
+}
+
+# skip NAME REASON : the check could not be made here; says why
+skip() {
+	SKIP=$((SKIP + 1))
+	echo "skip - $1: skipped: $2"
 }
 
 # check NAME CMD... : ok when CMD succeeds
@@ -39,17 +48,95 @@ expect_eq() {
 }
 
 finish() {
-	echo "$PASS passed, $FAIL failed"
+	echo "$PASS passed, $FAIL failed, $SKIP skipped"
 	[[ $FAIL -eq 0 ]]
+}
+
+# ---- the suite's own runs -------------------------------------------------
+# Another user may run the lab on the same machine while the suite runs
+# (a `containment-lab matrix` loop in /tmp, say). The leftover checks judge
+# only what is the suite's own:
+#  - run folders: the suite gives the lab its own TMPDIR (temp_dir() honours
+#    an absolute $TMPDIR), world-accessible so uid 65534's runs can use it;
+#  - cgroups (named containment-lab.run-PID-SEQ): ours when PID is a live
+#    process of the suite's tree, or a lab that is gone (no live lab owns
+#    such a cgroup: it is a leftover whoever made it);
+#  - processes: ours when they descend from the suite's first shell, or name
+#    the suite's TMPDIR in their command line or environment (a sandbox that
+#    outlived its lab is reparented away from the tree).
+# run_all.sh sets this up once and each script inherits it; a script run on
+# its own sets it up for itself.
+if [[ -z ${CL_SUITE_TMP:-} ]]; then
+	CL_SUITE_TMP=$(mktemp -d /tmp/cl-suite.XXXXXX) || exit 1
+	chmod 1777 "$CL_SUITE_TMP"
+	CL_SUITE_ROOT=$$
+	CL_SUITE_TMP_OWNED=1
+	export CL_SUITE_TMP CL_SUITE_ROOT
+fi
+export TMPDIR=$CL_SUITE_TMP
+# suite_cleanup: call from the script's EXIT trap
+suite_cleanup() {
+	[[ ${CL_SUITE_TMP_OWNED:-} == 1 ]] && rm -rf "$CL_SUITE_TMP"
+	return 0
+}
+
+# in_suite_tree PID: PID descends from the suite's first shell
+in_suite_tree() {
+	local p=$1 n=0 st
+	while [[ $p -gt 1 && $n -lt 200 ]]; do
+		[[ $p == "$CL_SUITE_ROOT" ]] && return 0
+		st=$(cat "/proc/$p/stat" 2>/dev/null) || return 1
+		st=${st##*) }
+		read -r _ p _ <<<"$st"
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# suite_owns_run RUN: RUN is "run-PID-SEQ"; ours unless PID is a live
+# process outside the suite's tree
+suite_owns_run() {
+	local pid=${1#run-}
+	pid=${pid%%-*}
+	[[ $pid =~ ^[0-9]+$ ]] || return 1
+	[[ -d /proc/$pid ]] || return 0
+	in_suite_tree "$pid"
+}
+
+# suite_owns_pid PID: a process of the suite (see above)
+suite_owns_pid() {
+	local p=$1
+	in_suite_tree "$p" && return 0
+	tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "$CL_SUITE_TMP/" && return 0
+	tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx -- "CL_SUITE_TMP=$CL_SUITE_TMP"
 }
 
 # What a run may leave behind: temp folders, cgroups, processes, mounts.
 leftovers_snapshot() {
 	{
-		ls -d "${TMPDIR:-/tmp}"/containment-lab.* 2>/dev/null
-		ls -d /sys/fs/cgroup/*/containment-lab* /sys/fs/cgroup/containment-lab* 2>/dev/null
-		# processes still running a lab snippet or worker
-		pgrep -a -f 'snippet\.py|containment-lab (run|matrix|exec)' 2>/dev/null | grep -v pgrep
+		ls -d "$CL_SUITE_TMP"/containment-lab.* 2>/dev/null
+		local cg name pid args p st
+		for cg in /sys/fs/cgroup/*/containment-lab.* /sys/fs/cgroup/containment-lab.*; do
+			[[ -d $cg ]] || continue
+			name=${cg##*/containment-lab.}
+			suite_owns_run "$name" && echo "$cg"
+		done
+		# processes still running a lab snippet or worker. The snapshot's
+		# own shell, its ancestors (the test scripts, whose command lines
+		# name the lab binary) and their forked subshells are not leftovers.
+		local -A mine=()
+		p=$BASHPID
+		while [[ $p -gt 1 ]]; do
+			mine["x$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline")"]=1
+			st=$(cat "/proc/$p/stat" 2>/dev/null) || break
+			st=${st##*) }
+			read -r _ p _ <<<"$st"
+		done
+		while read -r pid args; do
+			[[ -d /proc/$pid ]] || continue
+			[[ -n ${mine["x$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline")"]:-} ]] && continue
+			suite_owns_pid "$pid" && echo "$pid $args"
+		done < <(pgrep -a -f 'snippet\.py|containment-lab' 2>/dev/null | grep -v -e '^[0-9]* pgrep ')
 		echo "mounts: $(wc -l </proc/self/mountinfo)"
 	} | sort
 }

@@ -43,7 +43,7 @@ PY
 before=$(leftovers_snapshot)
 T=$(mktemp -d /tmp/cl-matrix.XXXXXX)
 chmod 755 "$T"
-trap 'rm -rf "$T"' EXIT
+trap 'rm -rf "$T"; suite_cleanup' EXIT
 
 if [[ $(id -u) == 0 ]]; then
 	"$BIN" --config layers.ini matrix --json >"$T/root.json"

@@ -2,7 +2,8 @@
 # tests/run_all.sh — the whole suite (`make test`): unit tests, the command
 # line, the 80-cell matrix as root and as uid 65534, and the TUI through
 # tmux, against the ASan+UBSan build where it can run, plus the release
-# binary once. Ends with one line "N passed, N failed".
+# binary once. Ends with one line "N passed, N failed, N skipped" (skipped
+# checks say why; they never count as passed).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 SAN=build/containment-lab-san
@@ -14,10 +15,14 @@ SANLOG=$(mktemp -d /tmp/cl-sanlog.XXXXXX)
 chmod 1777 "$SANLOG"
 export ASAN_OPTIONS="log_path=$SANLOG/asan:detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="log_path=$SANLOG/ubsan:print_stacktrace=1:halt_on_error=1"
-trap 'rm -rf "$SANLOG"' EXIT
+# the suite's own TMPDIR and process tree, shared by every script (lib.sh)
+source tests/lib.sh
+trap 'rm -rf "$SANLOG"; suite_cleanup' EXIT
 
 total_pass=0
 total_fail=0
+total_skip=0
+SUMMARY='^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$'
 run() { # NAME CMD...
 	local name=$1
 	shift
@@ -25,25 +30,28 @@ run() { # NAME CMD...
 	local out
 	out=$("$@" 2>&1)
 	local rc=$?
-	printf '%s\n' "$out" | grep -v '^ok - ' | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
-	local line p f
-	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+	printf '%s\n' "$out" | grep -v '^ok - ' | grep -v -E "$SUMMARY"
+	local line p f s
+	line=$(printf '%s\n' "$out" | grep -E "$SUMMARY" | tail -1)
 	if [[ -z "$line" ]]; then
-		p=0 f=1
+		p=0 f=1 s=0
 		echo "not ok - $name did not finish (exit $rc)"
 	else
-		read -r p _ f _ <<<"$line"
+		read -r p _ f _ s _ <<<"$line"
+		s=${s:-0}
 		[[ $rc -ne 0 && $f -eq 0 ]] && f=1 && echo "not ok - $name exited $rc"
 	fi
-	echo "   $p passed, $f failed"
+	echo "   $p passed, $f failed, $s skipped"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
+	total_skip=$((total_skip + s))
 }
 
 run "unit tests (ASan+UBSan)" ./build/unit
 run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
 run "layers.ini and layer lists (ASan+UBSan)" tests/config_test.sh "$SAN"
 run "snippet files and workers (ASan+UBSan)" tests/snippet_test.sh "$SAN"
+run "syscall probe, root and uid 65534 (ASan+UBSan)" tests/syscall_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
 if command -v tmux >/dev/null; then
@@ -64,5 +72,5 @@ else
 	total_pass=$((total_pass + 1))
 fi
 echo
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [[ $total_fail -eq 0 ]]

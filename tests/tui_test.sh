@@ -7,7 +7,8 @@
 #
 # --asan: the binary is a sanitizer build: longer deadlines, and any
 # AddressSanitizer/UBSan report on its stderr fails the run.
-# Prints "ok - NAME" / "not ok - NAME" per check, then "N passed, N failed";
+# Prints "ok - NAME" / "not ok - NAME" per check (tests/lib.sh), then
+# "N passed, N failed, N skipped";
 # exits 1 if anything failed.
 set -u
 
@@ -22,17 +23,16 @@ case $BIN in
 *) BIN=$PWD/$BIN ;;
 esac
 
-PASS=0
-FAIL=0
+source "$(dirname "$0")/lib.sh"
 ERR_SHOWN=
 ERRLOG=/dev/null
 SCALE=1
 [ "$ASAN" = 1 ] && SCALE=4
 
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-not_ok() {
-	echo "not ok - $1"
-	FAIL=$((FAIL + 1))
+# tui_not_ok NAME [SESSION]: lib.sh's not_ok, plus the session's screen and
+# (once) the lab's stderr so far
+tui_not_ok() {
+	not_ok "$1"
 	if [ -n "${2:-}" ]; then
 		echo "# screen of session $2:"
 		tmux_ capture-pane -p -t "$2" 2>/dev/null | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' | sed 's/^/#   /'
@@ -43,25 +43,21 @@ not_ok() {
 		tail -n 40 "$ERRLOG" | sed 's/^/#   /'
 	fi
 }
-check() { # NAME SESSION COMMAND...
+check_on() { # NAME SESSION COMMAND...
 	local name=$1 s=$2
 	shift 2
-	if "$@"; then ok "$name"; else not_ok "$name" "$s"; fi
-}
-
-finish() {
-	echo "$PASS passed, $FAIL failed"
-	[ "$FAIL" -eq 0 ] || exit 1
-	exit 0
+	if "$@"; then ok "$name"; else tui_not_ok "$name" "$s"; fi
 }
 
 if [ ! -x "$BIN" ]; then
-	not_ok "binary $BIN exists (run make first)"
+	tui_not_ok "binary $BIN exists (run make first)"
 	finish
+	exit
 fi
 if ! command -v tmux >/dev/null; then
-	not_ok "tmux is installed (apt-get install tmux)"
+	tui_not_ok "tmux is installed (apt-get install tmux)"
 	finish
+	exit
 fi
 
 SOCK=cltest-$$
@@ -75,6 +71,7 @@ cleanup() {
 	tmux_ kill-server >/dev/null 2>&1
 	[ -n "$sock" ] && rm -f "$sock"
 	rm -rf "$TMP"
+	suite_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -143,9 +140,9 @@ LAYERS=(Isolation No-network Clean-env Resource-limits)
 
 # --- start-up -------------------------------------------------------------
 start main "$BIN"
-if wait_for main "SNIPPETS" 10; then ok "start-up draws the lab screen"; else not_ok "start-up draws the lab screen" main; fi
-check "start-up lists the five snippets" main all_of main "${SNIPPETS[@]}"
-check "start-up shows the four layer toggles" main \
+if wait_for main "SNIPPETS" 10; then ok "start-up draws the lab screen"; else tui_not_ok "start-up draws the lab screen" main; fi
+check_on "start-up lists the five snippets" main all_of main "${SNIPPETS[@]}"
+check_on "start-up shows the four layer toggles" main \
 	all_of main "[1] Isolation ON" "[2] No-network ON" "[3] Clean-env ON" "[4] Resource-limits ON"
 
 # --- exfiltration with No-network off: ESCAPED and its consequence -------
@@ -153,36 +150,36 @@ cons=$(sed -n 's/^# lab:consequence: *//p' snippets/exfiltration.py | head -n1)
 read -r w1 w2 w3 _ <<<"$cons"
 select_snippet main exfiltration
 keys main 2
-if wait_for main "No-network OFF" 5; then ok "key 2 switches No-network off"; else not_ok "key 2 switches No-network off" main; fi
+if wait_for main "No-network OFF" 5; then ok "key 2 switches No-network off"; else tui_not_ok "key 2 switches No-network off" main; fi
 keys main Enter
-if wait_for main "ESCAPED" 20; then ok "exfiltration without No-network: ESCAPED"; else not_ok "exfiltration without No-network: ESCAPED" main; fi
-check "the escape spells out the consequence" main has main "CONSEQUENCE: $w1 $w2 $w3"
-check "the escaped sandbox is drawn breached" main has main "SANDBOX BREACHED"
+if wait_for main "ESCAPED" 20; then ok "exfiltration without No-network: ESCAPED"; else tui_not_ok "exfiltration without No-network: ESCAPED" main; fi
+check_on "the escape spells out the consequence" main has main "CONSEQUENCE: $w1 $w2 $w3"
+check_on "the escaped sandbox is drawn breached" main has main "SANDBOX BREACHED"
 
 # --- and with it back on: CONTAINED, by No-network, unreachable ----------
 keys main 2
 wait_for main "No-network ON" 5
 keys main Enter
-if wait_for main "caught by No-network" 20; then ok "exfiltration with No-network: CONTAINED, caught by No-network"; else not_ok "exfiltration with No-network: CONTAINED, caught by No-network" main; fi
-check "the contained result shows CONTAINED" main has main "CONTAINED"
-check "the evidence says Network is unreachable" main has main "Network is unreachable"
-check "the closed sandbox is drawn closed" main has main "SANDBOX CLOSED"
+if wait_for main "caught by No-network" 20; then ok "exfiltration with No-network: CONTAINED, caught by No-network"; else tui_not_ok "exfiltration with No-network: CONTAINED, caught by No-network" main; fi
+check_on "the contained result shows CONTAINED" main has main "CONTAINED"
+check_on "the evidence says Network is unreachable" main has main "Network is unreachable"
+check_on "the closed sandbox is drawn closed" main has main "SANDBOX CLOSED"
 
 # --- a mouse click on a toggle (xterm X10 report: press, release) ---------
 # [3] Clean-env sits at column 38 of row 1 (0-based); X10 adds 33 to each.
 keys main -l $'\e[M G"'
 keys main -l $'\e[M#G"'
-if wait_for main "Clean-env OFF" 5; then ok "a mouse click switches a toggle"; else not_ok "a mouse click switches a toggle" main; fi
+if wait_for main "Clean-env OFF" 5; then ok "a mouse click switches a toggle"; else tui_not_ok "a mouse click switches a toggle" main; fi
 keys main 3
 wait_for main "Clean-env ON" 5
 
 # --- help overlay: every key of the table ---------------------------------
 keys main '?'
-if wait_for main "HELP" 5; then ok "? opens the help"; else not_ok "? opens the help" main; fi
-check "the help lists every key" main all_of main "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
+if wait_for main "HELP" 5; then ok "? opens the help"; else tui_not_ok "? opens the help" main; fi
+check_on "the help lists every key" main all_of main "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
 	"m  " "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit"
 keys main Escape
-if wait_gone main "HELP:" 5; then ok "Esc closes the help"; else not_ok "Esc closes the help" main; fi
+if wait_gone main "HELP:" 5; then ok "Esc closes the help"; else tui_not_ok "Esc closes the help" main; fi
 
 # --- 80x24 and below -------------------------------------------------------
 tmux_ resize-window -t main -x 80 -y 24
@@ -190,32 +187,32 @@ sleep 0.3
 if wait_for main "Resource-limits ON" 5 && all_of main "${SNIPPETS[@]}" "${LAYERS[@]}"; then
 	ok "at 80x24 the layers and snippets are drawn"
 else
-	not_ok "at 80x24 the layers and snippets are drawn" main
+	tui_not_ok "at 80x24 the layers and snippets are drawn" main
 fi
-check "at 80x24 the result is still there" main has main "CONTAINED"
+check_on "at 80x24 the result is still there" main has main "CONTAINED"
 tmux_ resize-window -t main -x 70 -y 20
-if wait_for main "terminal too small: need at least 80x24" 5; then ok "below 80x24 it says the terminal is too small"; else not_ok "below 80x24 it says the terminal is too small" main; fi
+if wait_for main "terminal too small: need at least 80x24" 5; then ok "below 80x24 it says the terminal is too small"; else tui_not_ok "below 80x24 it says the terminal is too small" main; fi
 tmux_ resize-window -t main -x 100 -y 30
-if wait_for main "[4] Resource-limits ON" 5; then ok "growing back redraws the lab"; else not_ok "growing back redraws the lab" main; fi
+if wait_for main "[4] Resource-limits ON" 5; then ok "growing back redraws the lab"; else tui_not_ok "growing back redraws the lab" main; fi
 
 # --- the matrix --------------------------------------------------------------
 n=$("$BIN" list 2>/dev/null | grep -c .)
 total=$((n * 16))
 keys main m
-if wait_for main "MATRIX" 5; then ok "m opens the matrix"; else not_ok "m opens the matrix" main; fi
+if wait_for main "MATRIX" 5; then ok "m opens the matrix"; else tui_not_ok "m opens the matrix" main; fi
 if wait_for main "$total/$total as expected" 180; then
 	ok "the matrix completes with $total/$total as expected"
 else
-	not_ok "the matrix completes with $total/$total as expected" main
+	tui_not_ok "the matrix completes with $total/$total as expected" main
 fi
 keys main m
-check "m goes back to the lab" main wait_for main "SNIPPETS" 5
+check_on "m goes back to the lab" main wait_for main "SNIPPETS" 5
 
 # --- q quits and gives the terminal back -------------------------------------
 keys main q
-if wait_for main "EXITED:0" 15; then ok "q quits with status 0"; else not_ok "q quits with status 0" main; fi
-check "after q the lab screen is gone" main lacks main "SNIPPETS"
-check "after q the terminal is back in cooked mode (echo, icanon)" main wait_for main "TTY:icanon,echo," 5
+if wait_for main "EXITED:0" 15; then ok "q quits with status 0"; else tui_not_ok "q quits with status 0" main; fi
+check_on "after q the lab screen is gone" main lacks main "SNIPPETS"
+check_on "after q the terminal is back in cooked mode (echo, icanon)" main wait_for main "TTY:icanon,echo," 5
 
 # --- a snippet that prints escape sequences and floods ----------------------
 mkdir -p "$TMP/snips"
@@ -239,14 +236,14 @@ wait_for evil "evil" 10
 keys evil 4     # Resource-limits off: the whole flood is kept (safety net cap)
 wait_for evil "Resource-limits OFF" 5
 keys evil Enter
-if wait_for evil "| flood line 4999 ^[[5m^M" 20; then ok "a flooding snippet's last lines are shown"; else not_ok "a flooding snippet's last lines are shown" evil; fi
-check "escape sequences are shown inert as ^[" evil has evil "| ^[[2J^[]0;pwned^G^[[31mRED^[[?1049l^[[H"
-check "the title line survives the escape sequences" evil has evil "containment-lab $("$BIN" --version | awk '{print $2}')"
-check "the toggles survive the escape sequences" evil has evil "[1] Isolation ON"
+if wait_for evil "| flood line 4999 ^[[5m^M" 20; then ok "a flooding snippet's last lines are shown"; else tui_not_ok "a flooding snippet's last lines are shown" evil; fi
+check_on "escape sequences are shown inert as ^[" evil has evil "| ^[[2J^[]0;pwned^G^[[31mRED^[[?1049l^[[H"
+check_on "the title line survives the escape sequences" evil has evil "containment-lab $("$BIN" --version | awk '{print $2}')"
+check_on "the toggles survive the escape sequences" evil has evil "[1] Isolation ON"
 title=$(tmux_ display -p -t evil '#{pane_title}')
-if [ "$title" != pwned ]; then ok "the snippet could not set the window title"; else not_ok "the snippet could not set the window title" evil; fi
+if [ "$title" != pwned ]; then ok "the snippet could not set the window title"; else tui_not_ok "the snippet could not set the window title" evil; fi
 keys evil q
-wait_for evil "EXITED:0" 15 || not_ok "evil session quits" evil
+wait_for evil "EXITED:0" 15 || tui_not_ok "evil session quits" evil
 
 # --- Ctrl-C during a run: terminal restored, no sandbox left ---------------
 # every process below PID (the lab's workers, sandboxes, snippets)
@@ -266,8 +263,8 @@ sleep 0.3
 shell=$(tmux_ display -p -t sigint '#{pane_pid}')
 tree=$(descendants "$shell" | tr '\n' ' ')
 keys sigint C-c
-if wait_for sigint "EXITED:130" 15; then ok "Ctrl-C during a run quits (status 130)"; else not_ok "Ctrl-C during a run quits (status 130)" sigint; fi
-check "after Ctrl-C the terminal is back in cooked mode" sigint wait_for sigint "TTY:icanon,echo," 5
+if wait_for sigint "EXITED:130" 15; then ok "Ctrl-C during a run quits (status 130)"; else tui_not_ok "Ctrl-C during a run quits (status 130)" sigint; fi
+check_on "after Ctrl-C the terminal is back in cooked mode" sigint wait_for sigint "TTY:icanon,echo," 5
 left=""
 for pid in $tree; do
 	# the pane's own stty/sleep are not the lab's
@@ -280,7 +277,7 @@ done
 if [ -n "$tree" ] && [ -z "$left" ]; then
 	ok "after Ctrl-C no process of the run is left"
 else
-	not_ok "after Ctrl-C no process of the run is left (tree: ${tree:-none}; left:${left:- none})"
+	tui_not_ok "after Ctrl-C no process of the run is left (tree: ${tree:-none}; left:${left:- none})"
 fi
 
 # --- NO_COLOR: monochrome, verdicts still readable --------------------------
@@ -288,23 +285,23 @@ start mono "NO_COLOR=1 $BIN"
 wait_for mono "SNIPPETS" 10
 select_snippet mono exfiltration
 keys mono Enter
-if wait_for mono "CONTAINED" 20; then ok "NO_COLOR=1 still shows the verdict word"; else not_ok "NO_COLOR=1 still shows the verdict word" mono; fi
+if wait_for mono "CONTAINED" 20; then ok "NO_COLOR=1 still shows the verdict word"; else tui_not_ok "NO_COLOR=1 still shows the verdict word" mono; fi
 if tmux_ capture-pane -e -p -t mono | grep -qE $'\e\\[(3[0-7]|9[0-7]|38;)'; then
-	not_ok "NO_COLOR=1 draws no colour" mono
+	tui_not_ok "NO_COLOR=1 draws no colour" mono
 else
 	ok "NO_COLOR=1 draws no colour"
 fi
 keys mono q
-wait_for mono "EXITED:0" 15 || not_ok "mono session quits" mono
+wait_for mono "EXITED:0" 15 || tui_not_ok "mono session quits" mono
 
 # --- not a terminal ----------------------------------------------------------
 out=$("$BIN" </dev/null 2>&1 >/dev/null)
 rc=$?
-if [ "$rc" -eq 2 ] && [[ $out == *"needs a terminal"* ]]; then ok "without a terminal it says so and exits 2"; else not_ok "without a terminal it says so and exits 2 (got $rc: $out)"; fi
+if [ "$rc" -eq 2 ] && [[ $out == *"needs a terminal"* ]]; then ok "without a terminal it says so and exits 2"; else tui_not_ok "without a terminal it says so and exits 2 (got $rc: $out)"; fi
 
 # --- sanitizers ----------------------------------------------------------------
 if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$ERRLOG"; then
-	not_ok "no sanitizer reports"
+	tui_not_ok "no sanitizer reports"
 	sed 's/^/#   /' "$ERRLOG" | head -n 60
 else
 	ok "no sanitizer reports on stderr"

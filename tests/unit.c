@@ -1,25 +1,32 @@
 /* unit.c — tests of the pure parts: config parsing, snippet headers, the
  * verdict logic, env building, output sanitising, result serialisation and
  * the seccomp filter's shape. Built with ASan+UBSan (make build/unit).
- * Prints "ok - NAME" / "not ok - NAME" and ends with "N passed, N failed". */
+ * Prints "ok - NAME" / "not ok - NAME" / "skip - NAME: skipped: why" and
+ * ends with "N passed, N failed, N skipped". */
 #define _GNU_SOURCE
+#include "cgroup.h"
+#include "decoy.h"
 #include "job.h"
 #include "lab.h"
+#include "proc.h"
 #include "seccomp_filter.h"
 #include "util.h"
 
 #include <errno.h>
 #include <linux/filter.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int passed, failed;
+static int passed, failed, skipped;
 
 #define CHECK(name, cond)                                             \
 	do {                                                          \
@@ -648,6 +655,218 @@ static void test_snippet_files(void)
 }
 /* ==== end of job and snippet tests ==== */
 
+/* ======================================================================
+ * h-tests section: encoded canaries, the matrix's column order, the /proc
+ * walker and cgroup.procs parsing (cgroup_kill_path). Expected values are
+ * computed independently (Python's base64 / bytes.hex), not by the code
+ * under test.
+ * ====================================================================== */
+
+static void test_encoded_canaries(void)
+{
+	static const char tok[] = "ghp_A1b2C3d4E5f6G7h8I9j0kL"; /* 26 bytes */
+	/* base64.b64encode(tok[k:k + (len - k) // 3 * 3]) for k = 0, 1, 2 */
+	static const char *const b64[3] = {"Z2hwX0ExYjJDM2Q0RTVmNkc3aDhJOWow", "aHBfQTFiMkMzZDRFNWY2RzdoOEk5ajBr",
+	                                   "cF9BMWIyQzNkNEU1ZjZHN2g4STlqMGtM"};
+	static const char hex[] = "6768705f4131623243336434453566364737683849396a306b4c";
+	char v[DECOY_VARIANTS][112];
+	int n = -1;
+	memset(v, 0, sizeof v);
+	decoy_encode_variants(tok, v, &n);
+	CHECK("canary variants: 3 base64 alignments + hex lower/upper", n == 5);
+	if (n != 5)
+		return;
+	for (int k = 0; k < 3; k++) {
+		char name[80];
+		snprintf(name, sizeof name, "canary variant: base64 at alignment %d", k);
+		CHECK(name, !strcmp(v[k], b64[k]));
+	}
+	CHECK("canary variant: lowercase hex", !strcmp(v[3], hex));
+	char up[sizeof hex];
+	for (size_t i = 0; i < sizeof hex; i++)
+		up[i] = (char)(hex[i] >= 'a' && hex[i] <= 'f' ? hex[i] - 32 : hex[i]);
+	CHECK("canary variant: uppercase hex", !strcmp(v[4], up));
+	/* a thief's blob with 0, 1 or 2 bytes before the token: Python's
+	 * base64 of PREFIX + tok + "|tail" holds one of the variants */
+	static const struct {
+		const char *blob;
+		int variant;
+	} in[] = {
+	    {"Z2hwX0ExYjJDM2Q0RTVmNkc3aDhJOWowa0x8dGFpbA==", 0},
+	    {"eGdocF9BMWIyQzNkNEU1ZjZHN2g4STlqMGtMfHRhaWw=", 2}, /* "x" + tok */
+	    {"eHlnaHBfQTFiMkMzZDRFNWY2RzdoOEk5ajBrTHx0YWls", 1}, /* "xy" + tok */
+	};
+	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+		char name[80];
+		snprintf(name, sizeof name, "base64 of the token after %zu byte(s) contains variant %d", i,
+		         in[i].variant);
+		CHECK(name, strstr(in[i].blob, v[in[i].variant]) != NULL);
+	}
+	/* 13 bytes: alignments 0 and 1 keep 4 full groups, 2 would keep 3 */
+	n = -1;
+	decoy_encode_variants("sk-ant-12345x", v, &n);
+	CHECK("13-byte token: two base64 variants and two hex",
+	      n == 4 && !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
+	          !strcmp(v[2], "736b2d616e742d313233343578") && !strcmp(v[3], "736B2D616E742D313233343578"));
+	n = -1;
+	decoy_encode_variants("AKIA1234567", v, &n); /* 11 bytes: too short for base64 */
+	CHECK("11-byte token: hex variants only", n == 2 && !strcmp(v[0], "414b494131323334353637"));
+}
+
+static void test_matrix_columns(void)
+{
+	unsigned all = 0, seen[16];
+	for (int l = 0; l < LAYER_COUNT; l++)
+		all |= LAYER_BIT(l);
+	CHECK("matrix column 0: every layer on", layers_for_column(0) == all);
+	CHECK("matrix column 15: no layer on", layers_for_column(15) == 0);
+	bool distinct = true, iso_slowest = true, in_range = true;
+	for (int c = 0; c < 16; c++) {
+		seen[c] = layers_for_column(c);
+		in_range &= (seen[c] & ~all) == 0;
+		for (int d = 0; d < c; d++)
+			distinct &= seen[d] != seen[c];
+		/* Isolation on in the first half only; it changes once */
+		iso_slowest &= !!(seen[c] & LAYER_BIT(LAYER_ISOLATION)) == (c < 8);
+	}
+	CHECK("matrix columns: 16 distinct combinations", distinct && in_range);
+	CHECK("matrix columns: Isolation changes slowest (on in 0-7, off in 8-15)", iso_slowest);
+	/* every other layer changes more often than Isolation */
+	bool faster = true;
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		int changes = 0;
+		for (int c = 1; c < 16; c++)
+			changes += !!(seen[c] & LAYER_BIT(l)) != !!(seen[c - 1] & LAYER_BIT(l));
+		if (l != LAYER_ISOLATION && changes <= 1)
+			faster = false;
+		if (l == LAYER_ISOLATION && changes != 1)
+			faster = false;
+	}
+	CHECK("matrix columns: the other layers change faster", faster);
+}
+
+static bool has_pid(const pid_t *v, int n, pid_t p)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == p)
+			return true;
+	return false;
+}
+
+/* A forked tree: child A, A's child B, and C double-forked by B (B exits,
+ * so C is reparented to us as a subreaper). proc_descendants must find A
+ * and C, and proc_kill_descendants must end them. */
+static void test_proc_walker(void)
+{
+	int pc[2], pb[2]; /* C's pid, then B's (separate pipes: either may come first) */
+	if (pipe(pc) < 0 || pipe(pb) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		CHECK("proc walker: set-up", false);
+		return;
+	}
+	pid_t a = fork();
+	if (a == 0) {
+		close(pc[0]);
+		close(pb[0]);
+		pid_t b = fork();
+		if (b == 0) {
+			pid_t c = fork();
+			if (c == 0) {
+				pid_t me = getpid();
+				if (write(pc[1], &me, sizeof me) != sizeof me)
+					_exit(1);
+				close(pc[1]);
+				for (;;)
+					pause();
+			}
+			_exit(0); /* B leaves C behind: the double fork */
+		}
+		close(pc[1]);
+		waitpid(b, NULL, 0);
+		if (write(pb[1], &b, sizeof b) != sizeof b)
+			_exit(1);
+		close(pb[1]);
+		for (;;)
+			pause();
+	}
+	close(pc[1]);
+	close(pb[1]);
+	pid_t c = 0, b = 0;
+	bool got = a > 0 && read(pc[0], &c, sizeof c) == sizeof c && read(pb[0], &b, sizeof b) == sizeof b;
+	close(pc[0]);
+	close(pb[0]);
+	/* C is a child of ours by now (B was reaped by A) */
+	pid_t out[64];
+	int n = got ? proc_descendants(getpid(), out, 64, true) : -1;
+	CHECK("proc walker: finds the child and the double-forked grandchild",
+	      got && n == 2 && has_pid(out, n, a) && has_pid(out, n, c) && !has_pid(out, n, b));
+	pid_t one;
+	CHECK("proc walker: max bounds what is written, the count is the total",
+	      got && proc_descendants(getpid(), &one, 1, true) == 2 && (one == a || one == c));
+	CHECK("proc walker: a pid with no children has none", got && proc_descendants(c, out, 64, true) == 0);
+	int killed = proc_kill_descendants(getpid(), true);
+	CHECK("proc walker: kill_descendants ends them all",
+	      killed >= 2 && proc_descendants(getpid(), out, 64, false) == 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/* cgroup_kill_path parses DIR/cgroup.procs: it must kill the listed pids
+ * and step over anything that is not a positive pid ("-1" would be every
+ * process, "0" our process group). Run in a child in new user+PID
+ * namespaces, in its own process group: a parsing slip there kills only
+ * the test's own processes, and shows. */
+static void test_cgroup_procs_parsing(void)
+{
+	pid_t t = fork();
+	if (t == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWPID) < 0)
+			_exit(77);
+		pid_t init = fork();
+		if (init == 0) {
+			setpgid(0, 0);
+			pid_t listed = fork();
+			if (listed == 0)
+				for (;;)
+					pause();
+			pid_t bystander = fork();
+			if (bystander == 0)
+				for (;;)
+					pause();
+			char dir[] = "/tmp/cl-unit-cg.XXXXXX", file[64], text[128];
+			if (!mkdtemp(dir))
+				_exit(3);
+			snprintf(file, sizeof file, "%s/cgroup.procs", dir);
+			snprintf(text, sizeof text, "junk\n-1\n0\n  %d\n\n", (int)listed);
+			FILE *f = fopen(file, "w");
+			if (!f)
+				_exit(3);
+			fputs(text, f);
+			fclose(f);
+			cgroup_kill_path(dir); /* the file never empties: it gives up after its rounds */
+			int st = 0;
+			bool listed_killed =
+			    waitpid(listed, &st, WNOHANG) == listed && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+			bool bystander_alive = kill(bystander, 0) == 0 && waitpid(bystander, NULL, WNOHANG) == 0;
+			kill(bystander, SIGKILL);
+			unlink(file);
+			rmdir(dir);
+			_exit(listed_killed ? (bystander_alive ? 0 : 5) : 4);
+		}
+		int st = 0;
+		waitpid(init, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 6);
+	}
+	int st = 0;
+	waitpid(t, &st, 0);
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 99;
+	if (rc == 77) {
+		skipped++;
+		printf("skip - cgroup.procs parsing: skipped: no user+PID namespace for a safe test here\n");
+		return;
+	}
+	CHECK("cgroup.procs parsing: the listed pid is killed", rc != 4 && rc != 6 && rc != 99);
+	CHECK("cgroup.procs parsing: junk, -1 and 0 kill nobody else", rc == 0);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -663,7 +882,12 @@ int main(void)
 	test_job_results();
 	test_job_fds();
 	test_snippet_files();
+	/* h-tests section */
+	test_encoded_canaries();
+	test_matrix_columns();
+	test_proc_walker();
+	test_cgroup_procs_parsing();
 	remove_tree(tmpdir);
-	printf("%d passed, %d failed\n", passed, failed);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }
