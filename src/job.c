@@ -66,12 +66,14 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("net_probe_errno", ev->net_probe_errno, -1, 4095) X("own_netns", ev->own_netns, BOOL)            \
 	X("host_target_written", ev->host_target_written, BOOL)                                           \
 	X("host_target_size", ev->host_target_size, 0, LLONG_MAX) X("host_visible", ev->host_visible, BOOL) \
-	X("expect_found", ev->expect_found, BOOL)
+	X("expect_found", ev->expect_found, BOOL) X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)       \
+	X("peak_vm", ev->peak_vm, 0, LLONG_MAX) X("mem_cap_killed", ev->mem_cap_killed, BOOL)             \
+	X("exception_line", ev->exception_line, 0, INT_MAX)
 
 #define STR_FIELDS(X)                                                                     \
 	X("snippet", r->snippet) X("consequence", r->consequence) X("headline", r->headline) \
 	X("error", ev->error) X("leaked", ev->leaked) X("host_target", ev->host_target)     \
-	X("mechanisms", ev->mechanisms)
+	X("mechanisms", ev->mechanisms) X("exception", ev->exception)
 
 #define ONE(...) +1
 enum { N_INT = 0 INT_FIELDS(ONE), N_STR = 0 STR_FIELDS(ONE) };

@@ -206,6 +206,14 @@ void report_json(const struct lab_result *r)
 		  ev->peak_procs, (unsigned long long)ev->peak_mem, ev->cpu_s, ev->canaries_planted,
 		  ev->canaries_leaked, (unsigned long long)ev->attacker_bytes, ev->attacker_got_canary ? "true" : "false",
 		  ev->host_target_written ? "true" : "false", ev->net_probe_errno);
+	/* how the figures were taken, and how it ended in the interpreter's words */
+	b.len--; /* reopen "measured" */
+	sb_printf(&b, ",\"peak_mem_source\":\"%s\",\"peak_vm_bytes\":%llu,\"out_bytes\":%llu,\"mem_cap_killed\":%s",
+		  ev->peak_mem_from_cgroup ? "cgroup" : ev->peak_mem_sampled ? "sampled" : "rusage",
+		  (unsigned long long)ev->peak_vm, (unsigned long long)ev->out_bytes, ev->mem_cap_killed ? "true" : "false");
+	sb_puts(&b, ",\"exception\":");
+	sb_json_str(&b, ev->exception[0] ? ev->exception : NULL);
+	sb_printf(&b, ",\"exception_line\":%d}", ev->exception_line);
 	sb_puts(&b, ",\"error\":");
 	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
 	sb_puts(&b, "}\n");

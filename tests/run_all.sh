@@ -52,6 +52,7 @@ run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
 run "layers.ini and layer lists (ASan+UBSan)" tests/config_test.sh "$SAN"
 run "snippet files and workers (ASan+UBSan)" tests/snippet_test.sh "$SAN"
 run "syscall probe, root and uid 65534 (ASan+UBSan)" tests/syscall_test.sh "$SAN"
+run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
 if command -v tmux >/dev/null; then

