@@ -33,9 +33,9 @@
 #include "util.h"
 
 #include <errno.h>
-#include <linux/seccomp.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -161,7 +161,7 @@ static void child_build_view(struct run *r)
  * descriptors (they were made while we built our view). */
 static void child_receive_go(struct run *r)
 {
-	char byte[4];
+	unsigned char byte[4];
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * RUN_GO_FDS)];
 		struct cmsghdr align;
@@ -180,7 +180,7 @@ static void child_receive_go(struct run *r)
 		nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 		fds = (int *)CMSG_DATA(c);
 	}
-	if (nfd != byte[1] + byte[2] + byte[3])
+	if (nfd != byte[1] + byte[2] + byte[3] || (nfd && !fds))
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
 	for (int i = 0; i < byte[1]; i++) {
 		if (write(fds[i], "0\n", 2) != 2)
@@ -188,7 +188,7 @@ static void child_receive_go(struct run *r)
 		close(fds[i]);
 	}
 	if (byte[2])
-		run_read_filter(r, fds[(int)byte[1]], &r->iso_prog);
+		run_read_filter(r, fds[byte[1]], &r->iso_prog);
 	if (byte[3])
 		run_read_filter(r, fds[byte[1] + byte[2]], &r->net_prog);
 	close(r->sync[0]);
@@ -215,11 +215,11 @@ static void child_enter_workdir(struct run *r)
 {
 	if (chdir(r->workdir) < 0)
 		run_fail(r,
-			 r->exec_mode && run_on(r, LAYER_ISOLATION)
-				 ? "enter the current folder (root inside is an unprivileged uid outside: the folder and "
-				   "its parents must be open to it)"
-				 : "enter the work folder",
-			 r->workdir, errno);
+		         r->exec_mode && run_on(r, LAYER_ISOLATION)
+		             ? "enter the current folder (root inside is an unprivileged uid outside: the folder and "
+		               "its parents must be open to it)"
+		             : "enter the work folder",
+		         r->workdir, errno);
 }
 
 static void __attribute__((noreturn)) child_exec(struct run *r)
@@ -233,7 +233,10 @@ static void __attribute__((noreturn)) child_exec(struct run *r)
 	run_fail(r, "execve", file, errno);
 }
 
-static void init_on_signal(int sig) { (void)sig; }
+static void init_on_signal(int sig)
+{
+	(void)sig;
+}
 
 /* PID 1 of the run: the kernel drops signals that PID 1 has no handler
  * for, so the snippet is its child, not PID 1 itself. The init forwards
@@ -323,26 +326,26 @@ static void userns_advice(char *out, size_t cap, int err)
 {
 	if (read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
 		snprintf(out, cap,
-			 "cannot create a user namespace (%s): AppArmor restricts unprivileged user namespaces "
-			 "(Ubuntu 23.10+). Run the lab as root, or allow them: sudo sysctl -w "
-			 "kernel.apparmor_restrict_unprivileged_userns=0",
-			 strerror(err));
+		         "cannot create a user namespace (%s): AppArmor restricts unprivileged user namespaces "
+		         "(Ubuntu 23.10+). Run the lab as root, or allow them: sudo sysctl -w "
+		         "kernel.apparmor_restrict_unprivileged_userns=0",
+		         strerror(err));
 	else if (read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0)
 		snprintf(out, cap,
-			 "cannot create a user namespace (%s): unprivileged user namespaces are disabled. "
-			 "Run as root, or: sudo sysctl -w kernel.unprivileged_userns_clone=1",
-			 strerror(err));
+		         "cannot create a user namespace (%s): unprivileged user namespaces are disabled. "
+		         "Run as root, or: sudo sysctl -w kernel.unprivileged_userns_clone=1",
+		         strerror(err));
 	else if (read_long_file("/proc/sys/user/max_user_namespaces") == 0)
 		snprintf(out, cap,
-			 "cannot create a user namespace (%s): user.max_user_namespaces is 0. "
-			 "Run as root, or: sudo sysctl -w user.max_user_namespaces=15000",
-			 strerror(err));
+		         "cannot create a user namespace (%s): user.max_user_namespaces is 0. "
+		         "Run as root, or: sudo sysctl -w user.max_user_namespaces=15000",
+		         strerror(err));
 	else
 		snprintf(out, cap,
-			 "cannot create the sandbox's namespaces (%s). Inside a container the default seccomp "
-			 "profile blocks them: run the container with --security-opt seccomp=unconfined, or run "
-			 "the lab on the host",
-			 strerror(err));
+		         "cannot create the sandbox's namespaces (%s). Inside a container the default seccomp "
+		         "profile blocks them: run the container with --security-opt seccomp=unconfined, or run "
+		         "the lab on the host",
+		         strerror(err));
 }
 
 static int write_maps(struct run *r, struct lab_evidence *ev)
@@ -367,7 +370,7 @@ static int write_maps(struct run *r, struct lab_evidence *ev)
 	return 0;
 fail:
 	snprintf(ev->error, sizeof ev->error, "cannot write %s (\"%.*s\"): %s", p, (int)strcspn(map, "\n"), map,
-		 strerror(-e));
+	         strerror(-e));
 	return -1;
 }
 
@@ -400,7 +403,7 @@ static int send_go(struct run *r, struct lab_evidence *ev)
 	}
 	if (sendmsg(r->sync[1], &msg, MSG_NOSIGNAL) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot hand the sandbox its filter and cgroup: %s",
-			 strerror(errno));
+		         strerror(errno));
 		return -1;
 	}
 	cgroup_close_attach(&r->cg); /* the child has its own copies now */
@@ -506,9 +509,9 @@ static void container_sample(const struct run *r, bool memory, struct box_sample
 }
 
 const struct box_ops box_container = {
-	.name = "container",
-	.kernel = "the host's kernel",
-	.start = container_start,
-	.kill = container_kill,
-	.sample = container_sample,
+    .name = "container",
+    .kernel = "the host's kernel",
+    .start = container_start,
+    .kill = container_kill,
+    .sample = container_sample,
 };

@@ -174,7 +174,10 @@ static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 	ev->cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
 }
 
-static void v1_kill_all(struct lab_cgroup *cg) { cgroup_kill_path(cg->path[CG_V1_PIDS]); }
+static void v1_kill_all(struct lab_cgroup *cg)
+{
+	cgroup_kill_path(cg->path[CG_V1_PIDS]);
+}
 
 static void v1_destroy(struct lab_cgroup *cg)
 {
@@ -211,7 +214,10 @@ static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 
 /* v2 has no per-thread file outside threaded subtrees: cgroup.procs it is
  * (clone3's CLONE_INTO_CGROUP would avoid the move; not done yet). */
-static int v2_open_attach(struct lab_cgroup *cg) { return open_attach_file(cg, cg->path[0], "cgroup.procs"); }
+static int v2_open_attach(struct lab_cgroup *cg)
+{
+	return open_attach_file(cg, cg->path[0], "cgroup.procs");
+}
 
 static void v2_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 {
@@ -259,13 +265,13 @@ static bool v2_has_controllers(void)
 void cgroup_sweep(bool (*owner_gone)(const char *run))
 {
 	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
-					   "/sys/fs/cgroup"};
+	                                   "/sys/fs/cgroup"};
 	const size_t plen = strlen(CG_BASE ".");
 	for (size_t i = 0; i < sizeof hier / sizeof *hier; i++) {
 		DIR *d = opendir(hier[i]);
 		for (struct dirent *e; d && (e = readdir(d));) {
 			char p[PATH_MAX];
-			if (strncmp(e->d_name, CG_BASE ".", plen) || !owner_gone(e->d_name + plen) ||
+			if (strncmp(e->d_name, CG_BASE ".", plen) != 0 || !owner_gone(e->d_name + plen) ||
 			    pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) < 0)
 				continue;
 			/* whatever still runs in a dead lab's cgroup is a sandbox that
@@ -291,7 +297,8 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 		}
 		ops = &v2_ops;
 	} else if (fs_is("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC) &&
-		   fs_is("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC) && fs_is("/sys/fs/cgroup/cpu", CGROUP_SUPER_MAGIC)) {
+	           fs_is("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC) &&
+	           fs_is("/sys/fs/cgroup/cpu", CGROUP_SUPER_MAGIC)) {
 		ops = &v1_ops;
 	} else {
 		snprintf(why, whylen, "no cgroup memory/pids/cpu controllers are mounted");
@@ -306,7 +313,7 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 		cg->ops = ops;
 		cgroup_teardown(cg);
 		snprintf(why, whylen, "%s: cannot create a cgroup here (%s)%s", ops->name, strerror(-r),
-			 geteuid() ? ": not delegated to this user" : "");
+		         geteuid() ? ": not delegated to this user" : "");
 		return r;
 	}
 	cg->ops = ops;

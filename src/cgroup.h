@@ -5,16 +5,16 @@
  * -> ops->read -> cgroup_teardown. */
 #ifndef LAB_CGROUP_H
 #define LAB_CGROUP_H
+#include "lab.h"
 #include <stdbool.h>
 #include <sys/types.h>
-#include "lab.h"
 
 enum { CG_V1_MEMORY, CG_V1_PIDS, CG_V1_CPU, CG_V1_COUNT };
 
 struct lab_cgroup {
-	const struct cgroup_ops *ops; /* NULL = no cgroup for this run */
+	const struct cgroup_ops *ops;     /* NULL = no cgroup for this run */
 	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
-	int attach_fd[CG_V1_COUNT]; /* opened by the lab, written by the sandbox */
+	int attach_fd[CG_V1_COUNT];       /* opened by the lab, written by the sandbox */
 	int n_attach;
 };
 
@@ -31,8 +31,7 @@ struct cgroup_ops {
 /* Picks v2 (controllers available to us) or v1 (memory+pids+cpu mounted and
  * writable) and creates the run's cgroup with the caps. 0, or -errno with a
  * reason in why (the caller then relies on rlimits alone). */
-int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name,
-		 char *why, size_t whylen);
+int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name, char *why, size_t whylen);
 void cgroup_teardown(struct lab_cgroup *cg);
 void cgroup_close_attach(struct lab_cgroup *cg);
 /* Removes the cgroups of runs whose lab is gone (owner_gone is asked with

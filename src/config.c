@@ -41,14 +41,14 @@ void config_defaults(struct lab_config *cfg)
 		str_copy(cfg->env_allow[cfg->n_env_allow++], LAB_ENV_NAME_MAX, allow[i]);
 	str_copy(cfg->clean_home, sizeof cfg->clean_home, "/tmp");
 	cfg->limits = (struct lab_limits){
-		.memory = 256ull << 20,
-		.pids = 32,
-		.cpu = 0.5,
-		.cpu_time = 2,
-		.timeout_ms = 5000,
-		.output = 64 << 10,
-		.file_size = 1 << 20,
-		.open_files = 64,
+	    .memory = 256ull << 20,
+	    .pids = 32,
+	    .cpu = 0.5,
+	    .cpu_time = 2,
+	    .timeout_ms = 5000,
+	    .output = 64 << 10,
+	    .file_size = 1 << 20,
+	    .open_files = 64,
 	};
 	cfg->safety_timeout_ms = 30000;
 	cfg->safety_output = 1 << 20;
@@ -109,10 +109,17 @@ int parse_size(const char *s, uint64_t *out)
 	uint64_t mul = 1;
 	if (*end) {
 		switch (toupper((unsigned char)*end)) {
-		case 'K': mul = 1ull << 10; break;
-		case 'M': mul = 1ull << 20; break;
-		case 'G': mul = 1ull << 30; break;
-		default: return -EINVAL;
+		case 'K':
+			mul = 1ull << 10;
+			break;
+		case 'M':
+			mul = 1ull << 20;
+			break;
+		case 'G':
+			mul = 1ull << 30;
+			break;
+		default:
+			return -EINVAL;
 		}
 		end++;
 		if (*end == 'i' || *end == 'I')
@@ -218,33 +225,32 @@ struct config_key {
 _Static_assert(LAYER_COUNT == 4, "one [layers] row per layer");
 
 static const struct config_key config_keys[] = {
-	{"layers", "isolation", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_ISOLATION]), "on or off"},
-	{"layers", "network", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_NETWORK]), "on or off"},
-	{"layers", "env", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_ENV]), "on or off"},
-	{"layers", "limits", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_LIMITS]), "on or off"},
-	{"isolation", "tmp_size", KEY_SIZE, 1 << 20, 16.0 * (1 << 30), FIELD(tmp_size), "a size like 64M"},
-	{"isolation", "hostname", KEY_HOSTNAME, 0, 0, FIELD(hostname), "a host name without spaces or '/'"},
-	{"isolation", "outside_uid", KEY_COUNT, 1, 4294967294.0, FIELD(outside_uid), "an unprivileged uid like 65534"},
-	{"env", "allow", KEY_NAMES, 0, LAB_ENV_ALLOW_MAX, FIELD(env_allow), "variable names like PATH LANG"},
-	{"env", "home", KEY_ABSPATH, 0, 0, FIELD(clean_home), "an absolute path"},
-	{"limits", "memory", KEY_SIZE, 16 << 20, 64.0 * (1 << 30), FIELD(limits.memory), "a size like 256M"},
-	{"limits", "pids", KEY_COUNT, 1, 4096, FIELD(limits.pids), "a count like 32"},
-	{"limits", "cpu", KEY_CORES, 0.01, 1024, FIELD(limits.cpu), "cores as a number like 0.5"},
-	{"limits", "cpu_time", KEY_SECONDS, 1000, 3600 * 1000, FIELD(limits.cpu_time), "a duration like 2s"},
-	{"limits", "timeout", KEY_MS, 100, 3600 * 1000, FIELD(limits.timeout_ms), "a duration like 5s or 500ms"},
-	{"limits", "output", KEY_SIZE, 1024, 64 << 20, FIELD(limits.output), "a size like 64K"},
-	{"limits", "file_size", KEY_SIZE, 4096, 16.0 * (1 << 30), FIELD(limits.file_size), "a size like 1M"},
-	{"limits", "open_files", KEY_COUNT, 16, 65536, FIELD(limits.open_files), "a count like 64"},
-	{"safety", "timeout", KEY_MS, 1000, 3600 * 1000, FIELD(safety_timeout_ms), "a duration like 30s"},
-	{"safety", "output", KEY_SIZE, 4096, 256 << 20, FIELD(safety_output), "a size like 1M"},
-	{"paths", "snippets", KEY_PATH, 0, 0, FIELD(snippets_dir), "a folder"},
-	{"paths", "python", KEY_PROGRAM, 0, 0, FIELD(python), "a path to python3"},
+    {"layers", "isolation", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_ISOLATION]), "on or off"},
+    {"layers", "network", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_NETWORK]), "on or off"},
+    {"layers", "env", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_ENV]), "on or off"},
+    {"layers", "limits", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_LIMITS]), "on or off"},
+    {"isolation", "tmp_size", KEY_SIZE, 1 << 20, 16.0 * (1 << 30), FIELD(tmp_size), "a size like 64M"},
+    {"isolation", "hostname", KEY_HOSTNAME, 0, 0, FIELD(hostname), "a host name without spaces or '/'"},
+    {"isolation", "outside_uid", KEY_COUNT, 1, 4294967294.0, FIELD(outside_uid), "an unprivileged uid like 65534"},
+    {"env", "allow", KEY_NAMES, 0, LAB_ENV_ALLOW_MAX, FIELD(env_allow), "variable names like PATH LANG"},
+    {"env", "home", KEY_ABSPATH, 0, 0, FIELD(clean_home), "an absolute path"},
+    {"limits", "memory", KEY_SIZE, 16 << 20, 64.0 * (1 << 30), FIELD(limits.memory), "a size like 256M"},
+    {"limits", "pids", KEY_COUNT, 1, 4096, FIELD(limits.pids), "a count like 32"},
+    {"limits", "cpu", KEY_CORES, 0.01, 1024, FIELD(limits.cpu), "cores as a number like 0.5"},
+    {"limits", "cpu_time", KEY_SECONDS, 1000, 3600 * 1000, FIELD(limits.cpu_time), "a duration like 2s"},
+    {"limits", "timeout", KEY_MS, 100, 3600 * 1000, FIELD(limits.timeout_ms), "a duration like 5s or 500ms"},
+    {"limits", "output", KEY_SIZE, 1024, 64 << 20, FIELD(limits.output), "a size like 64K"},
+    {"limits", "file_size", KEY_SIZE, 4096, 16.0 * (1 << 30), FIELD(limits.file_size), "a size like 1M"},
+    {"limits", "open_files", KEY_COUNT, 16, 65536, FIELD(limits.open_files), "a count like 64"},
+    {"safety", "timeout", KEY_MS, 1000, 3600 * 1000, FIELD(safety_timeout_ms), "a duration like 30s"},
+    {"safety", "output", KEY_SIZE, 4096, 256 << 20, FIELD(safety_output), "a size like 1M"},
+    {"paths", "snippets", KEY_PATH, 0, 0, FIELD(snippets_dir), "a folder"},
+    {"paths", "python", KEY_PROGRAM, 0, 0, FIELD(python), "a path to python3"},
 };
 #define N_KEYS (sizeof config_keys / sizeof *config_keys)
 
 /* [network] has no keys: the namespace simply has no interface up. */
-static const char *const config_sections[] = {"layers", "isolation", "network", "env",
-					      "limits", "safety", "paths"};
+static const char *const config_sections[] = {"layers", "isolation", "network", "env", "limits", "safety", "paths"};
 #define N_SECTIONS (sizeof config_sections / sizeof *config_sections)
 
 /* ---- reading ---- */
@@ -260,8 +266,8 @@ struct ini_state {
 	char *next, *end;
 	int lineno;
 	char section[64];
-	bool section_ok;   /* false after a bad header: its keys say nothing new */
-	int seen[N_KEYS];  /* line where each key was given, 0 = not yet */
+	bool section_ok;  /* false after a bad header: its keys say nothing new */
+	int seen[N_KEYS]; /* line where each key was given, 0 = not yet */
 	char scratch[2][80];
 	struct {
 		int line;
@@ -385,8 +391,8 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 		if (!*v || strpbrk(v, " /\t"))
 			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
 		if (strlen(v) >= k->size)
-			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv,
-					    strlen(v), k->size - 1);
+			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv, strlen(v),
+			                    k->size - 1);
 		str_copy(field, k->size, v);
 		return 1;
 	case KEY_NAMES: {
@@ -401,10 +407,11 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 		     tok = strtok_r(NULL, " ,\t", &save)) {
 			for (const char *p = tok; *p && ok; p++)
 				if (!(isalnum((unsigned char)*p) || *p == '_'))
-					ok = config_error(st, "%s: '%s' is not a variable name", key, shown(st, 1, tok));
+					ok =
+					    config_error(st, "%s: '%s' is not a variable name", key, shown(st, 1, tok));
 			if (ok && strlen(tok) >= LAB_ENV_NAME_MAX)
 				ok = config_error(st, "%s: '%s' is too long (%zu characters; at most %d)", key,
-						  shown(st, 1, tok), strlen(tok), LAB_ENV_NAME_MAX - 1);
+				                  shown(st, 1, tok), strlen(tok), LAB_ENV_NAME_MAX - 1);
 			if (ok && n == LAB_ENV_ALLOW_MAX)
 				ok = config_error(st, "%s: more than %d names", key, LAB_ENV_ALLOW_MAX);
 			if (ok)
@@ -421,8 +428,8 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 		if (v[0] != '/')
 			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
 		if (strlen(v) >= k->size)
-			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv,
-					    strlen(v), k->size - 1);
+			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv, strlen(v),
+			                    k->size - 1);
 		str_copy(field, k->size, v);
 		return 1;
 	case KEY_PATH:
@@ -431,10 +438,10 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 		if (!*v)
 			return config_error(st, "%s: empty path", key);
 		int rc = v[0] == '/' || !st->dir[0] ? pathf(target, k->size, "%s", v)
-						    : pathf(target, k->size, "%s/%s", st->dir, v);
+		                                    : pathf(target, k->size, "%s/%s", st->dir, v);
 		if (rc < 0)
 			return config_error(st, "%s = %s: path too long (at most %zu characters)", key, sv,
-					    k->size - 1);
+			                    k->size - 1);
 		if (k->kind == KEY_PATH)
 			return 1;
 		/* checked now, not when the first snippet fails to start */
@@ -491,7 +498,7 @@ static int config_set(struct ini_state *st, const char *name, const char *value)
 static int on_entry(void *user, const char *section, const char *name, const char *value)
 {
 	(void)section; /* the reader tracks it, refused headers included */
-	if (!name) /* a header alone, in builds of inih that report them */
+	if (!name)     /* a header alone, in builds of inih that report them */
 		return 1;
 	return config_set(user, name, value);
 }
@@ -546,7 +553,7 @@ static char *read_line(char *buf, int num, void *stream)
 				return buf;
 			}
 		config_error(st, "unknown section [%s] (known: layers, isolation, network, env, limits, safety, paths)",
-			     shown(st, 0, s + 1));
+		             shown(st, 0, s + 1));
 		return buf;
 	}
 	char *eq = find_chars_or_comment(s, "=:");
@@ -606,29 +613,29 @@ static char *config_read(const char *path, int how, size_t *len, char *err, size
 		return NULL;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		const char *what = S_ISDIR(sb.st_mode)	? "a directory"
-				   : S_ISFIFO(sb.st_mode) ? "a FIFO"
-				   : S_ISCHR(sb.st_mode)	? "a character device"
-				   : S_ISBLK(sb.st_mode)	? "a block device"
-				   : S_ISSOCK(sb.st_mode) ? "a socket"
-							  : "not a regular file";
+		const char *what = S_ISDIR(sb.st_mode)    ? "a directory"
+		                   : S_ISFIFO(sb.st_mode) ? "a FIFO"
+		                   : S_ISCHR(sb.st_mode)  ? "a character device"
+		                   : S_ISBLK(sb.st_mode)  ? "a block device"
+		                   : S_ISSOCK(sb.st_mode) ? "a socket"
+		                                          : "not a regular file";
 		snprintf(err, errlen, "%s: is %s; a layers.ini must be a regular file", path, what);
 		errno = EINVAL;
 		return NULL;
 	}
 	if (trusted && sb.st_uid != geteuid() && sb.st_uid != 0) {
 		snprintf(err, errlen,
-			 "%s: not used: it belongs to uid %u, neither you (uid %u) nor root, so it may "
-			 "not be yours to trust; pass --config %s to use it anyway",
-			 path, (unsigned)sb.st_uid, (unsigned)geteuid(), path);
+		         "%s: not used: it belongs to uid %u, neither you (uid %u) nor root, so it may "
+		         "not be yours to trust; pass --config %s to use it anyway",
+		         path, (unsigned)sb.st_uid, (unsigned)geteuid(), path);
 		errno = EPERM;
 		return NULL;
 	}
 	if (trusted && (sb.st_mode & (S_IWGRP | S_IWOTH))) {
 		snprintf(err, errlen,
-			 "%s: not used: it is writable by %s (mode %04o), so others could change it; "
-			 "run chmod go-w on it, or pass --config %s to use it anyway",
-			 path, (sb.st_mode & S_IWOTH) ? "others" : "its group", (unsigned)(sb.st_mode & 07777), path);
+		         "%s: not used: it is writable by %s (mode %04o), so others could change it; "
+		         "run chmod go-w on it, or pass --config %s to use it anyway",
+		         path, (sb.st_mode & S_IWOTH) ? "others" : "its group", (unsigned)(sb.st_mode & 07777), path);
 		errno = EPERM;
 		return NULL;
 	}
@@ -652,7 +659,7 @@ static char *config_read(const char *path, int how, size_t *len, char *err, size
 		n += (size_t)r;
 		if (n > CONFIG_MAX_BYTES) {
 			snprintf(err, errlen, "%s: larger than %zu KiB; a layers.ini is a few hundred bytes", path,
-				 CONFIG_MAX_BYTES >> 10);
+			         CONFIG_MAX_BYTES >> 10);
 			free(buf);
 			errno = EFBIG;
 			return NULL;
@@ -706,7 +713,10 @@ static void exe_dir(char *out, size_t cap)
 	str_copy(out, cap, buf);
 }
 
-static bool readable(const char *p) { return access(p, R_OK) == 0; }
+static bool readable(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
 
 /* snippets/ beside the config file, beside the binary (or its parent, for
  * build/ binaries), else the installed ones. */
@@ -736,8 +746,7 @@ static void default_snippets_dir(struct lab_config *cfg)
 	snprintf(cfg->snippets_dir, sizeof cfg->snippets_dir, "%s/snippets", LAB_SHAREDIR);
 }
 
-static int config_parse(struct lab_config *cfg, const char *path, char *text, size_t len, char *err,
-			size_t errlen)
+static int config_parse(struct lab_config *cfg, const char *path, char *text, size_t len, char *err, size_t errlen)
 {
 	struct ini_state *st = calloc(1, sizeof *st);
 	if (!st) {
@@ -802,8 +811,7 @@ int config_load(struct lab_config *cfg, const char *file, char *err, size_t errl
 		for (int i = 0; i < 4 && !text; i++) {
 			if (!cand[i][0])
 				continue;
-			text = config_read(cand[i], READ_FOUND | (i < 2 ? READ_CHECK_OWNER : 0), &len, err,
-					   errlen);
+			text = config_read(cand[i], READ_FOUND | (i < 2 ? READ_CHECK_OWNER : 0), &len, err, errlen);
 			if (!text && err[0])
 				return -1;
 			if (text)
@@ -843,14 +851,15 @@ int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen)
 				l = i;
 		if (n == 0) {
 			snprintf(err, errlen,
-				 "empty item %d in the layer list '%.40s%s': name layers separated by single "
-				 "commas, like isolation,network",
-				 item, list, strlen(list) > 40 ? "..." : "");
+			         "empty item %d in the layer list '%.40s%s': name layers separated by single "
+			         "commas, like isolation,network",
+			         item, list, strlen(list) > 40 ? "..." : "");
 			return -1;
 		}
 		if (l < 0) {
-			snprintf(err, errlen, "unknown layer '%.*s%s': use isolation, network, env, limits, all or none",
-				 n > 40 ? 40 : (int)n, p, n > 40 ? "..." : "");
+			snprintf(err, errlen,
+			         "unknown layer '%.*s%s': use isolation, network, env, limits, all or none",
+			         n > 40 ? 40 : (int)n, p, n > 40 ? "..." : "");
 			return -1;
 		}
 		*mask |= LAYER_BIT(l);

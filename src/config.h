@@ -14,26 +14,26 @@ struct lab_config;
 #include <stdint.h>
 
 #define LAB_ENV_ALLOW_MAX 32 /* [env] allow: names at most */
-#define LAB_ENV_NAME_MAX 64  /* bytes per name, NUL included */
+#define LAB_ENV_NAME_MAX  64 /* bytes per name, NUL included */
 
 struct lab_limits {
-	uint64_t memory;      /* bytes: cgroup memory cap and RLIMIT_AS */
-	long pids;            /* processes the snippet may have at once */
-	double cpu;           /* cores (cgroup CPU quota) */
-	long cpu_time;        /* seconds of CPU per process (RLIMIT_CPU) */
-	long timeout_ms;      /* wall clock */
-	uint64_t output;      /* bytes of output captured */
-	uint64_t file_size;   /* RLIMIT_FSIZE */
-	long open_files;      /* RLIMIT_NOFILE: also bounds memory parked in memfds */
+	uint64_t memory;    /* bytes: cgroup memory cap and RLIMIT_AS */
+	long pids;          /* processes the snippet may have at once */
+	double cpu;         /* cores (cgroup CPU quota) */
+	long cpu_time;      /* seconds of CPU per process (RLIMIT_CPU) */
+	long timeout_ms;    /* wall clock */
+	uint64_t output;    /* bytes of output captured */
+	uint64_t file_size; /* RLIMIT_FSIZE */
+	long open_files;    /* RLIMIT_NOFILE: also bounds memory parked in memfds */
 };
 
 struct lab_config {
-	char path[PATH_MAX];          /* the file that was read ("" = built-in) */
+	char path[PATH_MAX]; /* the file that was read ("" = built-in) */
 	bool layer_default[LAYER_COUNT];
 	/* isolation */
 	uint64_t tmp_size;
 	char hostname[64];
-	long outside_uid;             /* root lab: sandbox root maps to this uid */
+	long outside_uid; /* root lab: sandbox root maps to this uid */
 	/* env */
 	char env_allow[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
 	int n_env_allow;
@@ -58,8 +58,8 @@ int config_load(struct lab_config *cfg, const char *file, char *err, size_t errl
 void config_defaults(struct lab_config *cfg);
 /* Decimal only. 0, -EINVAL when malformed ("12X", "0x10"), -ERANGE when
  * well-formed but too big (a size past 2^64, a duration past 24h). */
-int parse_size(const char *s, uint64_t *out);          /* 256M, 64KiB, 1G */
-int parse_duration_ms(const char *s, long *out);       /* 500ms, 2.5s, 1min, 1h */
+int parse_size(const char *s, uint64_t *out);    /* 256M, 64KiB, 1G */
+int parse_duration_ms(const char *s, long *out); /* 500ms, 2.5s, 1min, 1h */
 /* "isolation,network" | "all" | "none" -> bit mask, any length; -1 + err on
  * an unknown key or an empty item. */
 int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen);

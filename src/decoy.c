@@ -51,8 +51,8 @@ void decoy_encode_variants(const char *token, char variant[][112], int *n)
 	}
 }
 
-static void add_secret(struct lab_decoys *d, const char *name, const char *prefix, size_t n,
-		       const char *fmt_before, const char *fmt_after)
+static void add_secret(struct lab_decoys *d, const char *name, const char *prefix, size_t n, const char *fmt_before,
+                       const char *fmt_after)
 {
 	char tok[48], full[64];
 	random_token(tok, n);
@@ -64,8 +64,7 @@ static void add_secret(struct lab_decoys *d, const char *name, const char *prefi
 	decoy_encode_variants(full, d->secret[i].variant, &d->secret[i].n_variant);
 }
 
-int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err,
-		size_t errlen)
+int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof *d);
 	d->listen_fd = -1;
@@ -88,8 +87,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	pathf(d->host_target, sizeof d->host_target, "%s/etc/cron.d/containment-lab-persist", d->host);
 	char path[PATH_MAX + 64];
 	int r;
-	if ((r = mkdirs(d->work, 0755)) < 0 || (r = mkdirs(d->root, 0755)) < 0 ||
-	    (r = mkdirs(d->host, 0755)) < 0)
+	if ((r = mkdirs(d->work, 0755)) < 0 || (r = mkdirs(d->root, 0755)) < 0 || (r = mkdirs(d->host, 0755)) < 0)
 		goto fail;
 	snprintf(path, sizeof path, "%s/.aws", d->home);
 	if ((r = mkdirs(path, 0755)) < 0)
@@ -112,7 +110,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	/* the credentials file, with its own secret */
 	struct strbuf b = {0};
 	sb_printf(&b, "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = eu-west-1\n",
-		  d->secret[0].value, d->secret[5].value);
+	          d->secret[0].value, d->secret[5].value);
 	pathf(d->creds, sizeof d->creds, "%s/.aws/credentials", d->home);
 	r = write_file(d->creds, b.s, 0644);
 	sb_free(&b);
@@ -127,14 +125,13 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	if (!csv) {
 		/* a snippet given by path may have its data beside it */
 		const char *slash = strrchr(s->path, '/');
-		snprintf(src, sizeof src, "%.*s/sales.csv", slash ? (int)(slash - s->path) : 1,
-			 slash ? s->path : ".");
+		snprintf(src, sizeof src, "%.*s/sales.csv", slash ? (int)(slash - s->path) : 1, slash ? s->path : ".");
 		csv = read_file(src, &len, 16 << 20);
 	}
 	if (!csv) {
 		r = -errno;
 		snprintf(err, errlen, "cannot read the task data sales.csv in %s: %s", cfg->snippets_dir,
-			 strerror(errno));
+		         strerror(errno));
 		remove_tree(d->dir);
 		d->dir[0] = '\0';
 		return r;
@@ -147,8 +144,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	free(csv);
 	if (b.len && b.s[b.len - 1] != '\n')
 		sb_puts(&b, "\n");
-	sb_printf(&b, "2026-11-30,%s Holdings,ceo@%s.example.com,North,Private ledger,0,0.00\n",
-		  d->csv_canary, tok);
+	sb_printf(&b, "2026-11-30,%s Holdings,ceo@%s.example.com,North,Private ledger,0,0.00\n", d->csv_canary, tok);
 	pathf(d->csv, sizeof d->csv, "%s/sales.csv", d->work);
 	r = write_file(d->csv, b.s, 0644);
 	sb_free(&b);
@@ -218,7 +214,7 @@ static void maybe_answer(struct attacker_conn *c)
 	if (c->len < head + body)
 		return;
 	static const char reply[] = "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 9\r\n"
-				    "Connection: close\r\n\r\nthank you";
+	                            "Connection: close\r\n\r\nthank you";
 	(void)!write(c->fd, reply, sizeof reply - 1);
 	c->answered = true;
 	shutdown(c->fd, SHUT_WR);

@@ -2,11 +2,11 @@
  * only the sandboxed snippet could leak, and the attacker it could reach. */
 #ifndef LAB_DECOY_H
 #define LAB_DECOY_H
+#include "lab.h"
 #include <stdbool.h>
 #include <stdint.h>
-#include "lab.h"
 
-#define DECOY_SECRETS 6
+#define DECOY_SECRETS  6
 #define ATTACKER_CONNS 4
 #define DECOY_VARIANTS 6
 
@@ -25,7 +25,7 @@ struct lab_decoys {
 	char host_target[PATH_MAX]; /* what the takeover tries to create */
 	char root[PATH_MAX];        /* mount point for the sandbox's new root */
 	char snippet_file[PATH_MAX];
-	char creds[PATH_MAX];       /* the decoy ~/.aws/credentials */
+	char creds[PATH_MAX]; /* the decoy ~/.aws/credentials */
 	char csv[PATH_MAX];
 	char csv_canary[48];
 	char csv_variant[DECOY_VARIANTS][112];
@@ -39,20 +39,19 @@ struct lab_decoys {
 		char variant[DECOY_VARIANTS][112];
 		int n_variant;
 	} secret[DECOY_SECRETS];
-	int n_secret;               /* the last one is the credentials file's */
+	int n_secret; /* the last one is the credentials file's */
 	/* attacker */
 	int listen_fd;
 	int port;
 	struct attacker_conn conn[ATTACKER_CONNS];
 	long conns;
 	uint64_t bytes;
-	char *received;             /* first bytes received, for the canary search */
+	char *received; /* first bytes received, for the canary search */
 	size_t received_len;
 };
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */
-int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s,
-		char *err, size_t errlen);
+int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen);
 int decoy_listen(struct lab_decoys *d);
 /* Accept/read what is ready on fd (the listener or a connection). */
 void decoy_attacker_event(struct lab_decoys *d, int fd);

@@ -7,18 +7,18 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
@@ -44,38 +44,48 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 /* Every field with the range a well-behaved worker can send: a value
  * outside it means the stream is not what result_write wrote, and the
  * reader must never index a table or print a verdict from it. */
-#define BOOL 0, 1
+#define BOOL  0, 1
 #define COUNT 0, LONG_MAX
-#define INT_FIELDS(X)                                                                              \
-	X("threat", r->threat, 0, THREAT_COUNT - 1) X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1) \
-	X("layers", r->layers, 0, LAYERS_ALL) X("verdict", r->verdict, 0, VERDICT_COUNT - 1)                \
-	X("caught_by", r->caught_by, -1, LAYER_COUNT - 1) X("started", ev->started, BOOL)                 \
-	X("exit_code", ev->exit_code, -1, 255) X("exit_signal", ev->exit_signal, 0, 127)                  \
-	X("timed_out", ev->timed_out, BOOL) X("safety_net", ev->safety_net, BOOL)                         \
-	X("aborted", ev->aborted, BOOL) X("duration_ms", ev->duration_ms, COUNT)                          \
-	X("peak_procs", ev->peak_procs, COUNT) X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                  \
-	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)                                         \
-	X("pids_max_events", ev->pids_max_events, COUNT) X("mem_failcnt", ev->mem_failcnt, COUNT)         \
-	X("oom_kills", ev->oom_kills, COUNT) X("cpu_throttled", ev->cpu_throttled, COUNT)                 \
-	X("cgroup_used", ev->cgroup_used, BOOL) X("out_bytes", ev->out_bytes, 0, LLONG_MAX)               \
-	X("out_truncated", ev->out_truncated, BOOL) X("canaries_planted", ev->canaries_planted, 0, INT_MAX) \
-	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX) X("env_vars", ev->env_vars, 0, INT_MAX)      \
-	X("creds_mounted", ev->creds_mounted, BOOL) X("attacker_conns", ev->attacker_conns, COUNT)        \
-	X("attacker_bytes", ev->attacker_bytes, 0, LLONG_MAX)                                             \
-	X("attacker_got_canary", ev->attacker_got_canary, BOOL)                                           \
-	X("net_probe_errno", ev->net_probe_errno, -1, 4095) X("own_netns", ev->own_netns, BOOL)            \
-	X("host_target_written", ev->host_target_written, BOOL)                                           \
-	X("host_target_size", ev->host_target_size, 0, LLONG_MAX) X("host_visible", ev->host_visible, BOOL) \
-	X("expect_found", ev->expect_found, BOOL) X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)       \
-	X("peak_vm", ev->peak_vm, 0, LLONG_MAX) X("mem_cap_killed", ev->mem_cap_killed, BOOL)             \
-	X("exception_line", ev->exception_line, 0, INT_MAX)
+#define INT_FIELDS(X)                                                                                                  \
+	X("threat", r->threat, 0, THREAT_COUNT - 1)                                                                    \
+	X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1) X("layers", r->layers, 0, LAYERS_ALL)              \
+	    X("verdict", r->verdict, 0, VERDICT_COUNT - 1) X("caught_by", r->caught_by, -1, LAYER_COUNT - 1)           \
+	        X("started", ev->started, BOOL) X("exit_code", ev->exit_code, -1, 255)                                 \
+	            X("exit_signal", ev->exit_signal, 0, 127) X("timed_out", ev->timed_out, BOOL) X(                   \
+	                "safety_net", ev->safety_net, BOOL) X("aborted", ev->aborted, BOOL) X("duration_ms",           \
+	                                                                                      ev->duration_ms, COUNT)  \
+	                X("peak_procs", ev->peak_procs, COUNT) X("peak_mem", ev->peak_mem, 0, LLONG_MAX) X(            \
+	                    "peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL) X("pids_max_events",               \
+	                                                                              ev->pids_max_events, COUNT)      \
+	                    X("mem_failcnt", ev->mem_failcnt, COUNT) X("oom_kills", ev->oom_kills, COUNT)              \
+	                        X("cpu_throttled", ev->cpu_throttled, COUNT) X("cgroup_used", ev->cgroup_used, BOOL)   \
+	                            X("out_bytes", ev->out_bytes, 0,                                                   \
+	                              LLONG_MAX) X("out_truncated", ev->out_truncated,                                 \
+	                                           BOOL) X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
+	                                X("canaries_leaked", ev->canaries_leaked, 0,                                   \
+	                                  INT_MAX) X("env_vars", ev->env_vars, 0, INT_MAX)                             \
+	                                    X("creds_mounted", ev->creds_mounted,                                      \
+	                                      BOOL) X("attacker_conns", ev->attacker_conns, COUNT)                     \
+	                                        X("attacker_bytes", ev->attacker_bytes, 0,                             \
+	                                          LLONG_MAX) X("attacker_got_canary", ev->attacker_got_canary,         \
+	                                                       BOOL) X("net_probe_errno", ev->net_probe_errno, -1,     \
+	                                                               4095) X("own_netns", ev->own_netns, BOOL)       \
+	                                            X("host_target_written", ev->host_target_written,                  \
+	                                              BOOL) X("host_target_size", ev->host_target_size, 0, LLONG_MAX)  \
+	                                                X("host_visible", ev->host_visible, BOOL)                      \
+	                                                    X("expect_found", ev->expect_found, BOOL)                  \
+	                                                        X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)      \
+	                                                            X("peak_vm", ev->peak_vm, 0, LLONG_MAX)            \
+	                                                                X("mem_cap_killed", ev->mem_cap_killed, BOOL)  \
+	                                                                    X("exception_line", ev->exception_line, 0, \
+	                                                                      INT_MAX)
 
-#define STR_FIELDS(X)                                                                     \
-	X("snippet", r->snippet) X("consequence", r->consequence) X("headline", r->headline) \
-	X("error", ev->error) X("leaked", ev->leaked) X("host_target", ev->host_target)     \
-	X("mechanisms", ev->mechanisms) X("exception", ev->exception)
+#define STR_FIELDS(X)                                                                                                  \
+	X("snippet", r->snippet)                                                                                       \
+	X("consequence", r->consequence) X("headline", r->headline) X("error", ev->error) X("leaked", ev->leaked)      \
+	    X("host_target", ev->host_target) X("mechanisms", ev->mechanisms) X("exception", ev->exception)
 
-#define ONE(...) +1
+#define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */
 enum { N_INT = 0 INT_FIELDS(ONE), N_STR = 0 STR_FIELDS(ONE) };
 
 int result_write(int fd, const struct lab_result *r)
@@ -125,7 +135,11 @@ static bool parse_int(const char *s, long long lo, long long hi, long long *out)
 	return true;
 }
 
-#define BAD(...) do { snprintf(why, whylen, __VA_ARGS__); goto malformed; } while (0)
+#define BAD(...)                                                                                                       \
+	do {                                                                                                           \
+		snprintf(why, whylen, __VA_ARGS__);                                                                    \
+		goto malformed;                                                                                        \
+	} while (0)
 
 int result_read(const char *buf, size_t len, struct lab_result *r, char *why, size_t whylen)
 {
@@ -163,29 +177,29 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 		long long n;
 		int fi = 0;
 #define R_INT(k, v, ...) R_INT_(k, v, __VA_ARGS__)
-#define R_INT_(k, v, lo, hi)                                                                       \
-	if (!strcmp(key, k)) {                                                                      \
-		if (seen_int[fi])                                                                   \
-			BAD("%s sent twice", k);                                                    \
-		if (!parse_int(val, lo, hi, &n))                                                    \
-			BAD("%s %.40s out of range (%lld to %lld)", k, val, (long long)(lo), (long long)(hi)); \
-		v = (__typeof__(v))n;                                                               \
-		seen_int[fi] = true;                                                                \
-		continue;                                                                           \
-	}                                                                                           \
+#define R_INT_(k, v, lo, hi)                                                                                           \
+	if (!strcmp(key, k)) {                                                                                         \
+		if (seen_int[fi])                                                                                      \
+			BAD("%s sent twice", k);                                                                       \
+		if (!parse_int(val, lo, hi, &n))                                                                       \
+			BAD("%s %.40s out of range (%lld to %lld)", k, val, (long long)(lo), (long long)(hi));         \
+		(v) = (__typeof__(v))n;                                                                                \
+		seen_int[fi] = true;                                                                                   \
+		continue;                                                                                              \
+	}                                                                                                              \
 	fi++;
 		INT_FIELDS(R_INT)
 		fi = 0;
-#define R_STR(k, v)                                                                                 \
-	if (!strcmp(key, k)) {                                                                      \
-		if (seen_str[fi])                                                                   \
-			BAD("%s sent twice", k);                                                    \
-		if (vlen >= sizeof v || strlen(val) != vlen)                                        \
-			BAD("%s longer than %zu bytes or holding a NUL", k, sizeof v - 1);          \
-		memcpy(v, val, vlen + 1);                                                           \
-		seen_str[fi] = true;                                                                \
-		continue;                                                                           \
-	}                                                                                           \
+#define R_STR(k, v)                                                                                                    \
+	if (!strcmp(key, k)) {                                                                                         \
+		if (seen_str[fi])                                                                                      \
+			BAD("%s sent twice", k);                                                                       \
+		if (vlen >= sizeof(v) || strlen(val) != vlen)                                                          \
+			BAD("%s longer than %zu bytes or holding a NUL", k, sizeof(v) - 1);                            \
+		memcpy((v), val, vlen + 1);                                                                            \
+		seen_str[fi] = true;                                                                                   \
+		continue;                                                                                              \
+	}                                                                                                              \
 	fi++;
 		STR_FIELDS(R_STR)
 		if (!strcmp(key, "cpu_s")) {
@@ -222,13 +236,13 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 	if (!ended)
 		BAD("no 'end': the stream stops early");
 	int fi = 0;
-#define R_NEED_INT(k, ...)       \
-	if (!seen_int[fi++])     \
+#define R_NEED_INT(k, ...)                                                                                             \
+	if (!seen_int[fi++])                                                                                           \
 		BAD("missing field '%s'", k);
 	INT_FIELDS(R_NEED_INT)
 	fi = 0;
-#define R_NEED_STR(k, ...)       \
-	if (!seen_str[fi++])     \
+#define R_NEED_STR(k, ...)                                                                                             \
+	if (!seen_str[fi++])                                                                                           \
 		BAD("missing field '%s'", k);
 	STR_FIELDS(R_NEED_STR)
 	if (!seen_cpu)
@@ -384,12 +398,12 @@ static void job_reap(struct job *j)
 			break;
 		if (r == 0 && monotonic_ms() >= deadline) {
 			kill(j->pid, SIGKILL);
-			while ((r = waitpid(j->pid, &status, 0)) < 0 && errno == EINTR)
+			while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
 				;
 			break;
 		}
 		if (r == 0)
-			nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+			nanosleep(&(struct timespec){0, 5L * 1000 * 1000}, NULL);
 	}
 	j->status = status;
 	j->pid = 0;
@@ -397,7 +411,7 @@ static void job_reap(struct job *j)
 
 /* The result a job gets when the worker's own cannot be trusted. */
 static void job_error(struct job *j, const struct snippet *s, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void job_error(struct job *j, const struct snippet *s, const char *fmt, ...)
 {
 	result_free(&j->res);
@@ -465,10 +479,10 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 		job_error(j, s, "worker sent a malformed result: %s", why);
 		return -1;
 	}
-	if (strcmp(j->res.snippet, s->name) || j->res.layers != j->layers || j->res.threat != s->threat ||
+	if (strcmp(j->res.snippet, s->name) != 0 || j->res.layers != j->layers || j->res.threat != s->threat ||
 	    j->res.expected_layer != s->layer) {
 		job_error(j, s, "worker sent a malformed result: it is for another cell (%.64s, layers %u)",
-			  j->res.snippet, j->res.layers);
+		          j->res.snippet, j->res.layers);
 		return -1;
 	}
 	return 1;

@@ -6,25 +6,24 @@
 #ifndef JOB_H
 #define JOB_H
 
-#include <sys/types.h>
 #include "lab.h"
+#include <sys/types.h>
 
 struct job {
 	pid_t pid;
-	int fd;                 /* read end; -1 once finished */
+	int fd; /* read end; -1 once finished */
 	char *buf;
 	size_t len, cap;
-	int snippet_index;      /* caller's bookkeeping */
+	int snippet_index; /* caller's bookkeeping */
 	unsigned layers;
-	struct lab_result res;  /* valid after job_pump() returned 1 */
-	long started_ms;        /* monotonic, for elapsed time displays */
-	long abort_ms;          /* when job_abort sent SIGTERM; 0 = not asked */
-	int status;             /* the worker's wait status once reaped */
+	struct lab_result res; /* valid after job_pump() returned 1 */
+	long started_ms;       /* monotonic, for elapsed time displays */
+	long abort_ms;         /* when job_abort sent SIGTERM; 0 = not asked */
+	int status;            /* the worker's wait status once reaped */
 };
 
 /* 0 on success, -errno on failure (nothing to clean then). */
-int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s,
-	      unsigned layers);
+int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
 /* Reads what is there. 1 = done (j->res filled, worker reaped), 0 = more to
  * come, -1 = the worker died without a result (j->res is an ERROR). */
 int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cfg);

@@ -10,24 +10,18 @@
 #ifndef LAB_H
 #define LAB_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <limits.h>
 
 #include "snippet.h" /* enum lab_threat, struct snippet */
 
 #define LAB_VERSION "0.1.0"
 
-enum lab_layer {
-	LAYER_ISOLATION,
-	LAYER_NETWORK,
-	LAYER_ENV,
-	LAYER_LIMITS,
-	LAYER_COUNT
-};
+enum lab_layer { LAYER_ISOLATION, LAYER_NETWORK, LAYER_ENV, LAYER_LIMITS, LAYER_COUNT };
 #define LAYER_BIT(l) (1u << (l))
-#define LAYERS_ALL ((1u << LAYER_COUNT) - 1)
+#define LAYERS_ALL   ((1u << LAYER_COUNT) - 1)
 
 enum lab_verdict {
 	VERDICT_RAN_OK,
@@ -35,7 +29,7 @@ enum lab_verdict {
 	VERDICT_CONTAINED,
 	VERDICT_ESCAPED,
 	VERDICT_ERROR,
-	VERDICT_BROKE,  /* the attack failed by itself: no layer takes credit */
+	VERDICT_BROKE, /* the attack failed by itself: no layer takes credit */
 	VERDICT_COUNT
 };
 
@@ -46,11 +40,11 @@ enum lab_verdict {
 struct layer_ops;
 struct layer_info {
 	enum lab_layer id;
-	const char *key;       /* "isolation" */
-	const char *name;      /* "Isolation" */
-	const char *stops;     /* "host takeover" */
+	const char *key;   /* "isolation" */
+	const char *name;  /* "Isolation" */
+	const char *stops; /* "host takeover" */
 	enum lab_threat threat;
-	const char *how;       /* one line: mechanisms it applies */
+	const char *how;             /* one line: mechanisms it applies */
 	const struct layer_ops *ops; /* its hooks (layer.h, src/layers/) */
 };
 extern const struct layer_info lab_layers[LAYER_COUNT];
@@ -61,52 +55,52 @@ unsigned layers_for_column(int col);
 
 /* ---- evidence and result ---- */
 #define LAB_EVIDENCE_MAX 10
-#define LAB_LINE 320
+#define LAB_LINE         320
 
 /* What the lab measured outside the sandbox; verdict_decide reads only this. */
 struct lab_evidence {
-	bool started;               /* the sandbox was built and the snippet exec'd */
-	char error[LAB_LINE];       /* why not, and what to do */
-	int exit_code;              /* -1 if killed by a signal */
-	int exit_signal;            /* 0 if exited */
-	bool timed_out;             /* the limits layer's wall clock fired */
-	bool safety_net;            /* the outer safety net fired */
+	bool started;         /* the sandbox was built and the snippet exec'd */
+	char error[LAB_LINE]; /* why not, and what to do */
+	int exit_code;        /* -1 if killed by a signal */
+	int exit_signal;      /* 0 if exited */
+	bool timed_out;       /* the limits layer's wall clock fired */
+	bool safety_net;      /* the outer safety net fired */
 	bool aborted;
 	long duration_ms;
 	/* resources */
-	long peak_procs;            /* snippet processes at once (init excluded) */
-	uint64_t peak_mem;          /* bytes: cgroup peak, else the run's sampled total, else largest process */
+	long peak_procs;   /* snippet processes at once (init excluded) */
+	uint64_t peak_mem; /* bytes: cgroup peak, else the run's sampled total, else largest process */
 	bool peak_mem_from_cgroup;
-	bool peak_mem_sampled;      /* the lab summed the run's processes itself */
-	uint64_t peak_vm;           /* largest address space of one process, sampled */
-	bool mem_cap_killed;        /* the lab's run-wide memory cap ended the run */
-	double cpu_s;               /* user+sys of every process of the run */
+	bool peak_mem_sampled; /* the lab summed the run's processes itself */
+	uint64_t peak_vm;      /* largest address space of one process, sampled */
+	bool mem_cap_killed;   /* the lab's run-wide memory cap ended the run */
+	double cpu_s;          /* user+sys of every process of the run */
 	long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
 	bool cgroup_used;
 	/* output */
-	uint64_t out_bytes;         /* everything the snippet wrote */
+	uint64_t out_bytes; /* everything the snippet wrote */
 	bool out_truncated;
 	/* secrets */
 	int canaries_planted;
 	int canaries_leaked;
-	char leaked[LAB_LINE];      /* names of leaked secrets */
-	int env_vars;               /* variables handed to the snippet */
+	char leaked[LAB_LINE]; /* names of leaked secrets */
+	int env_vars;          /* variables handed to the snippet */
 	bool creds_mounted;
 	/* exfiltration */
 	long attacker_conns;
 	uint64_t attacker_bytes;
 	bool attacker_got_canary;
-	int net_probe_errno;        /* connect() from inside to the listener; -1 = not probed, 0 = connected */
+	int net_probe_errno; /* connect() from inside to the listener; -1 = not probed, 0 = connected */
 	bool own_netns;
 	/* takeover */
 	bool host_target_written;
 	uint64_t host_target_size;
 	char host_target[PATH_MAX];
-	bool host_visible;          /* the host folder was in the sandbox's view */
+	bool host_visible; /* the host folder was in the sandbox's view */
 	/* how it ended in the interpreter's words: the last exception named
 	 * at the end of the output ("SyntaxError"), "" if none */
 	char exception[64];
-	int exception_line;         /* the snippet's line it names, 0 if unknown */
+	int exception_line; /* the snippet's line it names, 0 if unknown */
 	/* legit */
 	bool expect_found;
 	/* what was really used */
@@ -116,15 +110,15 @@ struct lab_evidence {
 struct lab_result {
 	char snippet[64];
 	enum lab_threat threat;
-	int expected_layer;         /* the snippet's own layer, -1 for legit */
+	int expected_layer; /* the snippet's own layer, -1 for legit */
 	unsigned layers;
 	enum lab_verdict verdict;
-	int caught_by;              /* enum lab_layer or -1 */
+	int caught_by; /* enum lab_layer or -1 */
 	char consequence[256];
-	char headline[LAB_LINE];    /* one sentence for the big panel */
+	char headline[LAB_LINE]; /* one sentence for the big panel */
 	char evidence[LAB_EVIDENCE_MAX][LAB_LINE];
 	int n_evidence;
-	char *output;               /* raw captured bytes (NOT sanitised), owned */
+	char *output; /* raw captured bytes (NOT sanitised), owned */
 	size_t output_len;
 	struct lab_evidence ev;
 };
@@ -133,13 +127,12 @@ const char *verdict_name(enum lab_verdict v); /* "RAN OK" */
 /* The truth table: what this snippet should give under these layers. */
 enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers);
 /* Pure: fills verdict, caught_by, headline, evidence from res->ev. */
-void verdict_decide(const struct snippet *s, const struct lab_config *cfg,
-		    struct lab_result *res);
+void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *res);
 void result_free(struct lab_result *r);
 
 /* ---- runs (run.c) ---- */
 struct lab_run_opts {
-	int abort_fd;  /* readable => abort the run; -1 = none */
+	int abort_fd; /* readable => abort the run; -1 = none */
 };
 
 /* Plants decoys, runs s under layers, gathers evidence, decides, cleans up.
@@ -154,8 +147,8 @@ struct lab_run_opts {
  * SIGCHLD handler that reaps with waitpid(-1) while a run is going (it would
  * steal the init's status), and descriptors it does not want a snippet to
  * inherit marked close-on-exec (main does this for everything above 2). */
-void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
-	     const struct lab_run_opts *opts, struct lab_result *res);
+void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
+             struct lab_result *res);
 
 /* `exec`: any command, stdio passed through, same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
@@ -168,8 +161,8 @@ long monotonic_ms(void);
 /* Clean: only cfg's allow-listed names from source, then HOME=clean_home.
  * Not clean: source whole, as a naive integration passes it. Appends to
  * *envp (NULL-terminated, malloc'd), count in *n. */
-void lab_env_build(const struct lab_config *cfg, char *const *source, bool clean, const char *clean_home,
-		   char ***envp, int *n);
+void lab_env_build(const struct lab_config *cfg, char *const *source, bool clean, const char *clean_home, char ***envp,
+                   int *n);
 void lab_env_add(char ***envp, int *n, char *kv);
 const char *lab_env_get(char *const *env, const char *name);
 void lab_env_free(char **envp);

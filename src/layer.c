@@ -2,20 +2,20 @@
  * layer, the threat it stops, in one line the mechanisms it applies (this
  * text feeds --help, the screen and the docs), and its hooks, which live in
  * src/layers/NAME.c. Also the engine's walk over the hooks. */
-#include "lab.h"
 #include "layer.h"
+#include "lab.h"
 
 #include <string.h>
 
 const struct layer_info lab_layers[LAYER_COUNT] = {
-	[LAYER_ISOLATION] = {LAYER_ISOLATION, "isolation", "Isolation", "host takeover", THREAT_TAKEOVER,
-			     "namespaces, pivot_root, no caps, seccomp", &layer_isolation_ops},
-	[LAYER_NETWORK] = {LAYER_NETWORK, "network", "No-network", "data exfiltration", THREAT_EXFIL,
-			   "own empty network namespace", &layer_network_ops},
-	[LAYER_ENV] = {LAYER_ENV, "env", "Clean-env", "secret theft", THREAT_SECRETS,
-		       "allow-listed env, no credentials, no fds", &layer_env_ops},
-	[LAYER_LIMITS] = {LAYER_LIMITS, "limits", "Resource-limits", "resource bombs", THREAT_RESOURCE,
-			  "cgroups/rlimits, timeout, output cap", &layer_limits_ops},
+    [LAYER_ISOLATION] = {LAYER_ISOLATION, "isolation", "Isolation", "host takeover", THREAT_TAKEOVER,
+                         "namespaces, pivot_root, no caps, seccomp", &layer_isolation_ops},
+    [LAYER_NETWORK] = {LAYER_NETWORK, "network", "No-network", "data exfiltration", THREAT_EXFIL,
+                       "own empty network namespace", &layer_network_ops},
+    [LAYER_ENV] = {LAYER_ENV, "env", "Clean-env", "secret theft", THREAT_SECRETS,
+                   "allow-listed env, no credentials, no fds", &layer_env_ops},
+    [LAYER_LIMITS] = {LAYER_LIMITS, "limits", "Resource-limits", "resource bombs", THREAT_RESOURCE,
+                      "cgroups/rlimits, timeout, output cap", &layer_limits_ops},
 };
 
 int layer_by_key(const char *key)
@@ -35,8 +35,8 @@ unsigned layers_for_column(int col)
 	return mask;
 }
 
-#define EACH_HOOK(hook) \
-	for (int i = 0; i < LAYER_COUNT; i++) \
+#define EACH_HOOK(hook)                                                                                                \
+	for (int i = 0; i < LAYER_COUNT; i++)                                                                          \
 		if (lab_layers[i].ops->hook)
 
 int run_layers_plan(struct run *r, struct lab_evidence *ev)

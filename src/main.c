@@ -34,40 +34,40 @@ enum {
 #define MATRIX_JOBS_MAX 64 /* `matrix --jobs N` */
 
 static const char usage_text[] =
-	"usage: containment-lab [--config FILE] [COMMAND ...]\n"
-	"\n"
-	"Runs code an AI agent might write inside a sandbox built from four layers\n"
-	"you switch on and off, and shows from its own evidence what got out.\n"
-	"\n"
-	"commands:\n"
-	"  (none) | tui                       the lab screen (needs a terminal)\n"
-	"  list [--json]                      the snippets\n"
-	"  run NAME|PATH [--on L|--off L] [--json]\n"
-	"                                     run one snippet and judge it\n"
-	"  matrix [--json|--markdown] [--jobs N]\n"
-	"                                     every snippet x all 16 layer combinations\n"
-	"  exec [--on L|--off L] [--rw] -- CMD [ARG...]\n"
-	"                                     any command under the chosen layers\n"
-	"\n"
-	"layers (L is a comma-separated list, or all / none):\n"
-	"  isolation  Isolation        namespaces, pivot_root, no caps, seccomp  (host takeover)\n"
-	"  network    No-network       own empty network namespace               (exfiltration)\n"
-	"  env        Clean-env        allow-listed env, no credentials, no fds  (secret theft)\n"
-	"  limits     Resource-limits  cgroups/rlimits, timeout, output cap      (resource bombs)\n"
-	"  --on L turns exactly L on; --off L turns everything but L on;\n"
-	"  neither uses the defaults in layers.ini.\n"
-	"\n"
-	"options:\n"
-	"  --config FILE   use this layers.ini (default: ./layers.ini, then\n"
-	"                  $XDG_CONFIG_HOME/containment-lab/layers.ini, then the one\n"
-	"                  beside the binary, then the installed one)\n"
-	"  --help          this text\n"
-	"  --version       the version\n"
-	"\n"
-	"exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
-	"  matrix: 0 every cell as expected, 1 some differ; exec: the command's status\n"
-	"  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
-	"  config or snippet. See containment-lab(1).\n";
+    "usage: containment-lab [--config FILE] [COMMAND ...]\n"
+    "\n"
+    "Runs code an AI agent might write inside a sandbox built from four layers\n"
+    "you switch on and off, and shows from its own evidence what got out.\n"
+    "\n"
+    "commands:\n"
+    "  (none) | tui                       the lab screen (needs a terminal)\n"
+    "  list [--json]                      the snippets\n"
+    "  run NAME|PATH [--on L|--off L] [--json]\n"
+    "                                     run one snippet and judge it\n"
+    "  matrix [--json|--markdown] [--jobs N]\n"
+    "                                     every snippet x all 16 layer combinations\n"
+    "  exec [--on L|--off L] [--rw] -- CMD [ARG...]\n"
+    "                                     any command under the chosen layers\n"
+    "\n"
+    "layers (L is a comma-separated list, or all / none):\n"
+    "  isolation  Isolation        namespaces, pivot_root, no caps, seccomp  (host takeover)\n"
+    "  network    No-network       own empty network namespace               (exfiltration)\n"
+    "  env        Clean-env        allow-listed env, no credentials, no fds  (secret theft)\n"
+    "  limits     Resource-limits  cgroups/rlimits, timeout, output cap      (resource bombs)\n"
+    "  --on L turns exactly L on; --off L turns everything but L on;\n"
+    "  neither uses the defaults in layers.ini.\n"
+    "\n"
+    "options:\n"
+    "  --config FILE   use this layers.ini (default: ./layers.ini, then\n"
+    "                  $XDG_CONFIG_HOME/containment-lab/layers.ini, then the one\n"
+    "                  beside the binary, then the installed one)\n"
+    "  --help          this text\n"
+    "  --version       the version\n"
+    "\n"
+    "exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
+    "  matrix: 0 every cell as expected, 1 some differ; exec: the command's status\n"
+    "  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
+    "  config or snippet. See containment-lab(1).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -147,7 +147,8 @@ static int cmd_list(const struct lab_config *cfg, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (n + n_broken == 0) {
-		fprintf(stderr, "containment-lab: %s: no snippets (*.py with a '# lab:' header) found\n", cfg->snippets_dir);
+		fprintf(stderr, "containment-lab: %s: no snippets (*.py with a '# lab:' header) found\n",
+		        cfg->snippets_dir);
 		free(list);
 		free(broken);
 		return EXIT_USAGE;
@@ -178,7 +179,7 @@ static int cmd_list(const struct lab_config *cfg, int argc, char **argv)
 			sb_puts(&b, "}");
 		} else if (i < n) {
 			sb_printf(&b, "%-16s %-18s %-16s %s\n", s->name, threat_name(s->threat),
-				  layer ? lab_layers[s->layer].name : "-", s->title);
+			          layer ? lab_layers[s->layer].name : "-", s->title);
 		} else {
 			sb_printf(&b, "%-16s BROKEN: %s\n", s->name, s->error);
 		}
@@ -214,7 +215,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	}
 	if (!name)
 		return usage_error("run: which snippet? (see 'containment-lab list')");
-	unsigned layers;
+	unsigned layers = 0;
 	int rc = choose_layers(cfg, &lc, &layers);
 	if (rc)
 		return rc;
@@ -230,11 +231,11 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 		report_json(&res);
 	else
 		report_text(&res, isatty(1));
-	int code = res.verdict == VERDICT_ESCAPED ? EXIT_ESCAPED
-		   : res.verdict == VERDICT_FAILED ? EXIT_FAILED
-		   : res.verdict == VERDICT_ERROR  ? EXIT_ERROR
-		   : res.verdict == VERDICT_BROKE  ? EXIT_BROKE
-						   : EXIT_OK;
+	int code = res.verdict == VERDICT_ESCAPED  ? EXIT_ESCAPED
+	           : res.verdict == VERDICT_FAILED ? EXIT_FAILED
+	           : res.verdict == VERDICT_ERROR  ? EXIT_ERROR
+	           : res.verdict == VERDICT_BROKE  ? EXIT_BROKE
+	                                           : EXIT_OK;
 	result_free(&res);
 	snippet_free(&s);
 	return code;
@@ -360,7 +361,7 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	}
 	if (i >= argc)
 		return usage_error("exec: which command? e.g. containment-lab exec --on all -- /bin/true");
-	unsigned layers;
+	unsigned layers = 0;
 	int rc = choose_layers(cfg, &lc, &layers);
 	if (rc)
 		return rc;

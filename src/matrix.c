@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct snippet *snips,
-		int n_snips, int max_jobs)
+int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct snippet *snips, int n_snips, int max_jobs)
 {
 	memset(m, 0, sizeof *m);
 	m->cfg = cfg;
@@ -85,8 +84,7 @@ static void cell_failed(struct matrix *m, int cell, int err)
 	c->res.caught_by = -1;
 	c->res.expected_layer = m->snips[cell / LAB_COMBOS].layer;
 	c->res.layers = (unsigned)(cell % LAB_COMBOS);
-	snprintf(c->res.headline, sizeof c->res.headline, "the lab could not start this cell: %s",
-		 strerror(err));
+	snprintf(c->res.headline, sizeof c->res.headline, "the lab could not start this cell: %s", strerror(err));
 	count_finished(m);
 }
 

@@ -27,36 +27,36 @@ enum matrix_cell_state {
 	MATRIX_PENDING,
 	MATRIX_RUNNING,
 	MATRIX_DONE,
-	MATRIX_SKIPPED,         /* aborted before it started */
+	MATRIX_SKIPPED, /* aborted before it started */
 };
 
 struct matrix_cell {
 	enum matrix_cell_state state;
-	enum lab_verdict expected;      /* the truth table's answer */
-	long started_ms;                /* monotonic, while RUNNING */
-	struct lab_result res;          /* valid when DONE; res.output is always NULL */
+	enum lab_verdict expected; /* the truth table's answer */
+	long started_ms;           /* monotonic, while RUNNING */
+	struct lab_result res;     /* valid when DONE; res.output is always NULL */
 };
 
 struct matrix {
 	const struct lab_config *cfg;
 	const struct snippet *snips;
 	int n_snips;
-	int n_cells;                    /* n_snips * LAB_COMBOS */
-	struct matrix_cell *cells;      /* index: matrix_index(snippet, layers) */
+	int n_cells;               /* n_snips * LAB_COMBOS */
+	struct matrix_cell *cells; /* index: matrix_index(snippet, layers) */
 	int max_jobs;
-	struct job *jobs;               /* max_jobs slots */
-	int *job_cell;                  /* per slot: the cell it runs, -1 = free */
-	int next;                       /* next position in the start order */
-	int finished;                   /* cells DONE or SKIPPED */
+	struct job *jobs; /* max_jobs slots */
+	int *job_cell;    /* per slot: the cell it runs, -1 = free */
+	int next;         /* next position in the start order */
+	int finished;     /* cells DONE or SKIPPED */
 	bool started, aborted;
-	long t0_ms, t1_ms;              /* t1 is 0 while running */
+	long t0_ms, t1_ms; /* t1 is 0 while running */
 };
 
 struct matrix_counts {
-	int ran;                        /* DONE */
-	int as_expected;                /* DONE with the truth table's verdict */
-	int differ;                     /* DONE, not as expected, not aborted */
-	int errors;                     /* DONE with VERDICT_ERROR */
+	int ran;         /* DONE */
+	int as_expected; /* DONE with the truth table's verdict */
+	int differ;      /* DONE, not as expected, not aborted */
+	int errors;      /* DONE with VERDICT_ERROR */
 };
 
 /* The cell of snippet si under these layers. */
@@ -67,8 +67,7 @@ static inline int matrix_index(int si, unsigned layers)
 
 /* 0, or -ENOMEM. Nothing runs yet; every cell is PENDING with its expected
  * verdict. snips must outlive the matrix. max_jobs is clamped to 1.. */
-int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct snippet *snips,
-		int n_snips, int max_jobs);
+int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct snippet *snips, int n_snips, int max_jobs);
 /* Halts (aborts and reaps) any running job and frees everything. */
 void matrix_free(struct matrix *m);
 

@@ -3,9 +3,9 @@
  * set of layers, and the one place where snippet output is made inert for a
  * terminal. */
 #define _GNU_SOURCE
+#include "report.h"
 #include "lab.h"
 #include "matrix.h"
-#include "report.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -27,10 +27,10 @@ static int utf8_len(const unsigned char *p, size_t left)
 	for (int i = 1; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
-	uint32_t cp = n == 2 ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f)
-		    : n == 3 ? (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f)
-			     : (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
-				       (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
+	uint32_t cp = n == 2   ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f)
+	              : n == 3 ? (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f)
+	                       : (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+	                             (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
 	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0; /* overlong or out of range */
 	if (cp >= 0xd800 && cp <= 0xdfff)
@@ -81,8 +81,9 @@ char *sanitize_output(const char *buf, size_t len, size_t max_bytes)
 				i++;
 			} else if (n == 3 && invisible_control(p + i)) {
 				char t[16];
-				snprintf(t, sizeof t, "\\u%02x%02x", (unsigned)((p[i] & 0x0f) << 4 | (p[i + 1] & 0x3c) >> 2),
-					 (unsigned)((p[i + 1] & 0x03) << 6 | (p[i + 2] & 0x3f)));
+				snprintf(t, sizeof t, "\\u%02x%02x",
+				         (unsigned)((p[i] & 0x0f) << 4 | (p[i + 1] & 0x3c) >> 2),
+				         (unsigned)((p[i + 1] & 0x03) << 6 | (p[i + 2] & 0x3f)));
 				sb_puts(&b, t);
 				i += 3;
 			} else {
@@ -99,7 +100,7 @@ static void layers_text(char *out, size_t cap, unsigned layers)
 	out[0] = '\0';
 	for (int i = 0; i < LAYER_COUNT; i++)
 		str_append(out, cap, "%s%s %s", i ? ", " : "", lab_layers[i].name,
-			   layers & LAYER_BIT(i) ? "ON" : "off");
+		           layers & LAYER_BIT(i) ? "ON" : "off");
 }
 
 void report_text(const struct lab_result *r, int tty)
@@ -110,8 +111,8 @@ void report_text(const struct lab_result *r, int tty)
 	const char *col = "";
 	if (tty && !getenv("NO_COLOR"))
 		col = r->verdict == VERDICT_ESCAPED || r->verdict == VERDICT_FAILED ? "\033[1;31m"
-		      : r->verdict == VERDICT_ERROR				    ? "\033[1;33m"
-										    : "\033[1;32m";
+		      : r->verdict == VERDICT_ERROR                                 ? "\033[1;33m"
+		                                                                    : "\033[1;32m";
 	else
 		col = bold;
 	printf("%s — %s\n", r->snippet, threat_name(r->threat));
@@ -140,7 +141,8 @@ void report_text(const struct lab_result *r, int tty)
 		size_t lines = 0;
 		for (char *p = out; *p; p++)
 			lines += *p == '\n';
-		printf("\nthe snippet's own words (sanitised%s):\n", r->ev.out_truncated ? ", truncated at the cap" : "");
+		printf("\nthe snippet's own words (sanitised%s):\n",
+		       r->ev.out_truncated ? ", truncated at the cap" : "");
 		size_t shown = 0;
 		for (char *line = out, *next; line && *line && shown < 40; line = next, shown++) {
 			next = strchr(line, '\n');
@@ -163,7 +165,8 @@ void report_json(const struct lab_result *r)
 	sb_json_str(&b, threat_key(r->threat));
 	sb_puts(&b, ",\"layers\":{");
 	for (int i = 0; i < LAYER_COUNT; i++)
-		sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key, r->layers & LAYER_BIT(i) ? "true" : "false");
+		sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,
+		          r->layers & LAYER_BIT(i) ? "true" : "false");
 	sb_puts(&b, "},\"verdict\":");
 	sb_json_str(&b, verdict_name(r->verdict));
 	sb_puts(&b, ",\"caught_by\":");
@@ -195,22 +198,26 @@ void report_json(const struct lab_result *r)
 	else
 		sb_puts(&b, "null");
 	sb_printf(&b, ",\"timed_out\":%s,\"safety_net\":%s}", ev->timed_out ? "true" : "false",
-		  ev->safety_net ? "true" : "false");
+	          ev->safety_net ? "true" : "false");
 	sb_printf(&b, ",\"duration_ms\":%ld", ev->duration_ms);
 	sb_puts(&b, ",\"mechanisms\":");
 	sb_json_str(&b, ev->mechanisms);
 	sb_printf(&b,
-		  ",\"measured\":{\"peak_procs\":%ld,\"peak_mem_bytes\":%llu,\"cpu_s\":%.3f,"
-		  "\"canaries_planted\":%d,\"canaries_leaked\":%d,\"attacker_bytes\":%llu,"
-		  "\"attacker_got_canary\":%s,\"host_target_written\":%s,\"net_probe_errno\":%d}",
-		  ev->peak_procs, (unsigned long long)ev->peak_mem, ev->cpu_s, ev->canaries_planted,
-		  ev->canaries_leaked, (unsigned long long)ev->attacker_bytes, ev->attacker_got_canary ? "true" : "false",
-		  ev->host_target_written ? "true" : "false", ev->net_probe_errno);
+	          ",\"measured\":{\"peak_procs\":%ld,\"peak_mem_bytes\":%llu,\"cpu_s\":%.3f,"
+	          "\"canaries_planted\":%d,\"canaries_leaked\":%d,\"attacker_bytes\":%llu,"
+	          "\"attacker_got_canary\":%s,\"host_target_written\":%s,\"net_probe_errno\":%d}",
+	          ev->peak_procs, (unsigned long long)ev->peak_mem, ev->cpu_s, ev->canaries_planted,
+	          ev->canaries_leaked, (unsigned long long)ev->attacker_bytes,
+	          ev->attacker_got_canary ? "true" : "false", ev->host_target_written ? "true" : "false",
+	          ev->net_probe_errno);
 	/* how the figures were taken, and how it ended in the interpreter's words */
 	b.len--; /* reopen "measured" */
 	sb_printf(&b, ",\"peak_mem_source\":\"%s\",\"peak_vm_bytes\":%llu,\"out_bytes\":%llu,\"mem_cap_killed\":%s",
-		  ev->peak_mem_from_cgroup ? "cgroup" : ev->peak_mem_sampled ? "sampled" : "rusage",
-		  (unsigned long long)ev->peak_vm, (unsigned long long)ev->out_bytes, ev->mem_cap_killed ? "true" : "false");
+	          ev->peak_mem_from_cgroup ? "cgroup"
+	          : ev->peak_mem_sampled   ? "sampled"
+	                                   : "rusage",
+	          (unsigned long long)ev->peak_vm, (unsigned long long)ev->out_bytes,
+	          ev->mem_cap_killed ? "true" : "false");
 	sb_puts(&b, ",\"exception\":");
 	sb_json_str(&b, ev->exception[0] ? ev->exception : NULL);
 	sb_printf(&b, ",\"exception_line\":%d}", ev->exception_line);
@@ -226,14 +233,14 @@ void report_json(const struct lab_result *r)
 char report_verdict_letter(enum lab_verdict v)
 {
 	static const char letter[VERDICT_COUNT] = {
-		[VERDICT_RAN_OK] = 'O', [VERDICT_FAILED] = 'F', [VERDICT_CONTAINED] = 'C',
-		[VERDICT_ESCAPED] = 'E', [VERDICT_ERROR] = '!', [VERDICT_BROKE] = 'B',
+	    [VERDICT_RAN_OK] = 'O',  [VERDICT_FAILED] = 'F', [VERDICT_CONTAINED] = 'C',
+	    [VERDICT_ESCAPED] = 'E', [VERDICT_ERROR] = '!',  [VERDICT_BROKE] = 'B',
 	};
 	return (int)v >= 0 && v < VERDICT_COUNT ? letter[v] : '!';
 }
 
 const enum lab_verdict report_verdict_order[VERDICT_COUNT] = {
-	VERDICT_RAN_OK, VERDICT_CONTAINED, VERDICT_ESCAPED, VERDICT_FAILED, VERDICT_ERROR, VERDICT_BROKE,
+    VERDICT_RAN_OK, VERDICT_CONTAINED, VERDICT_ESCAPED, VERDICT_FAILED, VERDICT_ERROR, VERDICT_BROKE,
 };
 
 char report_layer_letter(int layer)
@@ -267,21 +274,20 @@ static const char *matrix_limits_mechanism(const struct matrix *m)
 		if (cell->state == MATRIX_DONE && (c % LAB_COMBOS) & LAYER_BIT(LAYER_LIMITS) && cell->res.ev.started)
 			return strstr(cell->res.ev.mechanisms, "cgroup-v2")   ? "cgroup-v2"
 			       : strstr(cell->res.ev.mechanisms, "cgroup-v1") ? "cgroup-v1"
-									      : "rlimits-only";
+			                                                      : "rlimits-only";
 	}
 	return "";
 }
 
 static void matrix_legend(const struct matrix *m)
 {
-	printf("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:",
-	       m->n_snips, LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
+	printf("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:", m->n_snips,
+	       LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		printf(" %c=%s", report_layer_letter(l), lab_layers[l].name);
 	printf(", '-' = off\ncells:");
 	for (int i = 0; i < VERDICT_COUNT; i++)
-		printf(" %c=%s", report_verdict_letter(report_verdict_order[i]),
-		       verdict_name(report_verdict_order[i]));
+		printf(" %c=%s", report_verdict_letter(report_verdict_order[i]), verdict_name(report_verdict_order[i]));
 	printf(", '*' = not as expected\n\n%-15s", "");
 }
 
@@ -312,7 +318,7 @@ static void matrix_grid(const struct matrix *m, bool md)
 				snprintf(cell, sizeof cell, "?");
 			else
 				snprintf(cell, sizeof cell, "%c%s", report_verdict_letter(c->res.verdict),
-					 c->res.verdict == c->expected ? "" : "*");
+				         c->res.verdict == c->expected ? "" : "*");
 			if (md)
 				printf(" %s |", done ? verdict_name(c->res.verdict) : "not run");
 			else
@@ -345,21 +351,22 @@ static void matrix_differences(const struct matrix *m, bool md)
 		int same = 0;
 		for (int o = c; o < m->n_cells; o++) {
 			const struct matrix_cell *other = &m->cells[o];
-			if (shown[o] || matrix_cell_expected(other) || strcmp(cell_headline(other), head) ||
+			if (shown[o] || matrix_cell_expected(other) || strcmp(cell_headline(other), head) != 0 ||
 			    (other->state == MATRIX_DONE && other->res.verdict != first->res.verdict))
 				continue;
 			shown[o] = true;
 			if (++same <= 4) {
 				char lab[REPORT_LABEL_MAX];
 				report_layers_label((unsigned)(o % LAB_COMBOS), false, lab);
-				sb_printf(&where, "%s%s [%s]", same > 1 ? ", " : "", m->snips[o / LAB_COMBOS].name, lab);
+				sb_printf(&where, "%s%s [%s]", same > 1 ? ", " : "", m->snips[o / LAB_COMBOS].name,
+				          lab);
 			}
 		}
 		if (same > 4)
 			sb_printf(&where, " and %d more cells", same - 4);
 		char *h = sanitize_output(head, strlen(head), 0);
-		printf("%s%s: got %s: %s\n", md ? "- " : "", where.s, done ? verdict_name(first->res.verdict) : "nothing",
-		       h);
+		printf("%s%s: got %s: %s\n", md ? "- " : "", where.s,
+		       done ? verdict_name(first->res.verdict) : "nothing", h);
 		free(h);
 		sb_free(&where);
 	}
@@ -374,9 +381,8 @@ static void matrix_text(const struct matrix *m, bool md)
 	matrix_differences(m, md);
 	struct matrix_counts n = matrix_count(m);
 	/* "differ" here is every cell not as expected, not run ones included */
-	printf("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "",
-	       n.as_expected, m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(),
-	       matrix_elapsed_ms(m) / 1000.0);
+	printf("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", n.as_expected,
+	       m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(), matrix_elapsed_ms(m) / 1000.0);
 }
 
 void report_matrix_text(const struct matrix *m)
@@ -393,7 +399,7 @@ void report_matrix_json(const struct matrix *m)
 {
 	struct strbuf b = {0};
 	sb_printf(&b, "{\"as\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[", geteuid() == 0 ? "root" : "user",
-		  matrix_limits_mechanism(m));
+	          matrix_limits_mechanism(m));
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];
 		const struct lab_result *r = &cell->res;
@@ -404,7 +410,7 @@ void report_matrix_json(const struct matrix *m)
 		sb_puts(&b, ",\"layers\":{");
 		for (int i = 0; i < LAYER_COUNT; i++)
 			sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,
-				  layers & LAYER_BIT(i) ? "true" : "false");
+			          layers & LAYER_BIT(i) ? "true" : "false");
 		sb_puts(&b, "},\"expected\":");
 		sb_json_str(&b, verdict_name(cell->expected));
 		sb_puts(&b, ",\"verdict\":");
@@ -416,7 +422,7 @@ void report_matrix_json(const struct matrix *m)
 		sb_printf(&b, ",\"duration_ms\":%ld}", r->ev.duration_ms);
 	}
 	sb_printf(&b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}\n", m->n_cells,
-		  matrix_count(m).as_expected, matrix_elapsed_ms(m));
+	          matrix_count(m).as_expected, matrix_elapsed_ms(m));
 	fputs(b.s, stdout);
 	sb_free(&b);
 }

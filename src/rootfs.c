@@ -130,7 +130,7 @@ static void private_usr_and_etc(struct run *r, const char *root)
 	}
 	mkdir_in(r, root, "/etc", 0755);
 	put_file(r, root, "/etc/passwd",
-		 "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
+	         "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
 	put_file(r, root, "/etc/group", "root:x:0:\nnogroup:x:65534:\n");
 	put_file(r, root, "/etc/hosts", "127.0.0.1 localhost\n::1 localhost\n");
 	put_file(r, root, "/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
@@ -152,9 +152,9 @@ static void private_dev(struct run *r, const char *root)
 	for (size_t i = 0; i < sizeof devs / sizeof *devs; i++)
 		rootfs_bind(r, devs[i], root, devs[i], false);
 	static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
-					       {"/proc/self/fd/0", "/dev/stdin"},
-					       {"/proc/self/fd/1", "/dev/stdout"},
-					       {"/proc/self/fd/2", "/dev/stderr"}};
+	                                       {"/proc/self/fd/0", "/dev/stdin"},
+	                                       {"/proc/self/fd/1", "/dev/stdout"},
+	                                       {"/proc/self/fd/2", "/dev/stderr"}};
 	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
 		symlink_in(r, links[i][0], root, links[i][1]);
 	if (rootfs_make_ro(p, false) < 0)

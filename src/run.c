@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -30,11 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define POLL_MS 10
+#define POLL_MS       10
 #define MEM_SAMPLE_MS 10
-#define DRAIN_MS 300
+#define DRAIN_MS      300
 #define KILL_GRACE_MS 300
-#define TAIL_MAX 4096
+#define TAIL_MAX      4096
 
 long monotonic_ms(void)
 {
@@ -74,14 +74,17 @@ int run_export_filter(void *seccomp_ctx, const char *name, int *fd_out)
 static bool pid_gone(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);
-	if (strncmp(name, prefix, n))
+	if (strncmp(name, prefix, n) != 0)
 		return false;
 	char *end;
 	long pid = strtol(name + n, &end, 10);
 	return pid > 0 && (*end == '.' || *end == '-') && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-static bool run_gone(const char *run) { return pid_gone(run, "run-"); }
+static bool run_gone(const char *run)
+{
+	return pid_gone(run, "run-");
+}
 
 static void sweep_stale(void)
 {
@@ -119,8 +122,14 @@ static void add_env(struct run *r, const char *fmt, ...)
  * Isolation's plan changes them. */
 static void run_init(struct run *r, const struct lab_config *cfg, unsigned layers)
 {
-	*r = (struct run){.cfg = cfg, .layers = layers, .bpf_fd = -1, .net_bpf_fd = -1, .cwd_tree = -1,
-			  .home_tree = -1, .child_pid = -1, .pidfd = -1};
+	*r = (struct run){.cfg = cfg,
+	                  .layers = layers,
+	                  .bpf_fd = -1,
+	                  .net_bpf_fd = -1,
+	                  .cwd_tree = -1,
+	                  .home_tree = -1,
+	                  .child_pid = -1,
+	                  .pidfd = -1};
 	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
 	r->d.listen_fd = -1;
 	r->uid = geteuid();
@@ -143,7 +152,7 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	int e = decoy_listen(&r->d);
 	if (e < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot start the attacker listener on 127.0.0.1: %s",
-			 strerror(-e));
+		         strerror(-e));
 		return -1;
 	}
 	const char *base = strrchr(r->d.dir, '/');
@@ -156,7 +165,7 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	add_env(r, "LAB_DATA=%s%s", iso ? "/work" : r->inside_dir, iso ? "/sales.csv" : "/work/sales.csv");
 	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/", r->d.port);
 	add_env(r, "LAB_HOST_TARGET=%s%s", iso ? r->d.host_target : r->inside_dir,
-		iso ? "" : r->d.host_target + strlen(r->d.dir));
+	        iso ? "" : r->d.host_target + strlen(r->d.dir));
 	ev->env_vars = r->n_env;
 	r->argv[0] = (char *)r->cfg->python;
 	r->argv[1] = "-u";
@@ -194,9 +203,10 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 		const char *g = i < sizeof guarded / sizeof *guarded ? guarded[i] : temp_dir();
 		if (contains(r->cwd, g)) {
 			snprintf(ev->error, sizeof ev->error,
-				 "exec shares the current folder with the command, and %.200s holds %s: cd into a "
-				 "project folder first",
-				 r->cwd, !strcmp(g, "/tmp") || g == temp_dir() ? "other runs' folders" : "real home folders");
+			         "exec shares the current folder with the command, and %.200s holds %s: cd into a "
+			         "project folder first",
+			         r->cwd,
+			         !strcmp(g, "/tmp") || g == temp_dir() ? "other runs' folders" : "real home folders");
 			ev->exit_code = 2;
 			return -1;
 		}
@@ -286,7 +296,8 @@ static void watch_output(struct watch *w)
 			decoy_scan(&w->r->d, &w->sc, buf, (size_t)n);
 		keep_tail(w, buf, (size_t)n);
 		if (w->output->len < w->cap)
-			sb_add(w->output, buf, (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len);
+			sb_add(w->output, buf,
+			       (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len);
 		if (w->ev->out_bytes > w->cap)
 			w->ev->out_truncated = true;
 	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -450,7 +461,7 @@ static void parse_report(struct watch *w)
 			char *stage = strchr(line + 2, ' ');
 			int e = atoi(line + 2);
 			snprintf(ev->error, sizeof ev->error, "sandbox setup failed at %s: %s", stage ? stage + 1 : "?",
-				 strerror(e));
+			         strerror(e));
 			if (stage && !strncmp(stage + 1, "execve:", 7) && w->r->exec_mode)
 				ev->exit_code = e == ENOENT ? 127 : 126;
 		}
@@ -462,7 +473,8 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	for (int i = 0; i < r->d.n_secret; i++)
 		if (w->sc.found[i]) {
 			ev->canaries_leaked++;
-			str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "", r->d.secret[i].name);
+			str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "",
+			           r->d.secret[i].name);
 		}
 	ev->attacker_conns = r->d.conns;
 	ev->attacker_bytes = r->d.bytes;
@@ -476,7 +488,7 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 
 /* Starts the box, watches it to the end, gathers the evidence. */
 static void run_watch(struct run *r, const struct box_ops *box, const struct lab_run_opts *opts,
-		      struct lab_evidence *ev, struct strbuf *output)
+                      struct lab_evidence *ev, struct strbuf *output)
 {
 	const struct lab_config *cfg = r->cfg;
 	struct watch w = {.r = r, .box = box, .opts = opts, .ev = ev, .output = output};
@@ -515,7 +527,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	/* the init's rusage holds every process of the run: all were reaped
 	 * by it, or by the kernel for the dying namespace, before it was */
 	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
-		    w.ru.ru_stime.tv_usec / 1e6;
+	            w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
 	if (ev->peak_mem_from_cgroup)
 		ev->peak_mem_sampled = false;
@@ -526,7 +538,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 		gather_decoys(r, &w, ev);
 	run_layers_describe(r, ev);
 	run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
-		     run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
+	             run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
 	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
 }
 
@@ -536,8 +548,8 @@ static void run_cleanup(struct run *r)
 		kill(r->child_pid, SIGKILL);
 		waitpid(r->child_pid, NULL, __WALL);
 	}
-	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0], &r->rep[1], &r->out[0], &r->out[1],
-		      &r->pidfd, &r->bpf_fd, &r->net_bpf_fd, &r->cwd_tree, &r->home_tree};
+	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0],     &r->rep[1],   &r->out[0],   &r->out[1],
+	              &r->pidfd,   &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -551,8 +563,8 @@ static void run_cleanup(struct run *r)
 	r->d.dir[0] = '\0';
 }
 
-void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers,
-	     const struct lab_run_opts *opts, struct lab_result *res)
+void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
+             struct lab_result *res)
 {
 	memset(res, 0, sizeof *res);
 	str_copy(res->snippet, sizeof res->snippet, s->name);
@@ -590,7 +602,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 		code = ev.exit_signal ? 128 + ev.exit_signal : ev.exit_code;
 	} else if (ev.exit_code == 126 || ev.exit_code == 127) {
 		fprintf(stderr, "containment-lab: %s: %s\n", argv[0],
-			ev.exit_code == 127 ? "command not found" : "cannot execute");
+		        ev.exit_code == 127 ? "command not found" : "cannot execute");
 		code = ev.exit_code;
 	} else {
 		fprintf(stderr, "containment-lab: %s\n", ev.error[0] ? ev.error : "the sandbox failed");
@@ -599,7 +611,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	}
 	if (ev.timed_out)
 		fprintf(stderr, "containment-lab: killed: the Resource-limits wall clock (%ld ms) ran out\n",
-			cfg->limits.timeout_ms);
+		        cfg->limits.timeout_ms);
 	if (ev.safety_net)
 		fprintf(stderr, "containment-lab: killed by the safety net after %ld ms\n", cfg->safety_timeout_ms);
 	return code;

@@ -53,24 +53,27 @@ struct run {
 	int home_tree;             /* the decoy home, kept for the range (Clean-env off) */
 	struct lab_cgroup cg;
 	char cg_why[200];
-	int n_rules;     /* in Isolation's filter, for the record */
-	int bpf_fd;      /* Isolation's compiled filter (memfd) */
-	int net_bpf_fd;  /* No-network's own filter (memfd) */
+	int n_rules;                          /* in Isolation's filter, for the record */
+	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
+	int net_bpf_fd;                       /* No-network's own filter (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
 	char **envp;
 	int n_env;
 	char *argv[8];
 	char *const *user_argv;
 	char cwd[PATH_MAX];
-	int cwd_tree;           /* root lab, exec: a detached copy of the cwd mount */
-	char workdir[PATH_MAX]; /* where the snippet starts */
+	int cwd_tree;                     /* root lab, exec: a detached copy of the cwd mount */
+	char workdir[PATH_MAX];           /* where the snippet starts */
 	char snippet_path[PATH_MAX + 32]; /* the snippet as it sees it */
 	int sync[2], rep[2], out[2];
 	pid_t child_pid;
 	int pidfd;
 };
 
-static inline bool run_on(const struct run *r, enum lab_layer l) { return (r->layers & LAYER_BIT(l)) != 0; }
+static inline bool run_on(const struct run *r, enum lab_layer l)
+{
+	return (r->layers & LAYER_BIT(l)) != 0;
+}
 
 /* ---- child side (never return on failure) ---- */
 /* Reports "stage: what: strerror(err)" to the lab and exits 125. */

@@ -21,30 +21,69 @@
 #endif
 
 static const char *const refused[] = {
-	/* the mount family */
-	"mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig", "fsmount", "fspick",
-	"open_tree", "move_mount", "mount_setattr",
-	/* other processes' memory and descriptors */
-	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
-	/* kernel code and state */
-	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "bpf",
-	"perf_event_open", "reboot", "swapon", "swapoff", "syslog", "acct", "iopl", "ioperm",
-	"quotactl", "lookup_dcookie", "uselib", "vhangup", "settimeofday", "clock_settime",
-	"clock_adjtime", "adjtimex",
-	/* keyrings */
-	"keyctl", "add_key", "request_key",
-	/* namespaces */
-	"unshare", "setns",
-	/* race helpers and side channels used by exploits */
-	"userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
-	"open_by_handle_at", "name_to_handle_at",
+    /* the mount family */
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "open_tree",
+    "move_mount",
+    "mount_setattr",
+    /* other processes' memory and descriptors */
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "pidfd_getfd",
+    "kcmp",
+    /* kernel code and state */
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "bpf",
+    "perf_event_open",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "syslog",
+    "acct",
+    "iopl",
+    "ioperm",
+    "quotactl",
+    "lookup_dcookie",
+    "uselib",
+    "vhangup",
+    "settimeofday",
+    "clock_settime",
+    "clock_adjtime",
+    "adjtimex",
+    /* keyrings */
+    "keyctl",
+    "add_key",
+    "request_key",
+    /* namespaces */
+    "unshare",
+    "setns",
+    /* race helpers and side channels used by exploits */
+    "userfaultfd",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "open_by_handle_at",
+    "name_to_handle_at",
 };
 
 /* EPERM for syscall nr whenever its first argument has any of these bits. */
 static int refuse_arg0_bits(scmp_filter_ctx ctx, int nr, const unsigned long *bits, size_t n_bits, int *n)
 {
 	for (size_t i = 0; i < n_bits; i++) {
-		int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
+		int rc =
+		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
 		if (rc < 0)
 			return rc;
 		(*n)++;
@@ -74,8 +113,8 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	}
 	/* clone with any namespace flag: one rule per bit (a rule can only test
 	 * masked equality, and any one bit set is enough to refuse). */
-	static const unsigned long ns_flags[] = {CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER,
-						 CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP, CLONE_NEWTIME};
+	static const unsigned long ns_flags[] = {CLONE_NEWNS,  CLONE_NEWUTS, CLONE_NEWIPC,    CLONE_NEWUSER,
+	                                         CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP, CLONE_NEWTIME};
 	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(clone), ns_flags, sizeof ns_flags / sizeof *ns_flags, &n)) < 0)
 		goto fail;
 	/* personality(): switching ASLR off or making every mapping executable
@@ -92,7 +131,7 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
 	for (size_t i = 0; i < sizeof ioctls / sizeof *ioctls; i++) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-				      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i]));
+		                      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i]));
 		if (rc < 0)
 			goto fail;
 		n++;
@@ -121,7 +160,7 @@ scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-				      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+		                      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
 	if (rc < 0) {
 		seccomp_release(ctx);
 		*err_out = rc;

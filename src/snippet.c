@@ -19,11 +19,17 @@
 #include <unistd.h>
 
 static const char *const threat_keys[THREAT_COUNT] = {"legit", "resource", "secrets", "exfil", "takeover"};
-static const char *const threat_names[THREAT_COUNT] = {
-	"legitimate task", "resource bomb", "secret theft", "data exfiltration", "host takeover"};
+static const char *const threat_names[THREAT_COUNT] = {"legitimate task", "resource bomb", "secret theft",
+                                                       "data exfiltration", "host takeover"};
 
-const char *threat_key(enum lab_threat t) { return t < THREAT_COUNT ? threat_keys[t] : "?"; }
-const char *threat_name(enum lab_threat t) { return t < THREAT_COUNT ? threat_names[t] : "?"; }
+const char *threat_key(enum lab_threat t)
+{
+	return t < THREAT_COUNT ? threat_keys[t] : "?";
+}
+const char *threat_name(enum lab_threat t)
+{
+	return t < THREAT_COUNT ? threat_names[t] : "?";
+}
 
 static char *trim(char *s)
 {
@@ -73,7 +79,7 @@ static const char *file_kind(mode_t m)
 	       : S_ISCHR(m)  ? "a character device"
 	       : S_ISBLK(m)  ? "a block device"
 	       : S_ISSOCK(m) ? "a socket"
-			     : "not a regular file";
+	                     : "not a regular file";
 }
 
 /* The whole file, or NULL with err. O_NONBLOCK: opening a FIFO must not
@@ -93,7 +99,7 @@ static char *read_snippet(const char *path, size_t *len_out, char *err, size_t e
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: %s, not a regular file: a snippet must be a plain .py file", path,
-			 file_kind(st.st_mode));
+		         file_kind(st.st_mode));
 		close(fd);
 		return NULL;
 	}
@@ -118,7 +124,7 @@ static char *read_snippet(const char *path, size_t *len_out, char *err, size_t e
 	close(fd);
 	if (too_big) {
 		snprintf(err, errlen, "%s: larger than %d bytes (1 MiB), the most a snippet may be", path,
-			 SNIPPET_MAX_BYTES);
+		         SNIPPET_MAX_BYTES);
 		sb_free(&b);
 		return NULL;
 	}
@@ -133,17 +139,17 @@ void snippet_free(struct snippet *s)
 	s->code = NULL;
 }
 
-#define FAIL(...)                                     \
-	do {                                          \
-		snprintf(err, errlen, __VA_ARGS__);   \
-		goto fail;                            \
+#define FAIL(...)                                                                                                      \
+	do {                                                                                                           \
+		snprintf(err, errlen, __VA_ARGS__);                                                                    \
+		goto fail;                                                                                             \
 	} while (0)
 
 /* One header value, sanitised, into a fixed field: refused if it does not fit. */
-#define SET_FIELD(field, what)                                                                      \
-	do {                                                                                        \
-		if (copy_inert(field, sizeof field, val) < 0)                                       \
-			FAIL("%s:%d: %s longer than %zu bytes", path, lineno, what, sizeof field - 1); \
+#define SET_FIELD(field, what)                                                                                         \
+	do {                                                                                                           \
+		if (copy_inert(field, sizeof(field), val) < 0)                                                         \
+			FAIL("%s:%d: %s longer than %zu bytes", path, lineno, what, sizeof(field) - 1);                \
 	} while (0)
 
 int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
@@ -156,7 +162,7 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	size_t blen = strlen(base);
-	if (blen < 4 || strcmp(base + blen - 3, ".py"))
+	if (blen < 4 || strcmp(base + blen - 3, ".py") != 0)
 		FAIL("%s: not a snippet: snippets are Python files whose name ends in .py", path);
 	if (plen >= sizeof s->path)
 		FAIL("%s: path longer than %zu bytes", path, sizeof s->path - 1);
@@ -193,7 +199,7 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 		if (l[0] != '#')
 			break; /* the header ends at the first line of code */
 		char *body = trim(l + 1);
-		if (strncmp(body, "lab:", 4))
+		if (strncmp(body, "lab:", 4) != 0)
 			continue;
 		char *colon = strchr(body + 4, ':');
 		if (!colon)
@@ -216,7 +222,7 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 			threat_line = lineno;
 		} else if (!strcmp(key, "layer")) {
 			s->layer = strcmp(val, "none") ? layer_by_key(val) : -1;
-			if (s->layer == -2 || (strcmp(val, "none") && s->layer < 0))
+			if (s->layer == -2 || (strcmp(val, "none") != 0 && s->layer < 0))
 				FAIL("%s:%d: unknown layer '%s' (isolation, network, env, limits, none)", path, lineno,
 				     val);
 			layer_line = lineno;
@@ -233,7 +239,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 		}
 	}
 	if (!have_title || s->threat == THREAT_COUNT || s->layer == -2)
-		FAIL("%s: missing snippet header: needs '# lab:title:', '# lab:threat:' and '# lab:layer:' lines at the top",
+		FAIL("%s: missing snippet header: needs '# lab:title:', '# lab:threat:' and '# lab:layer:' lines at "
+		     "the top",
 		     path);
 	if (s->threat == THREAT_LEGIT) {
 		if (s->layer != -1)
@@ -251,7 +258,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 			for (int l = 0; l < LAYER_COUNT; l++)
 				if (lab_layers[l].threat == s->threat)
 					right = l;
-			FAIL("%s:%d: layer '%s' does not stop %s (lab:threat: %s on line %d); %s does: '# lab:layer: %s'",
+			FAIL("%s:%d: layer '%s' does not stop %s (lab:threat: %s on line %d); %s does: '# lab:layer: "
+			     "%s'",
 			     path, layer_line, lab_layers[s->layer].key, threat_name(s->threat), threat_key(s->threat),
 			     threat_line, lab_layers[right].name, lab_layers[right].key);
 		}
@@ -280,7 +288,7 @@ static int snippet_order(const struct snippet *s)
 	if (s->threat == THREAT_LEGIT)
 		return 0;
 	static const int by_layer[LAYER_COUNT] = {
-		[LAYER_LIMITS] = 1, [LAYER_ENV] = 2, [LAYER_NETWORK] = 3, [LAYER_ISOLATION] = 4};
+	    [LAYER_LIMITS] = 1, [LAYER_ENV] = 2, [LAYER_NETWORK] = 3, [LAYER_ISOLATION] = 4};
 	return s->layer >= 0 && s->layer < LAYER_COUNT ? by_layer[s->layer] : 5;
 }
 
@@ -308,7 +316,7 @@ static void list_add(struct snippet **list, int *n, const struct snippet *s)
 }
 
 int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken, int *n_broken, char *err,
-		 size_t errlen)
+                 size_t errlen)
 {
 	*good = NULL;
 	if (broken) {
@@ -318,7 +326,7 @@ int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken
 	DIR *d = opendir(dir);
 	if (!d) {
 		snprintf(err, errlen, "%s: cannot open snippets folder: %s (set [paths] snippets in layers.ini)", dir,
-			 strerror(errno));
+		         strerror(errno));
 		make_err_inert(err, errlen);
 		return -1;
 	}
@@ -327,7 +335,7 @@ int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		if (len < 4 || strcmp(e->d_name + len - 3, ".py") || e->d_name[0] == '.')
+		if (len < 4 || strcmp(e->d_name + len - 3, ".py") != 0 || e->d_name[0] == '.')
 			continue;
 		char path[PATH_MAX];
 		struct snippet s;
@@ -379,7 +387,7 @@ int snippet_discover(const char *dir, struct snippet **out, char *err, size_t er
 	if (n == 0) {
 		if (n_broken)
 			snprintf(err, errlen, "%s: no snippet that can run: %d broken, e.g. %s", dir, n_broken,
-				 broken[0].error);
+			         broken[0].error);
 		else
 			snprintf(err, errlen, "%s: no snippets (*.py with a '# lab:' header) found", dir);
 		make_err_inert(err, errlen);
@@ -404,7 +412,7 @@ int snippet_resolve(const struct lab_config *cfg, const char *arg, struct snippe
 	if (pathf(path, sizeof path, "%s/%s.py", cfg->snippets_dir, arg) < 0 || stat(path, &st) < 0) {
 		memset(s, 0, sizeof *s);
 		snprintf(err, errlen, "no snippet named '%s' in %s (see 'containment-lab list')", arg,
-			 cfg->snippets_dir);
+		         cfg->snippets_dir);
 		make_err_inert(err, errlen);
 		return -1;
 	}

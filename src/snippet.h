@@ -12,32 +12,25 @@
 #include <limits.h>
 #include <stddef.h>
 
-enum lab_threat {
-	THREAT_LEGIT,
-	THREAT_RESOURCE,
-	THREAT_SECRETS,
-	THREAT_EXFIL,
-	THREAT_TAKEOVER,
-	THREAT_COUNT
-};
+enum lab_threat { THREAT_LEGIT, THREAT_RESOURCE, THREAT_SECRETS, THREAT_EXFIL, THREAT_TAKEOVER, THREAT_COUNT };
 
 /* A snippet file larger than this is refused, not cut. */
-#define SNIPPET_MAX_BYTES (1 << 20)
+#define SNIPPET_MAX_BYTES  (1 << 20)
 #define SNIPPET_MAX_EXPECT 8
 
 struct lab_config;
 
 struct snippet {
-	char name[64];            /* file name without .py, sanitised */
-	char path[PATH_MAX];      /* the file as opened (raw: it names the real file) */
+	char name[64];       /* file name without .py, sanitised */
+	char path[PATH_MAX]; /* the file as opened (raw: it names the real file) */
 	char title[128];
 	enum lab_threat threat;
-	int layer;                /* enum lab_layer, -1 for legit */
+	int layer; /* enum lab_layer, -1 for legit */
 	char consequence[256];
 	char expect[SNIPPET_MAX_EXPECT][128]; /* legit: text the output must contain */
 	int n_expect;
-	char *code;               /* whole file, owned; NULL when broken */
-	char error[512];          /* snippet_scan's broken entries: why ("" = fine) */
+	char *code;      /* whole file, owned; NULL when broken */
+	char error[512]; /* snippet_scan's broken entries: why ("" = fine) */
 };
 
 const char *threat_key(enum lab_threat t);  /* legit | resource | ... */
@@ -56,13 +49,13 @@ void snippet_free(struct snippet *s);
  * snippets (0 is not an error), or -1 with err when dir cannot be read.
  * Both lists are malloc'd: free them with snippets_free. */
 int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken, int *n_broken, char *err,
-		 size_t errlen);
+                 size_t errlen);
 /* snippet_scan without the broken ones; no good snippet at all is an error
  * (-1, err naming the folder and the first broken file's reason). */
 int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen);
 void snippets_free(struct snippet *list, int n);
 /* NAME from the list, or a path (contains '/' or ends in .py). */
 int snippet_resolve(const struct lab_config *cfg, const char *name_or_path, struct snippet *s, char *err,
-		    size_t errlen);
+                    size_t errlen);
 
 #endif

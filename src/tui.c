@@ -30,7 +30,7 @@
 #include "tui.h"
 
 static volatile sig_atomic_t quit_signal;
-static struct tui_state *live_state;     /* for atexit and the crash path */
+static struct tui_state *live_state; /* for atexit and the crash path */
 static bool curses_on;
 static struct termios saved_tty;
 static bool saved_tty_ok;
@@ -38,7 +38,7 @@ static bool saved_tty_ok;
 static char crash_restore[256];
 static size_t crash_restore_len;
 static volatile pid_t crash_pids[1 + TUI_MATRIX_JOBS_MAX];
-static pid_t tui_pid;   /* workers inherit the handler: only we own the tty */
+static pid_t tui_pid; /* workers inherit the handler: only we own the tty */
 
 static void on_quit_signal(int sig)
 {
@@ -94,8 +94,8 @@ static void crash_pids_update(const struct tui_state *st)
 
 static void install_signals(void)
 {
-	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	static const int quit_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	struct sigaction sa, old;
 	size_t i;
 
@@ -159,7 +159,7 @@ static char *output_tail(const struct lab_result *r, size_t *skipped)
 			p = nl + 1;
 		}
 	}
-	return sanitize_output(p, len, TUI_OUTPUT_TAIL * 4);
+	return sanitize_output(p, len, (size_t)TUI_OUTPUT_TAIL * 4);
 }
 
 static void run_clear(struct tui_run *r)
@@ -191,7 +191,7 @@ void tui_run_selected(struct tui_state *st)
 
 	if (st->job_live) {
 		tui_message(st, "%s is still running: wait, or press a to abort it",
-			    st->snips[st->job.snippet_index].name);
+		            st->snips[st->job.snippet_index].name);
 		return;
 	}
 	if (matrix_running(&st->mx)) {
@@ -200,8 +200,7 @@ void tui_run_selected(struct tui_state *st)
 	}
 	rc = job_start(&st->job, st->cfg, &st->snips[st->sel], st->layers);
 	if (rc < 0) {
-		tui_message(st, "could not start %s: %s", st->snips[st->sel].name,
-			    strerror(-rc));
+		tui_message(st, "could not start %s: %s", st->snips[st->sel].name, strerror(-rc));
 		return;
 	}
 	st->job.snippet_index = st->sel;
@@ -215,7 +214,7 @@ void tui_matrix_start(struct tui_state *st)
 {
 	if (st->job_live) {
 		tui_message(st, "%s is still running: wait, or press a to abort it",
-			    st->snips[st->job.snippet_index].name);
+		            st->snips[st->job.snippet_index].name);
 		return;
 	}
 	if (matrix_start(&st->mx) < 0) {
@@ -272,7 +271,7 @@ static void curses_stop(void)
 static void at_exit(void)
 {
 	if (getpid() != tui_pid)
-		return;         /* a worker that called exit(): not our terminal */
+		return; /* a worker that called exit(): not our terminal */
 	if (live_state)
 		jobs_teardown(live_state);
 	curses_stop();
@@ -282,7 +281,7 @@ static void curses_start(struct tui_state *st)
 {
 	initscr();
 	curses_on = true;
-	cbreak();       /* not raw(): Ctrl-C must still raise SIGINT */
+	cbreak(); /* not raw(): Ctrl-C must still raise SIGINT */
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
@@ -311,7 +310,7 @@ static void pump(struct tui_state *st, struct job *j, bool *done)
 static int event_loop(struct tui_state *st)
 {
 	struct pollfd pfd[2 + TUI_MATRIX_JOBS_MAX];
-	int owner[2 + TUI_MATRIX_JOBS_MAX];   /* -1 stdin, -2 single, -3 matrix */
+	int owner[2 + TUI_MATRIX_JOBS_MAX]; /* -1 stdin, -2 single, -3 matrix */
 	bool dirty = true, done;
 	int n, i, r, ch, flags, timeout;
 
@@ -347,8 +346,7 @@ static int event_loop(struct tui_state *st)
 		}
 		st->now_ms = monotonic_ms();
 		/* The terminal went away: nobody to show anything to. */
-		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(pfd[0].revents & POLLIN))
+		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pfd[0].revents & POLLIN))
 			return 1;
 
 		for (i = 1; r > 0 && i < n; i++) {
@@ -378,7 +376,7 @@ static int event_loop(struct tui_state *st)
 				dirty = true;
 		}
 		if (tui_busy(st))
-			dirty = true;   /* elapsed time, spinner */
+			dirty = true; /* elapsed time, spinner */
 	}
 	return 0;
 }
@@ -392,7 +390,7 @@ int tui_main(const struct lab_config *cfg)
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "containment-lab: the lab screen needs a terminal; use "
-			"'containment-lab run NAME' or 'containment-lab matrix' instead\n");
+		                "'containment-lab run NAME' or 'containment-lab matrix' instead\n");
 		return 2;
 	}
 	setlocale(LC_ALL, "");
@@ -407,17 +405,20 @@ int tui_main(const struct lab_config *cfg)
 		return 1;
 	}
 	if (n == 0) {
-		fprintf(stderr, "containment-lab: no snippets (*.py) in %s: set "
-			"[paths] snippets in layers.ini or pass --config FILE\n",
-			cfg->snippets_dir);
+		fprintf(stderr,
+		        "containment-lab: no snippets (*.py) in %s: set "
+		        "[paths] snippets in layers.ini or pass --config FILE\n",
+		        cfg->snippets_dir);
 		free(st.snips);
 		return 1;
 	}
 	st.n_snips = n;
 	st.runs = calloc((size_t)n, sizeof *st.runs);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (!st.runs || matrix_init(&st.mx, cfg, st.snips, n, ncpu < 1 ? 1 :
-		ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX : (int)ncpu) < 0) {
+	if (!st.runs || matrix_init(&st.mx, cfg, st.snips, n,
+	                            ncpu < 1                     ? 1
+	                            : ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX
+	                                                         : (int)ncpu) < 0) {
 		fprintf(stderr, "containment-lab: out of memory\n");
 		free(st.runs);
 		snippets_free(st.snips, n);

@@ -23,23 +23,23 @@ int tui_main(const struct lab_config *cfg);
 
 #ifdef TUI_INTERNAL
 
-#include <stdbool.h>
 #include "job.h"
 #include "matrix.h"
 #include "report.h"
+#include <stdbool.h>
 
-#define TUI_COMBOS LAB_COMBOS   /* the matrix's columns */
-#define TUI_MATRIX_JOBS_MAX 2   /* matrix cells running at once */
-#define TUI_MIN_COLS 80
-#define TUI_MIN_LINES 24
-#define TUI_OUTPUT_TAIL 16384   /* bytes of a run's output kept (its end) */
+#define TUI_COMBOS          LAB_COMBOS /* the matrix's columns */
+#define TUI_MATRIX_JOBS_MAX 2          /* matrix cells running at once */
+#define TUI_MIN_COLS        80
+#define TUI_MIN_LINES       24
+#define TUI_OUTPUT_TAIL     16384 /* bytes of a run's output kept (its end) */
 
 /* What a key handler tells the loop. */
 enum {
 	TUI_HANDLED = 1,
 	TUI_REDRAW = 2,
 	TUI_QUIT = 4,
-	TUI_CLEAR = 8,          /* repaint every cell (Ctrl-L) */
+	TUI_CLEAR = 8, /* repaint every cell (Ctrl-L) */
 };
 
 enum tui_view { TUI_VIEW_MAIN, TUI_VIEW_MATRIX };
@@ -48,40 +48,40 @@ enum tui_view { TUI_VIEW_MAIN, TUI_VIEW_MATRIX };
  * kept: only its sanitised tail. */
 struct tui_run {
 	bool have;
-	struct lab_result res;  /* res.output is always NULL */
-	char *out_text;         /* sanitize_output() of the tail, owned */
-	size_t out_skipped;     /* bytes before the tail that are not shown */
+	struct lab_result res; /* res.output is always NULL */
+	char *out_text;        /* sanitize_output() of the tail, owned */
+	size_t out_skipped;    /* bytes before the tail that are not shown */
 };
 
 struct tui_state {
 	const struct lab_config *cfg;
 	struct snippet *snips;
 	int n_snips;
-	char **code;            /* sanitize_output() of each snippet's code */
+	char **code; /* sanitize_output() of each snippet's code */
 	int *code_lines;
 
 	/* main screen */
-	int sel;                /* selected snippet */
-	int list_top;           /* first snippet shown in the list */
-	unsigned layers;        /* the toggles */
-	int code_top;           /* first code line shown */
-	int code_page;          /* code lines per page (set while drawing) */
+	int sel;         /* selected snippet */
+	int list_top;    /* first snippet shown in the list */
+	unsigned layers; /* the toggles */
+	int code_top;    /* first code line shown */
+	int code_page;   /* code lines per page (set while drawing) */
 	enum tui_view view;
 	bool help;
 
 	/* the single run */
 	struct job job;
 	bool job_live;
-	struct tui_run *runs;   /* one per snippet */
+	struct tui_run *runs; /* one per snippet */
 
 	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
 	struct matrix mx;
-	bool mx_started;        /* m has run it at least once */
+	bool mx_started;            /* m has run it at least once */
 	int mx_row, mx_col, mx_top; /* cursor: snippet, column (layers_for_column) */
 
 	/* looks */
 	bool color;
-	char msg[200];          /* transient message in the footer */
+	char msg[200]; /* transient message in the footer */
 	long msg_until;
 	long now_ms;
 };
@@ -91,8 +91,7 @@ void tui_run_selected(struct tui_state *st);
 void tui_matrix_start(struct tui_state *st);
 void tui_abort(struct tui_state *st);
 bool tui_busy(const struct tui_state *st);
-void tui_message(struct tui_state *st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* tui_keys.c */
 int tui_key_dispatch(struct tui_state *st, int ch);
@@ -102,15 +101,15 @@ void tui_draw_help(const struct tui_state *st);
 /* tui_draw.c */
 enum tui_look {
 	TUI_LOOK_NORMAL,
-	TUI_LOOK_TITLE,         /* title and header bars */
-	TUI_LOOK_SELECTED,      /* the selected snippet, the matrix cursor */
-	TUI_LOOK_DIM,           /* secondary text */
+	TUI_LOOK_TITLE,    /* title and header bars */
+	TUI_LOOK_SELECTED, /* the selected snippet, the matrix cursor */
+	TUI_LOOK_DIM,      /* secondary text */
 	TUI_LOOK_BOLD,
-	TUI_LOOK_ON,            /* a layer that is on */
+	TUI_LOOK_ON, /* a layer that is on */
 	TUI_LOOK_OFF,
-	TUI_LOOK_KEY,           /* a key name in the footer and help */
-	TUI_LOOK_HELD,          /* the closed sandbox */
-	TUI_LOOK_BREACH,        /* the breached sandbox */
+	TUI_LOOK_KEY,    /* a key name in the footer and help */
+	TUI_LOOK_HELD,   /* the closed sandbox */
+	TUI_LOOK_BREACH, /* the breached sandbox */
 	TUI_LOOK_WARN,
 };
 void tui_colors_init(struct tui_state *st);
@@ -124,9 +123,9 @@ int tui_wrap(int y, int x, int w, int rows, const char *s, attr_t attr);
 int tui_text_width(const char *s);
 void tui_fill(int y, int x, int w, attr_t attr);
 void tui_frame(int y, int x, int h, int w, attr_t attr); /* a plain box outline */
-int tui_count_lines(const char *text);                  /* a last line without \n counts */
+int tui_count_lines(const char *text);                   /* a last line without \n counts */
 attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v);
-int tui_toggle_at(int y, int x);         /* layer under a click, or -1 */
+int tui_toggle_at(int y, int x);                              /* layer under a click, or -1 */
 int tui_snippet_at(const struct tui_state *st, int y, int x); /* or -1 */
 
 /* tui_matrix.c */

@@ -15,8 +15,8 @@
 
 #include "tui.h"
 
-#define LIST_W 22               /* the snippet list; the box takes the rest */
-#define TEXT_MAX 1024           /* wide characters per drawn string */
+#define LIST_W   22   /* the snippet list; the box takes the rest */
+#define TEXT_MAX 1024 /* wide characters per drawn string */
 
 enum {
 	PAIR_RAN_OK = 1,
@@ -31,7 +31,7 @@ enum {
 };
 
 static wchar_t ellipsis = L'~';
-static wchar_t block = 0;       /* full block where it can be drawn */
+static wchar_t block = 0; /* full block where it can be drawn */
 
 void tui_colors_init(struct tui_state *st)
 {
@@ -62,17 +62,28 @@ attr_t tui_attr(const struct tui_state *st, enum tui_look look)
 	bool c = st->color;
 
 	switch (look) {
-	case TUI_LOOK_NORMAL: return A_NORMAL;
-	case TUI_LOOK_TITLE: return c ? COLOR_PAIR(PAIR_TITLE) | A_BOLD : A_REVERSE;
-	case TUI_LOOK_SELECTED: return c ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE;
-	case TUI_LOOK_DIM: return A_DIM;
-	case TUI_LOOK_BOLD: return A_BOLD;
-	case TUI_LOOK_ON: return c ? COLOR_PAIR(PAIR_CONTAINED) | A_BOLD : A_BOLD;
-	case TUI_LOOK_OFF: return c ? COLOR_PAIR(PAIR_ESCAPED) | A_BOLD : A_NORMAL;
-	case TUI_LOOK_KEY: return c ? COLOR_PAIR(PAIR_KEY) | A_BOLD : A_BOLD;
-	case TUI_LOOK_HELD: return c ? COLOR_PAIR(PAIR_CONTAINED) | A_BOLD : A_BOLD;
-	case TUI_LOOK_BREACH: return c ? COLOR_PAIR(PAIR_ESCAPED) | A_BOLD : A_BOLD;
-	case TUI_LOOK_WARN: return c ? COLOR_PAIR(PAIR_WARN) | A_BOLD : A_BOLD;
+	case TUI_LOOK_NORMAL:
+		return A_NORMAL;
+	case TUI_LOOK_TITLE:
+		return c ? COLOR_PAIR(PAIR_TITLE) | A_BOLD : A_REVERSE;
+	case TUI_LOOK_SELECTED:
+		return c ? COLOR_PAIR(PAIR_SELECTED) : A_REVERSE;
+	case TUI_LOOK_DIM:
+		return A_DIM;
+	case TUI_LOOK_BOLD:
+		return A_BOLD;
+	case TUI_LOOK_ON:
+		return c ? COLOR_PAIR(PAIR_CONTAINED) | A_BOLD : A_BOLD;
+	case TUI_LOOK_OFF:
+		return c ? COLOR_PAIR(PAIR_ESCAPED) | A_BOLD : A_NORMAL;
+	case TUI_LOOK_KEY:
+		return c ? COLOR_PAIR(PAIR_KEY) | A_BOLD : A_BOLD;
+	case TUI_LOOK_HELD:
+		return c ? COLOR_PAIR(PAIR_CONTAINED) | A_BOLD : A_BOLD;
+	case TUI_LOOK_BREACH:
+		return c ? COLOR_PAIR(PAIR_ESCAPED) | A_BOLD : A_BOLD;
+	case TUI_LOOK_WARN:
+		return c ? COLOR_PAIR(PAIR_WARN) | A_BOLD : A_BOLD;
 	}
 	return A_NORMAL;
 }
@@ -80,11 +91,8 @@ attr_t tui_attr(const struct tui_state *st, enum tui_look look)
 attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v)
 {
 	static const short pair[VERDICT_COUNT] = {
-		[VERDICT_RAN_OK] = PAIR_RAN_OK,
-		[VERDICT_FAILED] = PAIR_FAILED,
-		[VERDICT_CONTAINED] = PAIR_CONTAINED,
-		[VERDICT_ESCAPED] = PAIR_ESCAPED,
-		[VERDICT_ERROR] = PAIR_ERROR,
+	    [VERDICT_RAN_OK] = PAIR_RAN_OK,   [VERDICT_FAILED] = PAIR_FAILED, [VERDICT_CONTAINED] = PAIR_CONTAINED,
+	    [VERDICT_ESCAPED] = PAIR_ESCAPED, [VERDICT_ERROR] = PAIR_ERROR,
 	};
 
 	if (!st->color || (int)v < 0 || v >= VERDICT_COUNT)
@@ -287,8 +295,7 @@ static void draw_toggles(const struct tui_state *st)
 		snprintf(buf, sizeof buf, "[%d]", l + 1);
 		x += tui_put(1, x, 4, buf, tui_attr(st, TUI_LOOK_KEY)) + 1;
 		x += tui_put(1, x, 20, lab_layers[l].name, A_BOLD) + 1;
-		tui_put(1, x, 3, on ? "ON" : "OFF",
-			tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
+		tui_put(1, x, 3, on ? "ON" : "OFF", tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
 	}
 }
 
@@ -303,20 +310,18 @@ static void draw_title(const struct tui_state *st)
 
 	tui_fill(0, 0, w, tui_attr(st, TUI_LOOK_TITLE));
 	if (st->job_live)
-		snprintf(right, sizeof right, " %c running %s %.1fs ",
-			 spinner[(st->now_ms / 100) % 4], st->snips[st->job.snippet_index].name,
-			 (double)(st->now_ms - st->job.started_ms) / 1000.0);
+		snprintf(right, sizeof right, " %c running %s %.1fs ", spinner[(st->now_ms / 100) % 4],
+		         st->snips[st->job.snippet_index].name, (double)(st->now_ms - st->job.started_ms) / 1000.0);
 	else if (matrix_running(&st->mx))
-		snprintf(right, sizeof right, " %c matrix %d/%d ",
-			 spinner[(st->now_ms / 100) % 4], st->mx.finished, st->mx.n_cells);
+		snprintf(right, sizeof right, " %c matrix %d/%d ", spinner[(st->now_ms / 100) % 4], st->mx.finished,
+		         st->mx.n_cells);
 	else
 		snprintf(right, sizeof right, " ? help ");
 	rw = tui_text_width(right);
 	if (rw > w / 2)
 		rw = 0;
-	tui_put(0, 1, w - rw - 2, "containment-lab " LAB_VERSION
-		" - AI-written code runs in a layered sandbox",
-		tui_attr(st, TUI_LOOK_TITLE));
+	tui_put(0, 1, w - rw - 2, "containment-lab " LAB_VERSION " - AI-written code runs in a layered sandbox",
+	        tui_attr(st, TUI_LOOK_TITLE));
 	if (rw)
 		tui_put(0, w - rw, rw, right, tui_attr(st, TUI_LOOK_TITLE));
 }
@@ -325,7 +330,7 @@ static void draw_title(const struct tui_state *st)
 
 static int list_rows(void)
 {
-	return LINES - 3;   /* rows 2 .. LINES-2 */
+	return LINES - 3; /* rows 2 .. LINES-2 */
 }
 
 /* Rows the list itself may use (a legend of the layers goes below it). */
@@ -369,8 +374,7 @@ static void draw_list(struct tui_state *st)
 			tui_fill(y + 1, 0, LIST_W - 1, attr);
 		}
 		tui_put(y, 1, LIST_W - 5, st->snips[i].name, attr | A_BOLD);
-		tui_put(y + 1, 2, LIST_W - 4, threat_name(st->snips[i].threat),
-			i == st->sel ? attr : A_DIM);
+		tui_put(y + 1, 2, LIST_W - 4, threat_name(st->snips[i].threat), i == st->sel ? attr : A_DIM);
 		r = &st->runs[i];
 		if (st->job_live && st->job.snippet_index == i) {
 			letter[0] = spinner[(st->now_ms / 100) % 4];
@@ -380,7 +384,7 @@ static void draw_list(struct tui_state *st)
 			letter[0] = report_verdict_letter(r->res.verdict);
 			letter[1] = '\0';
 			tui_put(y, LIST_W - 3, 1, letter,
-				i == st->sel ? attr | A_BOLD : tui_verdict_attr(st, r->res.verdict));
+			        i == st->sel ? attr | A_BOLD : tui_verdict_attr(st, r->res.verdict));
 		}
 	}
 	if (st->list_top > 0)
@@ -396,7 +400,7 @@ static void draw_list(struct tui_state *st)
 		buf[0] = report_layer_letter(l);
 		buf[1] = '\0';
 		tui_put(legend_y + l, 1, 1, buf,
-			tui_attr(st, (st->layers & LAYER_BIT(l)) ? TUI_LOOK_ON : TUI_LOOK_OFF));
+		        tui_attr(st, (st->layers & LAYER_BIT(l)) ? TUI_LOOK_ON : TUI_LOOK_OFF));
 		tui_put(legend_y + l, 3, LIST_W - 4, lab_layers[l].stops, A_DIM);
 	}
 }
@@ -410,21 +414,11 @@ struct glyph {
 
 /* A 3-row block font, just the letters the verdicts need. */
 static const struct glyph font[] = {
-	{ 'A', { ".#.", "###", "#.#" } },
-	{ 'C', { "###", "#..", "###" } },
-	{ 'D', { "##.", "#.#", "##." } },
-	{ 'E', { "###", "##.", "###" } },
-	{ 'F', { "###", "##.", "#.." } },
-	{ 'I', { "###", ".#.", "###" } },
-	{ 'K', { "#.#", "##.", "#.#" } },
-	{ 'L', { "#..", "#..", "###" } },
-	{ 'N', { "##.#", "#.##", "#..#" } },
-	{ 'O', { "###", "#.#", "###" } },
-	{ 'P', { "###", "###", "#.." } },
-	{ 'R', { "###", "##.", "#.#" } },
-	{ 'S', { ".##", ".#.", "##." } },
-	{ 'T', { "###", ".#.", ".#." } },
-	{ ' ', { "..", "..", ".." } },
+    {'A', {".#.", "###", "#.#"}}, {'C', {"###", "#..", "###"}}, {'D', {"##.", "#.#", "##."}},
+    {'E', {"###", "##.", "###"}}, {'F', {"###", "##.", "#.."}}, {'I', {"###", ".#.", "###"}},
+    {'K', {"#.#", "##.", "#.#"}}, {'L', {"#..", "#..", "###"}}, {'N', {"##.#", "#.##", "#..#"}},
+    {'O', {"###", "#.#", "###"}}, {'P', {"###", "###", "#.."}}, {'R', {"###", "##.", "#.#"}},
+    {'S', {".##", ".#.", "##."}}, {'T', {"###", ".#.", ".#."}}, {' ', {"..", "..", ".."}},
 };
 
 static const struct glyph *glyph_of(char c)
@@ -478,11 +472,11 @@ static void draw_big(int y, int x, const char *word, attr_t attr)
 
 enum box_look { BOX_PLAIN, BOX_HELD, BOX_BREACHED };
 
-static void draw_box(const struct tui_state *st, int y, int x, int h, int w,
-		     enum box_look look, const char *title)
+static void draw_box(const struct tui_state *st, int y, int x, int h, int w, enum box_look look, const char *title)
 {
-	attr_t attr = look == BOX_HELD ? tui_attr(st, TUI_LOOK_HELD) :
-		   look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH) : A_NORMAL;
+	attr_t attr = look == BOX_HELD       ? tui_attr(st, TUI_LOOK_HELD)
+	              : look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH)
+	                                     : A_NORMAL;
 	int tw;
 
 	tui_frame(y, x, h, w, attr);
@@ -496,8 +490,7 @@ static void draw_box(const struct tui_state *st, int y, int x, int h, int w,
 
 /* Knocks holes in the walls of a breached box: gaps with cracks around
  * them, drawn last so nothing paints over them. Plain ASCII on purpose. */
-static void draw_cracks(const struct tui_state *st, int y, int x, int h, int w,
-			int title_end)
+static void draw_cracks(const struct tui_state *st, int y, int x, int h, int w, int title_end)
 {
 	attr_t attr = tui_attr(st, TUI_LOOK_BREACH);
 	int a, b;
@@ -597,7 +590,7 @@ static void draw_code(struct tui_state *st, int y, int x, int w, int rows)
 	if (st->code_top < 0)
 		st->code_top = 0;
 	snprintf(range, sizeof range, "%d-%d/%d [ ]", total ? st->code_top + 1 : 0,
-		 st->code_top + page < total ? st->code_top + page : total, total);
+	         st->code_top + page < total ? st->code_top + page : total, total);
 	snprintf(head, sizeof head, "%s.py  %s", s->name, s->title);
 	tui_put(y, x, w - (int)strlen(range) - 2, head, A_BOLD);
 	tui_put(y, x + w - (int)strlen(range), (int)strlen(range), range, A_DIM);
@@ -626,11 +619,15 @@ static void draw_idle(const struct tui_state *st, int y, int x, int w, int rows)
 
 	report_layers_label(st->layers, true, lbl);
 	if (s->threat == THREAT_LEGIT)
-		snprintf(buf, sizeof buf, "The legit task. Predict: does it still work with "
-			 "layers %s? Press Enter to run it for real.", lbl);
+		snprintf(buf, sizeof buf,
+		         "The legit task. Predict: does it still work with "
+		         "layers %s? Press Enter to run it for real.",
+		         lbl);
 	else
-		snprintf(buf, sizeof buf, "An attack: %s. Predict: contained or escaped with "
-			 "layers %s? Press Enter to run it for real.", threat_name(s->threat), lbl);
+		snprintf(buf, sizeof buf,
+		         "An attack: %s. Predict: contained or escaped with "
+		         "layers %s? Press Enter to run it for real.",
+		         threat_name(s->threat), lbl);
 	wrap(y, x, w, rows, buf, A_NORMAL);
 }
 
@@ -641,33 +638,31 @@ static void draw_running(const struct tui_state *st, int y, int x, int w, int ro
 
 	report_layers_label(st->job.layers, true, lbl);
 	format_duration(st->now_ms - st->job.started_ms, d, sizeof d);
-	snprintf(buf, sizeof buf, "%c RUNNING %s in the sandbox (layers %s)   %s",
-		 spinner[(st->now_ms / 100) % 4], st->snips[st->job.snippet_index].name, lbl, d);
+	snprintf(buf, sizeof buf, "%c RUNNING %s in the sandbox (layers %s)   %s", spinner[(st->now_ms / 100) % 4],
+	         st->snips[st->job.snippet_index].name, lbl, d);
 	tui_put(y, x, w, buf, A_BOLD);
 	if (rows < 3)
 		return;
 	/* A bar that fills over the wall-clock limit, so a long run shows life. */
-	n = st->cfg->limits.timeout_ms > 0 ?
-		(int)((st->now_ms - st->job.started_ms) * (w - 2) / st->cfg->limits.timeout_ms) : 0;
+	n = st->cfg->limits.timeout_ms > 0
+	        ? (int)((st->now_ms - st->job.started_ms) * (w - 2) / st->cfg->limits.timeout_ms)
+	        : 0;
 	if (n > w - 2)
 		n = w - 2;
 	tui_put(y + 1, x, 1, "[", A_DIM);
 	tui_fill(y + 1, x + 1, n, A_REVERSE);
 	tui_put(y + 1, x + w - 1, 1, "]", A_DIM);
-	tui_put(y + 2, x, w, "evidence is gathered outside the sandbox; press a to abort",
-		A_DIM);
+	tui_put(y + 2, x, w, "evidence is gathered outside the sandbox; press a to abort", A_DIM);
 }
 
 /* The result of the selected snippet: big verdict, who caught it or what it
  * cost, the lab's evidence, the tail of the output, duration, mechanisms. */
-static void draw_result(const struct tui_state *st, const struct tui_run *r,
-			int y, int x, int w, int rows)
+static void draw_result(const struct tui_state *st, const struct tui_run *r, int y, int x, int w, int rows)
 {
 	const struct lab_result *res = &r->res;
 	const char *word = verdict_name(res->verdict);
 	attr_t vattr = tui_verdict_attr(st, res->verdict);
-	int bw = big_width(word), row = y, end = y + rows, n, i, rest, ev_rows,
-	    out_rows, out_total, out_want, tail_y;
+	int bw = big_width(word), row = y, end = y + rows, n, i, rest, ev_rows, out_rows, out_total, out_want, tail_y;
 	char buf[LAB_LINE * 3], lbl[LAYER_COUNT * 2], d[32];
 	const char *p;
 	bool stale = res->layers != st->layers, wide;
@@ -692,10 +687,9 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 
 	/* Who caught it / what it cost / why the lab could not tell. */
 	buf[0] = '\0';
-	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 &&
-	    res->caught_by < LAYER_COUNT)
-		snprintf(buf, sizeof buf, "caught by %s (it stops %s)",
-			 lab_layers[res->caught_by].name, lab_layers[res->caught_by].stops);
+	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 && res->caught_by < LAYER_COUNT)
+		snprintf(buf, sizeof buf, "caught by %s (it stops %s)", lab_layers[res->caught_by].name,
+		         lab_layers[res->caught_by].stops);
 	else if (res->verdict == VERDICT_ESCAPED)
 		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
 	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
@@ -704,8 +698,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 		snprintf(buf, sizeof buf, "a layer broke legitimate work");
 	if (buf[0] && row < end)
 		row += wrap(row, x, w, res->verdict == VERDICT_FAILED ? 2 : 3, buf, vattr);
-	if (res->headline[0] && row < end &&
-	    !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
+	if (res->headline[0] && row < end && !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
 		row += wrap(row, x, w, 2, res->headline, A_BOLD);
 
 	/* What is left goes to evidence and output; the last line is for the
@@ -715,7 +708,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 	out_want = out_total ? 1 + (out_total < 3 ? out_total : 3) : 0;
 	ev_rows = rest - out_want;
 	if (ev_rows < 2)
-		ev_rows = 2;            /* the lab's evidence outranks the snippet's words */
+		ev_rows = 2; /* the lab's evidence outranks the snippet's words */
 	if (ev_rows > res->n_evidence)
 		ev_rows = res->n_evidence;
 	if (ev_rows > rest)
@@ -737,11 +730,11 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 			out_rows--;
 			if (out_rows > out_total)
 				out_rows = out_total;
-			snprintf(buf, sizeof buf, "output (sanitised): last %d line%s of %llu bytes%s",
-				 out_rows, out_rows == 1 ? "" : "s",
-				 (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes :
-						      r->out_skipped + strlen(r->out_text)),
-				 res->ev.out_truncated ? " (capped)" : "");
+			snprintf(buf, sizeof buf, "output (sanitised): last %d line%s of %llu bytes%s", out_rows,
+			         out_rows == 1 ? "" : "s",
+			         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes
+			                                                : r->out_skipped + strlen(r->out_text)),
+			         res->ev.out_truncated ? " (capped)" : "");
 			tui_put(row++, x, w, buf, A_DIM);
 		}
 		for (i = 0, p = line_at(r->out_text, out_total - out_rows); p && i < out_rows; i++) {
@@ -757,8 +750,7 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r,
 	if (stale)
 		snprintf(buf, sizeof buf, "ran with %s; toggles changed since: Enter reruns", lbl);
 	else
-		snprintf(buf, sizeof buf, "%s  mechanisms: %s", d,
-			 res->ev.mechanisms[0] ? res->ev.mechanisms : "none");
+		snprintf(buf, sizeof buf, "%s  mechanisms: %s", d, res->ev.mechanisms[0] ? res->ev.mechanisms : "none");
 	tui_put(tail_y, x, w, buf, stale ? tui_attr(st, TUI_LOOK_WARN) : A_DIM);
 }
 
@@ -773,8 +765,8 @@ static int result_rows_wanted(const struct tui_run *r)
  * progress, the last run, or else the toggles. When that is not what the
  * toggles now say, it says whose layers they are ("last run: I N - L"), so
  * the title never silently contradicts the toggles above it. */
-static enum box_look box_title(const struct tui_state *st, const struct tui_run *r, bool running,
-			       char *title, size_t len)
+static enum box_look box_title(const struct tui_state *st, const struct tui_run *r, bool running, char *title,
+                               size_t len)
 {
 	enum box_look look = BOX_PLAIN;
 	unsigned mask = st->layers;
@@ -825,8 +817,9 @@ static void draw_sandbox(struct tui_state *st)
 	draw_code(st, top, ix, iw, code_rows);
 
 	ry = top + code_rows;
-	attron(look == BOX_HELD ? tui_attr(st, TUI_LOOK_HELD) :
-	       look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH) : A_NORMAL);
+	attron(look == BOX_HELD       ? tui_attr(st, TUI_LOOK_HELD)
+	       : look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH)
+	                              : A_NORMAL);
 	mvaddch(ry, bx, look == BOX_BREACHED ? ' ' : ACS_LTEE);
 	mvhline(ry, bx + 1, ACS_HLINE, bw - 2);
 	mvaddch(ry, bx + bw - 1, ACS_RTEE);
@@ -842,11 +835,9 @@ static void draw_sandbox(struct tui_state *st)
 
 	if (look == BOX_BREACHED) {
 		draw_cracks(st, by, bx, bh, bw, bx + 2 + tui_text_width(title));
-		tui_put(by + bh - 1, bx + bw - 22, 19, " SANDBOX BREACHED ",
-			tui_attr(st, TUI_LOOK_BREACH) | A_REVERSE);
+		tui_put(by + bh - 1, bx + bw - 22, 19, " SANDBOX BREACHED ", tui_attr(st, TUI_LOOK_BREACH) | A_REVERSE);
 	} else if (look == BOX_HELD) {
-		tui_put(by + bh - 1, bx + bw - 20, 17, " SANDBOX CLOSED ",
-			tui_attr(st, TUI_LOOK_HELD) | A_REVERSE);
+		tui_put(by + bh - 1, bx + bw - 20, 17, " SANDBOX CLOSED ", tui_attr(st, TUI_LOOK_HELD) | A_REVERSE);
 	}
 }
 

@@ -11,7 +11,7 @@
 
 #include "tui.h"
 
-#define KEY_ESC 27
+#define KEY_ESC    27
 #define KEY_CTRL_L 12
 
 struct tui_key {
@@ -67,7 +67,7 @@ static int key_home_end(struct tui_state *st, int ch)
 		st->mx_col = home ? 0 : TUI_COMBOS - 1;
 		return TUI_REDRAW;
 	}
-	st->code_top = home ? 0 : 1 << 20;   /* the drawing clamps it */
+	st->code_top = home ? 0 : 1 << 20; /* the drawing clamps it */
 	return TUI_REDRAW;
 }
 
@@ -122,7 +122,7 @@ static int key_page(struct tui_state *st, int ch)
 	if (ch == KEY_PPAGE || ch == '[')
 		st->code_top = st->code_top > page ? st->code_top - page : 0;
 	else
-		st->code_top += page;   /* the drawing clamps it */
+		st->code_top += page; /* the drawing clamps it */
 	return TUI_REDRAW;
 }
 
@@ -184,32 +184,44 @@ static int key_quit(struct tui_state *st, int ch)
 }
 
 static const struct tui_key keys[] = {
-	{ { KEY_UP, 'k', KEY_DOWN, 'j', 0 }, "Up/Down j/k", "select", "move",
-	  "choose a snippet (matrix: move the cursor)", key_updown },
-	{ { KEY_LEFT, 'h', KEY_RIGHT, 'l', 0 }, "Left/Right h/l", NULL, NULL,
-	  "matrix: move the cursor across the layer sets", key_leftright },
-	{ { '1', '2', '3', '4', 0 }, "1-4", "layers", NULL,
-	  "toggle Isolation/No-network/Clean-env/Resource-limits", key_layer },
-	{ { '\r', '\n', KEY_ENTER, 0 }, "Enter", "run", "rerun",
-	  "run the snippet for real (matrix: run all cells again)", key_enter },
-	{ { 'm', 0 }, "m", "matrix", "back",
-	  "matrix: all snippets x 16 layer sets; m again: back", key_matrix },
-	{ { 'a', 0 }, "a", "abort", "abort",
-	  "abort the run(s): the sandbox is killed and cleaned up", key_abort },
-	{ { KEY_PPAGE, '[', KEY_NPAGE, ']', 0 }, "PgUp/PgDn [ ]", "code", NULL,
-	  "scroll the snippet's code", key_page },
-	{ { KEY_HOME, 'g', KEY_END, 'G', 0 }, "Home/End g/G", NULL, NULL,
-	  "top/end of the code (matrix: first/last column)", key_home_end },
-	{ { KEY_MOUSE, 0 }, "click", NULL, NULL,
-	  "click a toggle to switch it, a snippet/cell to pick it", key_mouse },
-	{ { '?', KEY_F(1), 0 }, "?", "help", "help",
-	  "show or hide this help", key_help },
-	{ { KEY_ESC, 0 }, "Esc", NULL, NULL,
-	  "close the help; leave the matrix", key_escape },
-	{ { KEY_CTRL_L, 0 }, "Ctrl-L", NULL, NULL,
-	  "repaint the whole screen", key_repaint },
-	{ { 'q', 'Q', 0 }, "q", "quit", "quit",
-	  "quit (aborts and cleans up anything still running)", key_quit },
+    {{KEY_UP, 'k', KEY_DOWN, 'j', 0},
+     "Up/Down j/k",
+     "select",
+     "move",
+     "choose a snippet (matrix: move the cursor)",
+     key_updown},
+    {{KEY_LEFT, 'h', KEY_RIGHT, 'l', 0},
+     "Left/Right h/l",
+     NULL,
+     NULL,
+     "matrix: move the cursor across the layer sets",
+     key_leftright},
+    {{'1', '2', '3', '4', 0},
+     "1-4",
+     "layers",
+     NULL,
+     "toggle Isolation/No-network/Clean-env/Resource-limits",
+     key_layer},
+    {{'\r', '\n', KEY_ENTER, 0},
+     "Enter",
+     "run",
+     "rerun",
+     "run the snippet for real (matrix: run all cells again)",
+     key_enter},
+    {{'m', 0}, "m", "matrix", "back", "matrix: all snippets x 16 layer sets; m again: back", key_matrix},
+    {{'a', 0}, "a", "abort", "abort", "abort the run(s): the sandbox is killed and cleaned up", key_abort},
+    {{KEY_PPAGE, '[', KEY_NPAGE, ']', 0}, "PgUp/PgDn [ ]", "code", NULL, "scroll the snippet's code", key_page},
+    {{KEY_HOME, 'g', KEY_END, 'G', 0},
+     "Home/End g/G",
+     NULL,
+     NULL,
+     "top/end of the code (matrix: first/last column)",
+     key_home_end},
+    {{KEY_MOUSE, 0}, "click", NULL, NULL, "click a toggle to switch it, a snippet/cell to pick it", key_mouse},
+    {{'?', KEY_F(1), 0}, "?", "help", "help", "show or hide this help", key_help},
+    {{KEY_ESC, 0}, "Esc", NULL, NULL, "close the help; leave the matrix", key_escape},
+    {{KEY_CTRL_L, 0}, "Ctrl-L", NULL, NULL, "repaint the whole screen", key_repaint},
+    {{'q', 'Q', 0}, "q", "quit", "quit", "quit (aborts and cleans up anything still running)", key_quit},
 };
 
 int tui_key_dispatch(struct tui_state *st, int ch)
@@ -279,8 +291,8 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 void tui_draw_help(const struct tui_state *st)
 {
 	static const char *const legend[] = {
-		"Matrix cells: O RAN OK  C CONTAINED  E ESCAPED  F FAILED  ! ERROR",
-		"              * differs from the truth table   . not run yet",
+	    "Matrix cells: O RAN OK  C CONTAINED  E ESCAPED  F FAILED  ! ERROR",
+	    "              * differs from the truth table   . not run yet",
 	};
 	size_t i, nkeys = sizeof keys / sizeof keys[0];
 	int w = COLS - 4 > 76 ? 76 : COLS - 4, h, x, y, row, l, lw = 15;
@@ -314,8 +326,7 @@ void tui_draw_help(const struct tui_state *st)
 		return;
 	row++;
 	for (l = 0; l < LAYER_COUNT && row < y + h - 1; l++, row++) {
-		snprintf(buf, sizeof buf, "[%d] %-16s stops %s", l + 1, lab_layers[l].name,
-			 lab_layers[l].stops);
+		snprintf(buf, sizeof buf, "[%d] %-16s stops %s", l + 1, lab_layers[l].name, lab_layers[l].stops);
 		tui_put(row, x + 2, w - 4, buf, A_NORMAL);
 	}
 }

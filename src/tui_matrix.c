@@ -13,22 +13,25 @@
 
 #include "tui.h"
 
-#define NAME_W 18       /* row labels; also the header rows' layer names */
+#define NAME_W 18 /* row labels; also the header rows' layer names */
 #define CELL_W 3
 
 struct geo {
-	int prog_y;     /* progress line */
-	int head_y;     /* LAYER_COUNT header rows */
-	int grid_y;     /* first snippet row */
-	int rows;       /* snippet rows shown */
-	int sep_y;      /* rule above the details */
+	int prog_y; /* progress line */
+	int head_y; /* LAYER_COUNT header rows */
+	int grid_y; /* first snippet row */
+	int rows;   /* snippet rows shown */
+	int sep_y;  /* rule above the details */
 	int det_y, det_rows;
 	int legend_x;
 };
 
 /* Column c has layer l on unless bit (LAYER_COUNT-1-l) of c is set, so
  * Isolation changes slowest and column 0 is "everything on". */
-unsigned tui_combo_mask(int col) { return layers_for_column(col); }
+unsigned tui_combo_mask(int col)
+{
+	return layers_for_column(col);
+}
 
 static void geometry(const struct tui_state *st, int top, int bottom, struct geo *g)
 {
@@ -37,7 +40,7 @@ static void geometry(const struct tui_state *st, int top, int bottom, struct geo
 	g->prog_y = top;
 	g->head_y = top + 1;
 	g->grid_y = g->head_y + LAYER_COUNT;
-	avail = bottom - g->grid_y + 1 - 7;   /* keep a rule and 6 detail rows */
+	avail = bottom - g->grid_y + 1 - 7; /* keep a rule and 6 detail rows */
 	g->rows = st->n_snips < avail ? st->n_snips : avail;
 	if (g->rows < 1)
 		g->rows = 1;
@@ -53,8 +56,7 @@ bool tui_matrix_cell_at(const struct tui_state *st, int y, int x, int *row, int 
 	int r, c;
 
 	geometry(st, 2, LINES - 2, &g);
-	if (y < g.grid_y || y >= g.grid_y + g.rows || x < NAME_W ||
-	    x >= NAME_W + TUI_COMBOS * CELL_W)
+	if (y < g.grid_y || y >= g.grid_y + g.rows || x < NAME_W || x >= NAME_W + TUI_COMBOS * CELL_W)
 		return false;
 	r = st->mx_top + (y - g.grid_y);
 	c = (x - NAME_W) / CELL_W;
@@ -84,21 +86,18 @@ static void draw_progress(const struct tui_state *st, const struct geo *g)
 	if (!st->mx_started) {
 		snprintf(buf, sizeof buf, "press Enter to run all %d cells", total);
 	} else if (matrix_running(m)) {
-		snprintf(buf, sizeof buf, "%d/%d  %c running %d at once  %.1f s%s",
-			 m->finished, total, "|/-\\"[(st->now_ms / 100) % 4],
-			 m->max_jobs, (double)ms / 1000.0,
-			 m->aborted ? "  aborting" : "");
+		snprintf(buf, sizeof buf, "%d/%d  %c running %d at once  %.1f s%s", m->finished, total,
+		         "|/-\\"[(st->now_ms / 100) % 4], m -> max_jobs, (double)ms / 1000.0,
+		         m -> aborted ? "  aborting" : "");
 	} else if (m->aborted) {
-		snprintf(buf, sizeof buf, "aborted after %d of %d cells, %d differ", ran,
-			 total, differ);
+		snprintf(buf, sizeof buf, "aborted after %d of %d cells, %d differ", ran, total, differ);
 		attr = tui_attr(st, TUI_LOOK_WARN);
 	} else if (differ == 0) {
-		snprintf(buf, sizeof buf, "%d/%d as expected  (%.1f s)", ran, total,
-			 (double)ms / 1000.0);
+		snprintf(buf, sizeof buf, "%d/%d as expected  (%.1f s)", ran, total, (double)ms / 1000.0);
 		attr = tui_verdict_attr(st, VERDICT_CONTAINED);
 	} else {
-		snprintf(buf, sizeof buf, "%d of %d differ from the truth table  (%.1f s)",
-			 differ, total, (double)ms / 1000.0);
+		snprintf(buf, sizeof buf, "%d of %d differ from the truth table  (%.1f s)", differ, total,
+		         (double)ms / 1000.0);
 		attr = tui_verdict_attr(st, VERDICT_ESCAPED);
 	}
 	tui_put(g->prog_y, x, COLS - x - 1, buf, attr);
@@ -145,7 +144,7 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 			break;
 		y = g->grid_y + r;
 		tui_put(y, 1, NAME_W - 2, st->snips[row].name,
-			row == st->mx_row ? tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD : A_BOLD);
+		        row == st->mx_row ? tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD : A_BOLD);
 		for (col = 0; col < TUI_COMBOS; col++) {
 			cell = cell_at(st, row, col);
 			x = NAME_W + col * CELL_W;
@@ -210,8 +209,8 @@ static void off_names(unsigned mask, char *buf, size_t len)
 	for (l = 0; l < LAYER_COUNT; l++) {
 		if (mask & LAYER_BIT(l))
 			continue;
-		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
-					 n++ ? ", " : "", lab_layers[l].name);
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", n++ ? ", " : "",
+		                         lab_layers[l].name);
 		if (used >= len)
 			return;
 	}
@@ -220,7 +219,7 @@ static void off_names(unsigned mask, char *buf, size_t len)
 	else if (n == LAYER_COUNT)
 		snprintf(buf, len, "all layers off");
 	else if (used + 5 < len)
-		strcat(buf, " off");
+		memcpy(buf + used, " off", 5);
 }
 
 static void draw_detail(const struct tui_state *st, const struct geo *g)
@@ -239,14 +238,12 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 		return;
 	report_layers_label(mask, true, lbl);
 	off_names(mask, off, sizeof off);
-	snprintf(buf, sizeof buf, "%s (%s) with layers %s: %s", s->name,
-		 threat_name(s->threat), lbl, off);
+	snprintf(buf, sizeof buf, "%s (%s) with layers %s: %s", s->name, threat_name(s->threat), lbl, off);
 	tui_put(y++, x, w, buf, A_BOLD);
 
 	switch (cell->state) {
 	case MATRIX_PENDING:
-		snprintf(buf, sizeof buf, "not run yet; expected %s",
-			 verdict_name(cell->expected));
+		snprintf(buf, sizeof buf, "not run yet; expected %s", verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_DIM);
 		return;
 	case MATRIX_SKIPPED:
@@ -254,8 +251,7 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 		return;
 	case MATRIX_RUNNING:
 		snprintf(buf, sizeof buf, "running... %.1f s; expected %s",
-			 (double)(st->now_ms - cell->started_ms) / 1000.0,
-			 verdict_name(cell->expected));
+		         (double)(st->now_ms - cell->started_ms) / 1000.0, verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_BOLD);
 		return;
 	case MATRIX_DONE:
@@ -263,14 +259,11 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	}
 	n = tui_put(y, x, w, verdict_name(res->verdict), tui_verdict_attr(st, res->verdict));
 	snprintf(buf, sizeof buf, "   expected %s: %s   %.2f s", verdict_name(cell->expected),
-		 matrix_cell_differs(cell) ? "DIFFERS" : "as expected",
-		 (double)res->ev.duration_ms / 1000.0);
-	tui_put(y++, x + n, w - n, buf,
-		matrix_cell_differs(cell) ? tui_attr(st, TUI_LOOK_WARN) : A_NORMAL);
+	         matrix_cell_differs(cell) ? "DIFFERS" : "as expected", (double)res->ev.duration_ms / 1000.0);
+	tui_put(y++, x + n, w - n, buf, matrix_cell_differs(cell) ? tui_attr(st, TUI_LOOK_WARN) : A_NORMAL);
 
 	buf[0] = '\0';
-	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 &&
-	    res->caught_by < LAYER_COUNT)
+	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 && res->caught_by < LAYER_COUNT)
 		snprintf(buf, sizeof buf, "caught by %s", lab_layers[res->caught_by].name);
 	else if (res->verdict == VERDICT_ESCAPED)
 		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);

@@ -2,17 +2,17 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/random.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 void sb_add(struct strbuf *b, const char *data, size_t n)
 {
@@ -31,7 +31,10 @@ void sb_add(struct strbuf *b, const char *data, size_t n)
 	b->s[b->len] = '\0';
 }
 
-void sb_puts(struct strbuf *b, const char *str) { sb_add(b, str, strlen(str)); }
+void sb_puts(struct strbuf *b, const char *str)
+{
+	sb_add(b, str, strlen(str));
+}
 
 void sb_printf(struct strbuf *b, const char *fmt, ...)
 {
@@ -53,11 +56,21 @@ void sb_json_mem(struct strbuf *b, const char *data, size_t n)
 		unsigned char c = (unsigned char)data[i];
 		char esc[8];
 		switch (c) {
-		case '"': sb_add(b, "\\\"", 2); break;
-		case '\\': sb_add(b, "\\\\", 2); break;
-		case '\n': sb_add(b, "\\n", 2); break;
-		case '\r': sb_add(b, "\\r", 2); break;
-		case '\t': sb_add(b, "\\t", 2); break;
+		case '"':
+			sb_add(b, "\\\"", 2);
+			break;
+		case '\\':
+			sb_add(b, "\\\\", 2);
+			break;
+		case '\n':
+			sb_add(b, "\\n", 2);
+			break;
+		case '\r':
+			sb_add(b, "\\r", 2);
+			break;
+		case '\t':
+			sb_add(b, "\\t", 2);
+			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				snprintf(esc, sizeof esc, "\\u%04x", c);
@@ -119,8 +132,7 @@ int pathf(char *dst, size_t cap, const char *fmt, ...)
 
 void random_token(char *out, size_t n)
 {
-	static const char alpha[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	static const char alpha[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 	unsigned char raw[256];
 	if (n > sizeof raw)
 		n = sizeof raw;
@@ -222,7 +234,7 @@ void fmt_bytes(char *out, size_t cap, uint64_t n)
 {
 	if (n >= (1ull << 20))
 		snprintf(out, cap, "%.0f MiB", (double)n / (1 << 20));
-	else if (n >= 10 * 1024)
+	else if (n >= 10ull * 1024)
 		snprintf(out, cap, "%.0f KiB", (double)n / 1024);
 	else {
 		char t[32];

@@ -28,9 +28,16 @@ void str_copy(char *dst, size_t cap, const char *src);
  * see, so the result is left empty and -1 returned instead. */
 int pathf(char *dst, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static inline void cleanup_freep(void *p) { free(*(void **)p); }
-static inline void cleanup_closep(const int *fd) { if (*fd >= 0) close(*fd); }
-#define cleanup_free __attribute__((cleanup(cleanup_freep)))
+static inline void cleanup_freep(void *p)
+{
+	free(*(void **)p);
+}
+static inline void cleanup_closep(const int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#define cleanup_free  __attribute__((cleanup(cleanup_freep)))
 #define cleanup_close __attribute__((cleanup(cleanup_closep)))
 
 /* n random characters from [A-Za-z0-9] (getrandom), NUL-terminated. */

@@ -13,7 +13,10 @@
 
 static const char *const names[VERDICT_COUNT] = {"RAN OK", "FAILED", "CONTAINED", "ESCAPED", "ERROR", "BROKE"};
 
-const char *verdict_name(enum lab_verdict v) { return v < VERDICT_COUNT ? names[v] : "?"; }
+const char *verdict_name(enum lab_verdict v)
+{
+	return v < VERDICT_COUNT ? names[v] : "?";
+}
 
 enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers)
 {
@@ -89,10 +92,11 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
  * variable that is not there) or a signal, never as these. */
 static bool unrelated_error(const char *exc)
 {
-	static const char *const own[] = {"SyntaxError", "IndentationError", "TabError", "NameError",
-					  "TypeError", "AttributeError", "ImportError", "ModuleNotFoundError",
-					  "ZeroDivisionError", "IndexError", "ValueError", "AssertionError",
-					  "UnboundLocalError", "RecursionError", "NotImplementedError"};
+	static const char *const own[] = {"SyntaxError",       "IndentationError",    "TabError",
+	                                  "NameError",         "TypeError",           "AttributeError",
+	                                  "ImportError",       "ModuleNotFoundError", "ZeroDivisionError",
+	                                  "IndexError",        "ValueError",          "AssertionError",
+	                                  "UnboundLocalError", "RecursionError",      "NotImplementedError"};
 	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
 		if (!strcmp(exc, own[i]))
 			return true;
@@ -109,7 +113,7 @@ static void broke(struct lab_result *r, const char *why)
 	if (ev->exception[0] && unrelated_error(ev->exception)) {
 		if (ev->exception_line > 0)
 			set_headline(r, "The attack broke by itself: %s at line %d — no layer can take credit",
-				     ev->exception, ev->exception_line);
+			             ev->exception, ev->exception_line);
 		else
 			set_headline(r, "The attack broke by itself: %s — no layer can take credit", ev->exception);
 	} else {
@@ -133,7 +137,8 @@ static int over_caps(struct lab_result *r, const struct lab_config *cfg)
 	char a[32], b[32], line[LAB_LINE] = "";
 	int n = 0;
 	if (ev->peak_procs > lim->pids)
-		n++, str_append(line, sizeof line, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->peak_procs, lim->pids);
+		n++, str_append(line, sizeof line, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->peak_procs,
+		                lim->pids);
 	if (ev->peak_mem > lim->memory) {
 		fmt_bytes(a, sizeof a, ev->peak_mem);
 		fmt_bytes(b, sizeof b, lim->memory);
@@ -142,10 +147,11 @@ static int over_caps(struct lab_result *r, const struct lab_config *cfg)
 	/* the per-process CPU cap, the clock and the output cap kill or cut
 	 * when the layer is on: past them only when it is off */
 	if (!on && ev->cpu_s > (double)lim->cpu_time)
-		n++, str_append(line, sizeof line, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
+		n++, str_append(line, sizeof line, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s,
+		                lim->cpu_time);
 	if (!on && ev->duration_ms > lim->timeout_ms)
 		n++, str_append(line, sizeof line, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
-				ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
+		                ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
 	if (!on && ev->out_bytes > lim->output) {
 		fmt_bytes(a, sizeof a, ev->out_bytes);
 		fmt_bytes(b, sizeof b, lim->output);
@@ -169,21 +175,22 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	if (ev->timed_out)
 		snprintf(m[n++], LAB_LINE, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
 	if (ev->exit_signal == SIGXCPU)
-		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap (the run used %.1f s in all)",
-			 lim->cpu_time, ev->cpu_s);
+		snprintf(m[n++], LAB_LINE,
+		         "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap (the run used %.1f s in all)",
+		         lim->cpu_time, ev->cpu_s);
 	else if (ev->exit_signal == SIGKILL && !ev->timed_out && !ev->safety_net && ev->cpu_s >= (double)lim->cpu_time)
 		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU's hard limit after %.1f s of CPU (it ignored SIGXCPU)",
-			 ev->cpu_s);
+		         ev->cpu_s);
 	if (ev->oom_kills > 0)
 		snprintf(m[n++], LAB_LINE, "OOM kill at %s: the cgroup's memory cap", b);
 	if (ev->mem_cap_killed)
 		snprintf(m[n++], LAB_LINE, "killed by the lab's run-wide memory cap at %s", b);
 	if (ev->pids_max_events > 0)
 		snprintf(m[n++], LAB_LINE, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
-			 ev->pids_max_events, lim->pids);
+		         ev->pids_max_events, lim->pids);
 	else if (!ev->cgroup_used && ev->peak_procs + 1 >= lim->pids)
-		snprintf(m[n++], LAB_LINE, "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)",
-			 lim->pids);
+		snprintf(m[n++], LAB_LINE,
+		         "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)", lim->pids);
 	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0)
 		snprintf(m[n++], LAB_LINE, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
 	else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm + (64u << 20) >= lim->memory && n < 8) {
@@ -196,7 +203,8 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 		snprintf(m[n++], LAB_LINE, "output cap: %s kept of %s", a, b);
 	}
 	if (ev->cpu_throttled > 0 && n < 8)
-		snprintf(m[n++], LAB_LINE, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu, ev->cpu_throttled);
+		snprintf(m[n++], LAB_LINE, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu,
+		         ev->cpu_throttled);
 	for (int i = 0; i < n; i++)
 		add(r, "%s", m[i]);
 	if (n)
@@ -216,7 +224,7 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	add(r, "peak memory: %s (cap %s)%s", mem, cap,
 	    ev->peak_mem_from_cgroup ? " — the cgroup's peak"
 	    : ev->peak_mem_sampled   ? " — the run's total, sampled by the lab"
-				     : " — largest process, rusage");
+	                             : " — largest process, rusage");
 	add(r, "CPU time: %.2f s over %ld ms wall", ev->cpu_s, ev->duration_ms);
 }
 
@@ -233,7 +241,7 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 			broke(r, "");
 		} else {
 			broke(r, on ? "it stayed under every cap and no limit had to fire"
-				    : "it stayed under every cap of layers.ini with no limit applied");
+			            : "it stayed under every cap of layers.ini with no limit applied");
 		}
 	}
 	resource_figures(r, cfg);
@@ -249,7 +257,8 @@ static void judge_secrets(struct lab_result *r)
 	fmt_thousands(bytes, sizeof bytes, ev->out_bytes);
 	if (ev->canaries_leaked > 0) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "%d of %d planted secrets came out of the sandbox", ev->canaries_leaked, ev->canaries_planted);
+		set_headline(r, "%d of %d planted secrets came out of the sandbox", ev->canaries_leaked,
+		             ev->canaries_planted);
 		add(r, "leaked canaries found in the output: %s", ev->leaked);
 		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
 		if (ev->creds_mounted)
@@ -277,7 +286,7 @@ static void judge_exfil(struct lab_result *r)
 	if (ev->attacker_bytes > 0) {
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The attacker received %s bytes%s", bytes,
-			     ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
+		             ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
 		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns,
 		    bytes, ev->attacker_got_canary ? "present" : "absent");
 		add(r, "the sandbox shared the host's network namespace");
@@ -286,12 +295,12 @@ static void judge_exfil(struct lab_result *r)
 	bool proof = (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->own_netns && ev->net_probe_errno == ENETUNREACH;
 	if (broke_by_itself(r) || !proof) {
 		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
-				       : "nothing reached the attacker, though the network was open");
+		                       : "nothing reached the attacker, though the network was open");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_NETWORK;
 		set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network namespace "
-				"with no interface");
+		                "with no interface");
 	}
 	if (ev->net_probe_errno >= 0)
 		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)",
@@ -341,12 +350,24 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 		return;
 	}
 	switch (s->threat) {
-	case THREAT_LEGIT: judge_legit(s, r, cfg); break;
-	case THREAT_RESOURCE: judge_resource(r, cfg); break;
-	case THREAT_SECRETS: judge_secrets(r); break;
-	case THREAT_EXFIL: judge_exfil(r); break;
-	case THREAT_TAKEOVER: judge_takeover(r); break;
-	default: r->verdict = VERDICT_ERROR; break;
+	case THREAT_LEGIT:
+		judge_legit(s, r, cfg);
+		break;
+	case THREAT_RESOURCE:
+		judge_resource(r, cfg);
+		break;
+	case THREAT_SECRETS:
+		judge_secrets(r);
+		break;
+	case THREAT_EXFIL:
+		judge_exfil(r);
+		break;
+	case THREAT_TAKEOVER:
+		judge_takeover(r);
+		break;
+	default:
+		r->verdict = VERDICT_ERROR;
+		break;
 	}
 	if (s->threat != THREAT_RESOURCE && s->threat != THREAT_LEGIT)
 		how_it_ended(r, cfg);

@@ -13,30 +13,30 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 static int passed, failed, skipped;
 
-#define CHECK(name, cond)                                             \
-	do {                                                          \
-		if (cond) {                                           \
-			passed++;                                     \
-			printf("ok - %s\n", name);                    \
-		} else {                                              \
-			failed++;                                     \
-			printf("not ok - %s  (%s:%d)\n", name, __FILE__, __LINE__); \
-		}                                                     \
+#define CHECK(name, cond)                                                                                              \
+	do {                                                                                                           \
+		if (cond) {                                                                                            \
+			passed++;                                                                                      \
+			printf("ok - %s\n", name);                                                                     \
+		} else {                                                                                               \
+			failed++;                                                                                      \
+			printf("not ok - %s  (%s:%d)\n", name, __FILE__, __LINE__);                                    \
+		}                                                                                                      \
 	} while (0)
 
 static char tmpdir[] = "/tmp/cl-unit.XXXXXX";
@@ -73,36 +73,39 @@ static void test_config(void)
 
 	CHECK("good config loads",
 	      load_cfg("[layers]\nnetwork = off\n[limits]\nmemory = 128M\npids = 10\ntimeout = 2s\n"
-		       "[env]\nallow = PATH, LANG\n", &cfg, err, sizeof err) == 0 &&
-		      !cfg.layer_default[LAYER_NETWORK] && cfg.layer_default[LAYER_ISOLATION] &&
-		      cfg.limits.memory == 128ull << 20 && cfg.limits.pids == 10 && cfg.limits.timeout_ms == 2000 &&
-		      cfg.n_env_allow == 2 && !strcmp(cfg.env_allow[1], "LANG"));
-	CHECK("bad size refused with file:line",
-	      load_cfg("[limits]\n\nmemory = 12X\n", &cfg, err, sizeof err) < 0 && strstr(err, "layers.ini:3:") &&
-		      strstr(err, "memory = 12X") && strstr(err, "256M"));
-	CHECK("negative pids refused",
-	      load_cfg("[limits]\npids = -5\n", &cfg, err, sizeof err) < 0 && strstr(err, ":2:") && strstr(err, "pids"));
+	               "[env]\nallow = PATH, LANG\n",
+	               &cfg, err, sizeof err) == 0 &&
+	          !cfg.layer_default[LAYER_NETWORK] && cfg.layer_default[LAYER_ISOLATION] &&
+	          cfg.limits.memory == 128ull << 20 && cfg.limits.pids == 10 && cfg.limits.timeout_ms == 2000 &&
+	          cfg.n_env_allow == 2 && !strcmp(cfg.env_allow[1], "LANG"));
+	CHECK("bad size refused with file:line", load_cfg("[limits]\n\nmemory = 12X\n", &cfg, err, sizeof err) < 0 &&
+	                                             strstr(err, "layers.ini:3:") && strstr(err, "memory = 12X") &&
+	                                             strstr(err, "256M"));
+	CHECK("negative pids refused", load_cfg("[limits]\npids = -5\n", &cfg, err, sizeof err) < 0 &&
+	                                   strstr(err, ":2:") && strstr(err, "pids"));
 	CHECK("unknown key refused", load_cfg("[limits]\nmemroy = 1G\n", &cfg, err, sizeof err) < 0 &&
-					     strstr(err, ":2:") && strstr(err, "unknown key 'memroy'"));
+	                                 strstr(err, ":2:") && strstr(err, "unknown key 'memroy'"));
 	CHECK("unknown section refused",
 	      load_cfg("[layers]\n[firewall]\nx = 1\n", &cfg, err, sizeof err) < 0 && strstr(err, "[firewall]"));
 	CHECK("unknown layer refused",
 	      load_cfg("[layers]\nfirewall = on\n", &cfg, err, sizeof err) < 0 && strstr(err, "firewall"));
-	CHECK("bad bool refused", load_cfg("[layers]\nenv = maybe\n", &cfg, err, sizeof err) < 0 && strstr(err, "on or off"));
+	CHECK("bad bool refused",
+	      load_cfg("[layers]\nenv = maybe\n", &cfg, err, sizeof err) < 0 && strstr(err, "on or off"));
 	CHECK("malformed line refused",
 	      load_cfg("[limits]\nthis is not ini\n", &cfg, err, sizeof err) < 0 && strstr(err, ":2:"));
 	CHECK("missing file refused", config_load(&cfg, "/nonexistent/layers.ini", err, sizeof err) < 0 &&
-					      strstr(err, "/nonexistent/layers.ini"));
+	                                  strstr(err, "/nonexistent/layers.ini"));
 	CHECK("relative snippets path is beside the file",
 	      load_cfg("[paths]\nsnippets = mine\n", &cfg, err, sizeof err) == 0 &&
-		      !strncmp(cfg.snippets_dir, "/tmp/cl-unit.", 13) && strstr(cfg.snippets_dir, "/mine"));
+	          !strncmp(cfg.snippets_dir, "/tmp/cl-unit.", 13) && strstr(cfg.snippets_dir, "/mine"));
 
 	unsigned m;
 	CHECK("layers all", layers_parse("all", &m, err, sizeof err) == 0 && m == LAYERS_ALL);
 	CHECK("layers none", layers_parse("none", &m, err, sizeof err) == 0 && m == 0);
 	CHECK("layers list", layers_parse("network,limits", &m, err, sizeof err) == 0 &&
-				     m == (LAYER_BIT(LAYER_NETWORK) | LAYER_BIT(LAYER_LIMITS)));
-	CHECK("layers unknown refused", layers_parse("network,firewall", &m, err, sizeof err) < 0 && strstr(err, "firewall"));
+	                         m == (LAYER_BIT(LAYER_NETWORK) | LAYER_BIT(LAYER_LIMITS)));
+	CHECK("layers unknown refused",
+	      layers_parse("network,firewall", &m, err, sizeof err) < 0 && strstr(err, "firewall"));
 }
 
 /* ---- config, strict reading (config.c's key table and line reader) ---- */
@@ -116,8 +119,8 @@ static void test_config_strict(void)
 	CHECK("parse_size: past 2^64 is out of range", parse_size("99999999999999999999G", &sz) == -ERANGE);
 	CHECK("parse_size: 16E overflows the multiplier", parse_size("17179869184G", &sz) == -ERANGE);
 	CHECK("parse_size: hex is malformed", parse_size("0x10", &sz) == -EINVAL);
-	CHECK("parse_duration: hex is malformed", parse_duration_ms("0x10", &ms) == -EINVAL &&
-							 parse_duration_ms("0x0.8", &ms) == -EINVAL);
+	CHECK("parse_duration: hex is malformed",
+	      parse_duration_ms("0x10", &ms) == -EINVAL && parse_duration_ms("0x0.8", &ms) == -EINVAL);
 	CHECK("parse_duration: exponent is malformed", parse_duration_ms("1e3", &ms) == -EINVAL);
 	CHECK("parse_duration: 1e30 seconds is out of range",
 	      parse_duration_ms("1000000000000000000000000000000s", &ms) == -ERANGE);
@@ -125,16 +128,15 @@ static void test_config_strict(void)
 
 	CHECK("duplicate key names both lines",
 	      load_cfg("[limits]\nmemory = 1G\n\nmemory = 2G\n", &cfg, err, sizeof err) < 0 &&
-		      strstr(err, "layers.ini:4: 'memory' given twice (first at line 2)"));
-	CHECK("out of range shows bounds",
-	      load_cfg("[limits]\ntimeout = 50ms\n", &cfg, err, sizeof err) < 0 &&
-		      strstr(err, ":2: timeout = 50ms: out of range (100ms-1h)"));
+	          strstr(err, "layers.ini:4: 'memory' given twice (first at line 2)"));
+	CHECK("out of range shows bounds", load_cfg("[limits]\ntimeout = 50ms\n", &cfg, err, sizeof err) < 0 &&
+	                                       strstr(err, ":2: timeout = 50ms: out of range (100ms-1h)"));
 	CHECK("cpu_time rounds up to whole seconds",
 	      load_cfg("[limits]\ncpu_time = 1500ms\n", &cfg, err, sizeof err) == 0 && cfg.limits.cpu_time == 2);
 	CHECK("garbage and bad value each at their line",
 	      load_cfg("[limits]\nthis is garbage\nmemory = 12X\n", &cfg, err, sizeof err) < 0 &&
-		      strstr(err, ":2: 'this is garbage': expected key = value") &&
-		      strstr(err, ":3: memory = 12X: expected a size"));
+	          strstr(err, ":2: 'this is garbage': expected key = value") &&
+	          strstr(err, ":3: memory = 12X: expected a size"));
 	snprintf(text, sizeof text, "[limits]\n; %0300d\npids = 9\n", 0);
 	CHECK("a 300-character comment is one line",
 	      load_cfg(text, &cfg, err, sizeof err) == 0 && cfg.limits.pids == 9);
@@ -148,9 +150,10 @@ static void test_config_strict(void)
 	snprintf(text, sizeof text, "[env]\nallow = PATH %sB\n", name);
 	CHECK("a 64-character env name is refused, not cut",
 	      load_cfg(text, &cfg, err, sizeof err) < 0 && strstr(err, "at most 63"));
-	CHECK("a directory is refused", config_load(&cfg, "/tmp", err, sizeof err) < 0 && strstr(err, "is a directory"));
-	CHECK("/dev/zero is refused", config_load(&cfg, "/dev/zero", err, sizeof err) < 0 &&
-					      strstr(err, "character device"));
+	CHECK("a directory is refused",
+	      config_load(&cfg, "/tmp", err, sizeof err) < 0 && strstr(err, "is a directory"));
+	CHECK("/dev/zero is refused",
+	      config_load(&cfg, "/dev/zero", err, sizeof err) < 0 && strstr(err, "character device"));
 
 	char list[400] = "";
 	for (int i = 0; i < 30; i++)
@@ -158,7 +161,7 @@ static void test_config_strict(void)
 	str_append(list, sizeof list, "limits");
 	CHECK("a 300-character layer list keeps its last item",
 	      layers_parse(list, &m, err, sizeof err) == 0 &&
-		      m == (LAYER_BIT(LAYER_ISOLATION) | LAYER_BIT(LAYER_LIMITS)));
+	          m == (LAYER_BIT(LAYER_ISOLATION) | LAYER_BIT(LAYER_LIMITS)));
 	CHECK("empty item in a layer list refused",
 	      layers_parse("isolation,,limits", &m, err, sizeof err) < 0 && strstr(err, "empty item 2"));
 	CHECK("trailing comma refused", layers_parse("network,", &m, err, sizeof err) < 0);
@@ -168,24 +171,26 @@ static void test_snippets(void)
 {
 	struct snippet s;
 	char err[600];
-	const char *p = write_tmp("ok.py", "#!/usr/bin/python3\n# lab:title: T\n# lab:threat: exfil\n# lab:layer: network\n"
-					   "# lab:consequence: data gone\nprint(1)\n# lab:title: not header\n");
+	const char *p =
+	    write_tmp("ok.py", "#!/usr/bin/python3\n# lab:title: T\n# lab:threat: exfil\n# lab:layer: network\n"
+	                       "# lab:consequence: data gone\nprint(1)\n# lab:title: not header\n");
 	CHECK("snippet header parsed", snippet_load(&s, p, err, sizeof err) == 0 && s.threat == THREAT_EXFIL &&
-					       s.layer == LAYER_NETWORK && !strcmp(s.title, "T") &&
-					       !strcmp(s.name, "ok") && !strcmp(s.consequence, "data gone"));
+	                                   s.layer == LAYER_NETWORK && !strcmp(s.title, "T") && !strcmp(s.name, "ok") &&
+	                                   !strcmp(s.consequence, "data gone"));
 	snippet_free(&s);
 	p = write_tmp("nohdr.py", "print('hello')\n");
 	CHECK("snippet without header refused",
 	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "missing snippet header"));
 	p = write_tmp("badthreat.py", "# lab:title: T\n# lab:threat: mining\n# lab:layer: limits\n");
-	CHECK("unknown threat refused with line", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, ":2:") &&
-							  strstr(err, "mining"));
+	CHECK("unknown threat refused with line",
+	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, ":2:") && strstr(err, "mining"));
 	p = write_tmp("badkey.py", "# lab:title: T\n# lab:colour: red\n");
 	CHECK("unknown header key refused", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "lab:colour"));
 	p = write_tmp("legit.py", "# lab:title: T\n# lab:threat: legit\n# lab:layer: none\n");
 	CHECK("legit without expect refused", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "expect"));
 	p = write_tmp("attack.py", "# lab:title: T\n# lab:threat: secrets\n# lab:layer: env\n");
-	CHECK("attack without consequence refused", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "consequence"));
+	CHECK("attack without consequence refused",
+	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "consequence"));
 }
 
 static struct snippet attack(enum lab_threat t, int layer)
@@ -206,7 +211,8 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 	r.ev.exit_code = 1;
 	r.ev.net_probe_errno = -1;
 	verdict_decide(&ex, cfg, &r);
-	CHECK("exfil, network off, nothing sent = BROKE, not CONTAINED", r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	CHECK("exfil, network off, nothing sent = BROKE, not CONTAINED",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
 	r.layers = LAYERS_ALL;
 	r.ev.own_netns = true;
 	r.ev.net_probe_errno = ENETUNREACH;
@@ -217,7 +223,8 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 	      r.verdict == VERDICT_BROKE && strstr(r.headline, "SyntaxError at line 3"));
 	snprintf(r.ev.exception, sizeof r.ev.exception, "URLError");
 	verdict_decide(&ex, cfg, &r);
-	CHECK("a network error with No-network on = CONTAINED", r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
+	CHECK("a network error with No-network on = CONTAINED",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
 
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_LIMITS);
@@ -226,12 +233,14 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 	r.ev.cpu_s = 8.08;
 	r.ev.duration_ms = 8086;
 	verdict_decide(&bomb, cfg, &r);
-	CHECK("limits off, 8 s of CPU = ESCAPED with the figure", r.verdict == VERDICT_ESCAPED && strstr(r.headline, "8.1 s of CPU"));
+	CHECK("limits off, 8 s of CPU = ESCAPED with the figure",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "8.1 s of CPU"));
 	r.ev.cpu_s = 0.1;
 	r.ev.duration_ms = 100;
 	r.ev.out_bytes = 10u << 20;
 	verdict_decide(&bomb, cfg, &r);
-	CHECK("limits off, 10 MiB printed = ESCAPED (output)", r.verdict == VERDICT_ESCAPED && strstr(r.headline, "output"));
+	CHECK("limits off, 10 MiB printed = ESCAPED (output)",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "output"));
 	r.ev.out_bytes = 100;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits off, under every cap = BROKE", r.verdict == VERDICT_BROKE);
@@ -295,8 +304,9 @@ static void test_verdicts(void)
 	r.ev.own_netns = true;
 	r.ev.net_probe_errno = ENETUNREACH;
 	verdict_decide(&ex, &cfg, &r);
-	CHECK("exfil: 0 bytes + ENETUNREACH = CONTAINED by network",
-	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK && strstr(r.headline, "Network is unreachable"));
+	CHECK("exfil: 0 bytes + ENETUNREACH = CONTAINED by network", r.verdict == VERDICT_CONTAINED &&
+	                                                                 r.caught_by == LAYER_NETWORK &&
+	                                                                 strstr(r.headline, "Network is unreachable"));
 	r.ev.attacker_bytes = 1204;
 	r.ev.attacker_got_canary = true;
 	verdict_decide(&ex, &cfg, &r);
@@ -309,10 +319,12 @@ static void test_verdicts(void)
 	r.ev.started = true;
 	r.ev.canaries_planted = 6;
 	verdict_decide(&sec, &cfg, &r);
-	CHECK("secrets: none leaked, env on = CONTAINED by env", r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ENV);
+	CHECK("secrets: none leaked, env on = CONTAINED by env",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ENV);
 	r.ev.canaries_leaked = 2;
 	verdict_decide(&sec, &cfg, &r);
-	CHECK("secrets: a canary in the output = ESCAPED", r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2 of 6"));
+	CHECK("secrets: a canary in the output = ESCAPED",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2 of 6"));
 
 	struct snippet bomb = attack(THREAT_RESOURCE, LAYER_LIMITS);
 	memset(&r, 0, sizeof r);
@@ -340,18 +352,20 @@ static void test_verdicts(void)
 	CHECK("takeover: host target written = ESCAPED", r.verdict == VERDICT_ESCAPED);
 	r.ev.host_target_written = false;
 	verdict_decide(&tk, &cfg, &r);
-	CHECK("takeover failing on its own is not credited to a layer", r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	CHECK("takeover failing on its own is not credited to a layer",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
 	test_honest_verdicts(&cfg);
 
 	memset(&r, 0, sizeof r);
 	snprintf(r.ev.error, sizeof r.ev.error, "cannot create a user namespace");
 	verdict_decide(&tk, &cfg, &r);
-	CHECK("not started = ERROR with the reason", r.verdict == VERDICT_ERROR && strstr(r.headline, "user namespace"));
+	CHECK("not started = ERROR with the reason",
+	      r.verdict == VERDICT_ERROR && strstr(r.headline, "user namespace"));
 
 	CHECK("truth table: attack contained iff own layer on",
 	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK)) == VERDICT_CONTAINED &&
-		      verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK)) == VERDICT_ESCAPED &&
-		      verdict_expected(&legit, 0) == VERDICT_RAN_OK);
+	          verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK)) == VERDICT_ESCAPED &&
+	          verdict_expected(&legit, 0) == VERDICT_RAN_OK);
 }
 
 static void test_env(void)
@@ -380,10 +394,14 @@ static void test_sanitize(void)
 	CHECK("ESC shown as ^[", strstr(out, "^[[2J") && strstr(out, "^[]0;pwned^G"));
 	CHECK("CR shown as ^M", strstr(out, "^M"));
 	CHECK("no control byte survives", !strpbrk(out, "\x1b\x07\r\t"));
-	CHECK("raw C1 and invalid bytes escaped", strstr(out, "\\x9b") && strstr(out, "\\xc2\\x9b") && strstr(out, "\\xff"));
+	CHECK("raw C1 and invalid bytes escaped",
+	      strstr(out, "\\x9b") && strstr(out, "\\xc2\\x9b") && strstr(out, "\\xff"));
 	CHECK("valid UTF-8 kept", strstr(out, "\xe2\x94\x80"));
 	free(out);
-	out = sanitize_output("a\xe2\x80\xae" "b\xe2\x80\x8b" "c", 9, 0);
+	out = sanitize_output("a\xe2\x80\xae"
+	                      "b\xe2\x80\x8b"
+	                      "c",
+	                      9, 0);
 	CHECK("bidi override and zero-width shown as escapes", !strcmp(out, "a\\u202eb\\u200bc"));
 	free(out);
 	out = sanitize_output("abcdef", 6, 3);
@@ -412,11 +430,12 @@ static void test_serialise(void)
 	close(p[0]);
 	struct lab_result back;
 	char why[200];
-	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back, why, sizeof why) == 0 && back.verdict == VERDICT_ESCAPED &&
-					    back.layers == 5 && back.caught_by == -1 && back.n_evidence == 2 &&
-					    !strcmp(back.evidence[0], r.evidence[0]) && back.output_len == 21 &&
-					    !memcmp(back.output, r.output, 21) && back.ev.attacker_bytes == 1204 &&
-					    back.ev.net_probe_errno == -1 && back.ev.cpu_s > 0.24);
+	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back, why, sizeof why) == 0 &&
+	                                back.verdict == VERDICT_ESCAPED && back.layers == 5 && back.caught_by == -1 &&
+	                                back.n_evidence == 2 && !strcmp(back.evidence[0], r.evidence[0]) &&
+	                                back.output_len == 21 && !memcmp(back.output, r.output, 21) &&
+	                                back.ev.attacker_bytes == 1204 && back.ev.net_probe_errno == -1 &&
+	                                back.ev.cpu_s > 0.24);
 	result_free(&back);
 	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back, why, sizeof why) < 0);
 	result_free(&back);
@@ -436,11 +455,13 @@ static void test_seccomp(void)
 	ssize_t len = read(fd, pfc, sizeof pfc - 1);
 	pfc[len > 0 ? len : 0] = '\0';
 	close(fd);
-	CHECK("filter has only the native arch", strstr(pfc, "filter for arch x86_64") && !strstr(pfc, "arch x86 ") &&
-							 !strstr(pfc, "arch x32"));
+	CHECK("filter has only the native arch",
+	      strstr(pfc, "filter for arch x86_64") && !strstr(pfc, "arch x86 ") && !strstr(pfc, "arch x32"));
 	CHECK("foreign arch kills the process", strstr(pfc, "invalid architecture action\naction KILL_PROCESS"));
-	static const char *const must[] = {"mount", "ptrace", "bpf", "keyctl", "unshare", "setns", "userfaultfd",
-					   "io_uring_setup", "open_by_handle_at", "kexec_load", "perf_event_open"};
+	static const char *const must[] = {"mount",       "ptrace",         "bpf",
+	                                   "keyctl",      "unshare",        "setns",
+	                                   "userfaultfd", "io_uring_setup", "open_by_handle_at",
+	                                   "kexec_load",  "perf_event_open"};
 	bool all = true;
 	for (size_t i = 0; i < sizeof must / sizeof *must; i++) {
 		char needle[64];
@@ -476,8 +497,12 @@ static void test_seccomp(void)
  * with is ""), or with extra appended. */
 static char *crafted(const char *key, const char *with, const char *extra)
 {
-	struct lab_result r = {.verdict = VERDICT_CONTAINED, .caught_by = LAYER_NETWORK, .threat = THREAT_EXFIL,
-			       .expected_layer = LAYER_NETWORK, .layers = LAYERS_ALL, .n_evidence = 1};
+	struct lab_result r = {.verdict = VERDICT_CONTAINED,
+	                       .caught_by = LAYER_NETWORK,
+	                       .threat = THREAT_EXFIL,
+	                       .expected_layer = LAYER_NETWORK,
+	                       .layers = LAYERS_ALL,
+	                       .n_evidence = 1};
 	snprintf(r.snippet, sizeof r.snippet, "exfiltration");
 	snprintf(r.evidence[0], LAB_LINE, "probe");
 	r.output = "out";
@@ -527,30 +552,30 @@ static void test_job_results(void)
 	char why[200];
 	char *s = crafted("", "", NULL);
 	CHECK("crafted stream reads back", result_read(s, strlen(s), &r, why, sizeof why) == 0 &&
-						   r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
+	                                       r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
 	result_free(&r);
 	free(s);
 	static const struct {
 		const char *key, *with, *extra, *reason, *name;
 	} cases[] = {
-		{"caught_by", "caught_by\t7\n", NULL, "caught_by 7 out of range (-1 to 3)", "caught_by 7 refused"},
-		{"verdict", "verdict\t9\n", NULL, "verdict 9 out of range", "verdict 9 refused"},
-		{"threat", "threat\t-1\n", NULL, "threat -1 out of range", "negative threat refused"},
-		{"layers", "layers\t16\n", NULL, "layers 16 out of range", "layers beyond the four refused"},
-		{"started", "started\t2\n", NULL, "started 2 out of range (0 to 1)", "a flag of 2 refused"},
-		{"exit_signal", "exit_signal\t12x\n", NULL, "exit_signal 12x out of range", "trailing junk refused"},
-		{"peak_procs", "peak_procs\t\n", NULL, "peak_procs  out of range", "an empty number refused"},
-		{"duration_ms", "duration_ms\t99999999999999999999\n", NULL, "out of range", "overflow refused"},
-		{"cpu_s", "cpu_s\tnan\n", NULL, "cpu_s nan out of range", "cpu_s nan refused"},
-		{"verdict", "", NULL, "missing field 'verdict'", "a missing verdict refused"},
-		{"headline", "", NULL, "missing field 'headline'", "a missing string refused"},
-		{"output", "", NULL, "missing field 'output'", "a missing output refused"},
-		{"", "", "verdict\t2\n", "verdict sent twice", "a field sent twice refused"},
-		{"", "", "colour\tred\n", "unknown field 'colour'", "an unknown field refused"},
-		{"", "", "no tab here\n", "a line without a field name", "a line without a tab refused"},
-		{"verdict", "verdict\t3\n", NULL, "verdict ESCAPED with caught_by 1", "ESCAPED caught by a layer refused"},
-		{"canaries_leaked", "canaries_leaked\t3\n", NULL, "canaries_leaked 3 more than the 0 planted",
-		 "more canaries leaked than planted refused"},
+	    {"caught_by", "caught_by\t7\n", NULL, "caught_by 7 out of range (-1 to 3)", "caught_by 7 refused"},
+	    {"verdict", "verdict\t9\n", NULL, "verdict 9 out of range", "verdict 9 refused"},
+	    {"threat", "threat\t-1\n", NULL, "threat -1 out of range", "negative threat refused"},
+	    {"layers", "layers\t16\n", NULL, "layers 16 out of range", "layers beyond the four refused"},
+	    {"started", "started\t2\n", NULL, "started 2 out of range (0 to 1)", "a flag of 2 refused"},
+	    {"exit_signal", "exit_signal\t12x\n", NULL, "exit_signal 12x out of range", "trailing junk refused"},
+	    {"peak_procs", "peak_procs\t\n", NULL, "peak_procs  out of range", "an empty number refused"},
+	    {"duration_ms", "duration_ms\t99999999999999999999\n", NULL, "out of range", "overflow refused"},
+	    {"cpu_s", "cpu_s\tnan\n", NULL, "cpu_s nan out of range", "cpu_s nan refused"},
+	    {"verdict", "", NULL, "missing field 'verdict'", "a missing verdict refused"},
+	    {"headline", "", NULL, "missing field 'headline'", "a missing string refused"},
+	    {"output", "", NULL, "missing field 'output'", "a missing output refused"},
+	    {"", "", "verdict\t2\n", "verdict sent twice", "a field sent twice refused"},
+	    {"", "", "colour\tred\n", "unknown field 'colour'", "an unknown field refused"},
+	    {"", "", "no tab here\n", "a line without a field name", "a line without a tab refused"},
+	    {"verdict", "verdict\t3\n", NULL, "verdict ESCAPED with caught_by 1", "ESCAPED caught by a layer refused"},
+	    {"canaries_leaked", "canaries_leaked\t3\n", NULL, "canaries_leaked 3 more than the 0 planted",
+	     "more canaries leaked than planted refused"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		s = crafted(cases[i].key, cases[i].with, cases[i].extra);
@@ -578,7 +603,7 @@ static void test_job_results(void)
 	s = crafted("", "", NULL);
 	size_t n = strlen(s);
 	s = realloc(s, n + 16);
-	strcpy(s + n, "verdict\t0\n");
+	memcpy(s + n, "verdict\t0\n", sizeof "verdict\t0\n");
 	CHECK("data after end refused", refused(s, "data after 'end'"));
 	free(s);
 }
@@ -594,14 +619,14 @@ static void test_job_fds(void)
 	if (pid == 0) {
 		int how = job_close_inherited(keep[1]);
 		bool ok = fcntl(keep[1], F_GETFD) >= 0 && fcntl(0, F_GETFD) >= 0 && fcntl(2, F_GETFD) >= 0 &&
-			  fcntl(keep[0], F_GETFD) < 0 && fcntl(other[0], F_GETFD) < 0 &&
-			  fcntl(other[1], F_GETFD) < 0 && fcntl(high, F_GETFD) < 0;
+		          fcntl(keep[0], F_GETFD) < 0 && fcntl(other[0], F_GETFD) < 0 && fcntl(other[1], F_GETFD) < 0 &&
+		          fcntl(high, F_GETFD) < 0;
 		_exit(ok ? how : 100);
 	}
 	int st = 0;
 	waitpid(pid, &st, 0);
-	CHECK("a worker keeps only stdio and its own pipe end", WIFEXITED(st) && WEXITSTATUS(st) >= 1 &&
-								      WEXITSTATUS(st) <= 3);
+	CHECK("a worker keeps only stdio and its own pipe end",
+	      WIFEXITED(st) && WEXITSTATUS(st) >= 1 && WEXITSTATUS(st) <= 3);
 	close(keep[0]);
 	close(keep[1]);
 	close(other[0]);
@@ -619,7 +644,7 @@ static void test_snippet_files(void)
 	CHECK("a FIFO snippet is refused without blocking",
 	      snippet_load(&s, path, err, sizeof err) < 0 && strstr(err, "named pipe (FIFO), not a regular file"));
 	const char *p = write_tmp("bom.py", "\xef\xbb\xbf# lab:title: B\n# lab:threat: secrets\n# lab:layer: env\n"
-					    "# lab:consequence: c\n");
+	                                    "# lab:consequence: c\n");
 	CHECK("a UTF-8 BOM is fine", snippet_load(&s, p, err, sizeof err) == 0 && !strcmp(s.title, "B"));
 	snippet_free(&s);
 	p = write_tmp("wrong.py", "# lab:title: W\n# lab:threat: exfil\n# lab:layer: env\n# lab:consequence: c\n");
@@ -628,17 +653,19 @@ static void test_snippet_files(void)
 	p = write_tmp("x.sh", "# lab:title: W\n# lab:threat: exfil\n# lab:layer: network\n# lab:consequence: c\n");
 	CHECK("only .py files are snippets", snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "not a snippet"));
 	p = write_tmp("evil.py", "# lab:title: a\x1b[2J b\xc2\x9b c\x9b d\xe9 e\xe2\x80\xae\n# lab:threat: secrets\n"
-				 "# lab:layer: env\n# lab:consequence: x\x1b]0;t\x07\n");
-	CHECK("header text is stored inert",
-	      snippet_load(&s, p, err, sizeof err) == 0 && !strcmp(s.title, "a^[[2J b\\xc2\\x9b c\\x9b d\\xe9 e\\u202e") &&
-		      !strcmp(s.consequence, "x^[]0;t^G"));
+	                         "# lab:layer: env\n# lab:consequence: x\x1b]0;t\x07\n");
+	CHECK("header text is stored inert", snippet_load(&s, p, err, sizeof err) == 0 &&
+	                                         !strcmp(s.title, "a^[[2J b\\xc2\\x9b c\\x9b d\\xe9 e\\u202e") &&
+	                                         !strcmp(s.consequence, "x^[]0;t^G"));
 	snippet_free(&s);
 	char big[400];
-	snprintf(big, sizeof big, "# lab:title: %0*d\n# lab:threat: secrets\n# lab:layer: env\n# lab:consequence: c\n", 128, 0);
+	snprintf(big, sizeof big, "# lab:title: %0*d\n# lab:threat: secrets\n# lab:layer: env\n# lab:consequence: c\n",
+	         128, 0);
 	p = write_tmp("long.py", big);
 	CHECK("a title that does not fit is refused with the limit",
 	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "long.py:1: title longer than 127 bytes"));
-	snprintf(big, sizeof big, "# lab:title: %0*d\n# lab:threat: secrets\n# lab:layer: env\n# lab:consequence: c\n", 127, 0);
+	snprintf(big, sizeof big, "# lab:title: %0*d\n# lab:threat: secrets\n# lab:layer: env\n# lab:consequence: c\n",
+	         127, 0);
 	p = write_tmp("fits.py", big);
 	CHECK("a title of 127 bytes fits", snippet_load(&s, p, err, sizeof err) == 0 && strlen(s.title) == 127);
 	snippet_free(&s);

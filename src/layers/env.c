@@ -38,8 +38,8 @@ const char *lab_env_get(char *const *env, const char *name)
 	return NULL;
 }
 
-void lab_env_build(const struct lab_config *cfg, char *const *source, bool clean, const char *clean_home,
-		   char ***envp, int *n)
+void lab_env_build(const struct lab_config *cfg, char *const *source, bool clean, const char *clean_home, char ***envp,
+                   int *n)
 {
 	if (!clean) {
 		for (char *const *e = source; e && *e; e++)
@@ -76,7 +76,7 @@ static int env_plan(struct run *r, struct lab_evidence *ev)
 	if (!r->have_decoys) {
 		const char *home = lab_env_get(environ, "HOME");
 		lab_env_build(r->cfg, environ, clean, run_on(r, LAYER_ISOLATION) || !home ? r->cfg->clean_home : home,
-			      &r->envp, &r->n_env);
+		              &r->envp, &r->n_env);
 		return 0;
 	}
 	char home[PATH_MAX + 8], **naive = NULL;
@@ -149,8 +149,8 @@ static void env_cleanup(struct run *r)
 }
 
 const struct layer_ops layer_env_ops = {
-	.plan = env_plan,
-	.child = env_child,
-	.describe = env_describe,
-	.cleanup = env_cleanup,
+    .plan = env_plan,
+    .child = env_child,
+    .describe = env_describe,
+    .cleanup = env_cleanup,
 };

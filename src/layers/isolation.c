@@ -12,8 +12,8 @@
 
 #include <cap-ng.h>
 #include <errno.h>
-#include <stdio.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -85,9 +85,9 @@ static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 }
 
 const struct layer_ops layer_isolation_ops = {
-	.clone_flags = CLONE_NEWUTS | CLONE_NEWIPC,
-	.plan = isolation_plan,
-	.prepare = isolation_prepare,
-	.child = isolation_child,
-	.describe = isolation_describe,
+    .clone_flags = CLONE_NEWUTS | CLONE_NEWIPC,
+    .plan = isolation_plan,
+    .prepare = isolation_prepare,
+    .child = isolation_child,
+    .describe = isolation_describe,
 };

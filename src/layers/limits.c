@@ -74,12 +74,15 @@ static void limits_describe(const struct run *r, struct lab_evidence *ev)
 	run_mech_add(ev, "output cap");
 }
 
-static void limits_cleanup(struct run *r) { cgroup_teardown(&r->cg); }
+static void limits_cleanup(struct run *r)
+{
+	cgroup_teardown(&r->cg);
+}
 
 const struct layer_ops layer_limits_ops = {
-	.prepare = limits_prepare,
-	.child = limits_child,
-	.gather = limits_gather,
-	.describe = limits_describe,
-	.cleanup = limits_cleanup,
+    .prepare = limits_prepare,
+    .child = limits_child,
+    .gather = limits_gather,
+    .describe = limits_describe,
+    .cleanup = limits_cleanup,
 };

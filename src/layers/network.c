@@ -12,9 +12,9 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdio.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -47,8 +47,9 @@ static void network_probe(struct run *r)
 	if (fd < 0) {
 		e = errno;
 	} else {
-		struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)r->d.port),
-					.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		struct sockaddr_in a = {.sin_family = AF_INET,
+		                        .sin_port = htons((uint16_t)r->d.port),
+		                        .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 		e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
 		close(fd);
 	}
@@ -74,9 +75,9 @@ static void network_describe(const struct run *r, struct lab_evidence *ev)
 }
 
 const struct layer_ops layer_network_ops = {
-	.clone_flags = CLONE_NEWNET,
-	.plan = network_plan,
-	.prepare = network_prepare,
-	.child = network_child,
-	.describe = network_describe,
+    .clone_flags = CLONE_NEWNET,
+    .plan = network_plan,
+    .prepare = network_prepare,
+    .child = network_child,
+    .describe = network_describe,
 };
