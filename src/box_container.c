@@ -32,6 +32,7 @@
 #include "proc.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -238,6 +239,18 @@ static void init_on_signal(int sig)
 	(void)sig;
 }
 
+/* The snippet is gone: the run ends with it. What it left behind is ended
+ * and reaped here, by us, so that its CPU time reaches our rusage (the
+ * kernel's own clean-up of a dying namespace would not count it). */
+static void __attribute__((noreturn)) init_finish(struct run *r, int status)
+{
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
+	run_report(r, "S %d\n", status);
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
 /* PID 1 of the run: the kernel drops signals that PID 1 has no handler
  * for, so the snippet is its child, not PID 1 itself. The init forwards
  * what it is sent, reaps orphans, and when the snippet ends reports its
@@ -283,10 +296,8 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 		int st;
 		pid_t w;
 		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
-			if (w == pid) {
-				run_report(r, "S %d\n", st);
-				_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-			}
+			if (w == pid)
+				init_finish(r, st);
 	}
 }
 
@@ -484,6 +495,40 @@ static uint64_t tmpfs_used(pid_t pid, const char *where)
 	return (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
 }
 
+/* Memory a process holds in memfds, mapped or not (a memfd need not be
+ * mapped to hold pages): each one counted once across the run. */
+struct seen_files {
+	ino_t ino[256];
+	int n;
+};
+
+static uint64_t memfd_bytes(pid_t pid, struct seen_files *seen)
+{
+	char p[64], link[64];
+	uint64_t sum = 0;
+	snprintf(p, sizeof p, "/proc/%d/fd", pid);
+	DIR *d = opendir(p);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char fdp[64 + sizeof e->d_name];
+		snprintf(fdp, sizeof fdp, "%s/%s", p, e->d_name);
+		ssize_t n = readlink(fdp, link, sizeof link - 1);
+		struct stat st;
+		if (n < 7 || strncmp(link, "/memfd:", 7) != 0 || stat(fdp, &st) < 0)
+			continue;
+		bool dup = false;
+		for (int i = 0; i < seen->n && !dup; i++)
+			dup = seen->ino[i] == st.st_ino;
+		if (dup)
+			continue;
+		if (seen->n < 256)
+			seen->ino[seen->n++] = st.st_ino;
+		sum += (uint64_t)st.st_blocks * 512;
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
 static void container_sample(const struct run *r, bool memory, struct box_sample *out)
 {
 	pid_t pids[512];
@@ -494,8 +539,10 @@ static void container_sample(const struct run *r, bool memory, struct box_sample
 	out->procs = n;
 	if (!memory)
 		return;
+	struct seen_files seen = {.n = 0};
 	for (int i = 0; i < n && i < 512; i++) {
 		char p[64];
+		out->mem += memfd_bytes(pids[i], &seen);
 		snprintf(p, sizeof p, "/proc/%d/smaps_rollup", pids[i]);
 		out->mem += proc_kb(p, "\nPss:");
 		snprintf(p, sizeof p, "/proc/%d/status", pids[i]);

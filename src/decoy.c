@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -48,6 +49,19 @@ void decoy_encode_variants(const char *token, char variant[][112], int *n)
 		for (size_t i = 0; i < len; i++)
 			snprintf(&variant[*n][2 * i], 3, upper ? "%02X" : "%02x", (unsigned char)token[i]);
 		(*n)++;
+	}
+	/* the thief's cheap disguises: backwards, and rot13 */
+	if (len < 112) {
+		for (size_t i = 0; i < len; i++)
+			variant[*n][i] = token[len - 1 - i];
+		variant[(*n)++][len] = '\0';
+		for (size_t i = 0; i < len; i++) {
+			char c = token[i];
+			variant[*n][i] = (char)(c >= 'a' && c <= 'z'   ? 'a' + (c - 'a' + 13) % 26
+						: c >= 'A' && c <= 'Z' ? 'A' + (c - 'A' + 13) % 26
+								       : c);
+		}
+		variant[(*n)++][len] = '\0';
 	}
 }
 
@@ -136,6 +150,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 		d->dir[0] = '\0';
 		return r;
 	}
+	random_token(d->run_token, 16);
 	random_token(tok, 12);
 	snprintf(d->csv_canary, sizeof d->csv_canary, "CANARY-%s", tok);
 	decoy_encode_variants(d->csv_canary, d->csv_variant, &d->n_csv_variant);
@@ -321,8 +336,39 @@ void decoy_remove(struct lab_decoys *d)
 	d->dir[0] = '\0';
 }
 
+static bool token_alnum(const char *t)
+{
+	for (; *t; t++)
+		if (!isalnum((unsigned char)*t))
+			return false;
+	return true;
+}
+
+/* Spaced out or dashed ("A K I A ...", "A-K-I-A"): the stream with every
+ * byte but letters and digits dropped holds the token whole again. */
+static void scan_squeezed(const struct lab_decoys *d, struct decoy_scanner *sc, const char *data, size_t n)
+{
+	char *buf = malloc(sc->ntail_len + n + 1);
+	if (!buf)
+		abort();
+	memcpy(buf, sc->ntail, sc->ntail_len);
+	size_t len = sc->ntail_len;
+	for (size_t i = 0; i < n; i++)
+		if (isalnum((unsigned char)data[i]))
+			buf[len++] = data[i];
+	for (int i = 0; i < d->n_secret; i++)
+		if (!sc->found[i] && token_alnum(d->secret[i].token) &&
+		    memmem(buf, len, d->secret[i].token, strlen(d->secret[i].token)))
+			sc->found[i] = true;
+	size_t keep = len < sizeof sc->ntail ? len : sizeof sc->ntail;
+	memcpy(sc->ntail, buf + len - keep, keep);
+	sc->ntail_len = keep;
+	free(buf);
+}
+
 void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char *data, size_t n)
 {
+	scan_squeezed(d, sc, data, n);
 	size_t len = sc->tail_len + n;
 	char *buf = malloc(len + 1);
 	if (!buf)
@@ -344,4 +390,18 @@ void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char
 	memcpy(sc->tail, buf + len - keep, keep);
 	sc->tail_len = keep;
 	free(buf);
+}
+
+bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECRETS])
+{
+	struct decoy_scanner sc = {0};
+	if (!d->received)
+		return false;
+	decoy_scan(d, &sc, d->received, d->received_len);
+	bool any = false;
+	for (int i = 0; i < d->n_secret; i++) {
+		secrets[i] = sc.found[i];
+		any |= sc.found[i];
+	}
+	return any || decoy_attacker_got_canary(d) || memmem(d->received, d->received_len, d->run_token, strlen(d->run_token));
 }

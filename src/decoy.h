@@ -8,7 +8,7 @@
 
 #define DECOY_SECRETS  6
 #define ATTACKER_CONNS 4
-#define DECOY_VARIANTS 6
+#define DECOY_VARIANTS 8
 
 struct attacker_conn {
 	int fd;
@@ -28,6 +28,7 @@ struct lab_decoys {
 	char creds[PATH_MAX]; /* the decoy ~/.aws/credentials */
 	char csv[PATH_MAX];
 	char csv_canary[48];
+	char run_token[24]; /* in the attacker's URL: bytes that carry it came from this run */
 	char csv_variant[DECOY_VARIANTS][112];
 	int n_csv_variant;
 	struct {
@@ -59,6 +60,11 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max);
 /* The naive environment a careless integration would pass (with secrets). */
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp);
 void decoy_remove(struct lab_decoys *d);
+/* Whether what reached the attacker came from this run (another run on the
+ * same machine can reach this listener too): it carries the run's token,
+ * its canary row or one of its secrets. secrets[] is set for the secrets
+ * found there. */
+bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECRETS]);
 /* Did the attacker receive the canary row (plain, base64 or hex)? */
 bool decoy_attacker_got_canary(const struct lab_decoys *d);
 /* Looks for every planted secret in a stream, plain or encoded, including
@@ -66,6 +72,8 @@ bool decoy_attacker_got_canary(const struct lab_decoys *d);
 struct decoy_scanner {
 	char tail[128]; /* longer than any canary or encoded variant */
 	size_t tail_len;
+	char ntail[128]; /* the same, with everything but letters and digits dropped */
+	size_t ntail_len;
 	bool found[DECOY_SECRETS];
 };
 void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char *data, size_t n);

@@ -157,6 +157,7 @@ static void private_dev(struct run *r, const char *root)
 	                                       {"/proc/self/fd/2", "/dev/stderr"}};
 	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
 		symlink_in(r, links[i][0], root, links[i][1]);
+	mkdir_in(r, root, "/dev/shm", 01777); /* the range mounts its private one here */
 	if (rootfs_make_ro(p, false) < 0)
 		run_fail(r, "make read-only", p, errno);
 }
@@ -264,6 +265,43 @@ static bool is_under(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0' || (n == 1 && dir[0] == '/'));
 }
 
+/* A fresh /proc for the run's PID namespace. A snippet of a root lab is
+ * uid 0 (without Isolation), which is all /proc/sys and sysrq-trigger ask
+ * of a writer: those, and the other host-wide knobs, are bound read-only
+ * over themselves (the lock below then keeps them so). */
+static void range_proc(struct run *r)
+{
+	mount_fs(r, "proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	static const char *const knobs[] = {"/proc/sys",  "/proc/sysrq-trigger", "/proc/irq",    "/proc/bus",
+					    "/proc/fs",   "/proc/acpi",          "/proc/scsi",   "/proc/asound",
+					    "/proc/kcore", "/proc/timer_list",   "/proc/keys"};
+	for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+		if (access(knobs[i], F_OK) < 0)
+			continue; /* not on this kernel */
+		if (mount(knobs[i], knobs[i], NULL, MS_BIND | MS_REC, NULL) < 0)
+			run_fail(r, "bind-mount", knobs[i], errno);
+		if (rootfs_make_ro(knobs[i], true) < 0)
+			run_fail(r, "make read-only", knobs[i], errno);
+	}
+}
+
+/* The host's /dev holds its disks and terminals (a read-only mount does not
+ * stop writes to a device): the range gets the private root's minimal one,
+ * built aside in the private /tmp and moved over /dev. */
+static void range_dev(struct run *r)
+{
+	char aside[64], dev[80];
+	snprintf(aside, sizeof aside, "/tmp/.containment-lab-dev");
+	snprintf(dev, sizeof dev, "%s/dev", aside);
+	if (mkdir(aside, 0755) < 0)
+		run_fail(r, "mkdir", aside, errno);
+	private_dev(r, aside);
+	if (mount(dev, "/dev", NULL, MS_MOVE, NULL) < 0)
+		run_fail(r, "move the minimal /dev into place", "/dev", errno);
+	if (rmdir(dev) < 0 || rmdir(aside) < 0)
+		run_fail(r, "rmdir", aside, errno);
+}
+
 void rootfs_build_range(struct run *r)
 {
 	char opts[64], p[PATH_MAX];
@@ -285,9 +323,10 @@ void rootfs_build_range(struct run *r)
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
 	if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof ro) < 0)
 		run_fail(r, "make the host's view read-only (mount_setattr needs Linux 5.12)", "/", errno);
-	mount_fs(r, "proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	range_proc(r);
 	snprintf(opts, sizeof opts, "mode=1777,size=%llu", (unsigned long long)r->cfg->tmp_size);
 	cover(r, "/tmp", opts, false);
+	range_dev(r);
 	cover(r, "/dev/shm", opts, false);
 	/* the real homes, and other runs' folders wherever $TMPDIR put them:
 	 * covered, then read-only once what comes back is in place */

@@ -163,7 +163,7 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 		return -1;
 	/* the task's inputs, where the snippet sees them */
 	add_env(r, "LAB_DATA=%s%s", iso ? "/work" : r->inside_dir, iso ? "/sales.csv" : "/work/sales.csv");
-	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/", r->d.port);
+	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
 	add_env(r, "LAB_HOST_TARGET=%s%s", iso ? r->d.host_target : r->inside_dir,
 	        iso ? "" : r->d.host_target + strlen(r->d.dir));
 	ev->env_vars = r->n_env;
@@ -470,9 +470,12 @@ static void parse_report(struct watch *w)
 
 static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *ev)
 {
+	bool at_attacker[DECOY_SECRETS] = {0};
+	ev->attacker_from_run = decoy_attacker_from_run(&r->d, at_attacker);
 	for (int i = 0; i < r->d.n_secret; i++)
-		if (w->sc.found[i]) {
+		if (w->sc.found[i] || at_attacker[i]) {
 			ev->canaries_leaked++;
+			ev->secrets_to_attacker += at_attacker[i];
 			str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "",
 			           r->d.secret[i].name);
 		}

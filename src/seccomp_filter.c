@@ -147,9 +147,12 @@ fail:
 
 /* No-network's own filter. A network namespace does not fence every socket
  * family: AF_VSOCK talks to the hypervisor and shares its port space with the
- * host, whatever the namespace. So the layer refuses that family itself
- * (EAFNOSUPPORT, as if the kernel lacked it). Foreign ABIs pass here; killing
- * them is Isolation's job. */
+ * host, whatever the namespace; an AF_UNIX socket connects to any socket file
+ * in view, and without Isolation that is the host's (/run/docker.sock, a
+ * session bus, a listener of the attacker's). So the layer refuses both
+ * families itself (EAFNOSUPPORT, as if the kernel lacked them); socketpair()
+ * stays, since a pair cannot reach anything outside. Foreign ABIs pass here;
+ * killing them is Isolation's job. */
 scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -161,6 +164,9 @@ scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
 		                      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 	if (rc < 0) {
 		seccomp_release(ctx);
 		*err_out = rc;

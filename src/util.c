@@ -243,18 +243,79 @@ void fmt_bytes(char *out, size_t cap, uint64_t n)
 	}
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+#define RM_DEPTH 64 /* deeper folders are moved up to the top first */
+
+/* Empties the folder open as dirfd: by descriptor, so no path ever grows
+ * past PATH_MAX (a snippet may nest folders deeper than that), never
+ * following a symlink, never crossing into another mount. A folder more
+ * than RM_DEPTH down is renamed into the top folder and emptied from there,
+ * so the depth of the recursion stays bounded whatever the tree. */
+static int rm_contents(int dirfd, int topfd, int depth, dev_t dev)
 {
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
-	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return -1;
+	}
+	int rc = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			if (unlinkat(dirfd, e->d_name, 0) < 0 && errno != ENOENT)
+				rc = -1;
+			continue;
+		}
+		if (st.st_dev != dev) {
+			rc = -1; /* a mount point: not ours to walk */
+			continue;
+		}
+		if (depth >= RM_DEPTH) {
+			char up[48];
+			snprintf(up, sizeof up, ".rm-%llx", (unsigned long long)st.st_ino);
+			if (renameat(dirfd, e->d_name, topfd, up) < 0)
+				rc = -1;
+			continue; /* the top's own walk meets it again */
+		}
+		int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || rm_contents(sub, topfd, depth + 1, dev) < 0)
+			rc = -1;
+		if (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			rc = -1;
+	}
+	closedir(d);
+	return rc;
 }
 
 int remove_tree(const char *path)
 {
-	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	/* folders moved up to the top make the top's walk miss nothing only
+	 * when it is walked again: a few passes empty any tree */
+	for (int pass = 0; pass < 1000; pass++) {
+		int top = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (top < 0)
+			return -1;
+		int again = dup(top);
+		if (again < 0) {
+			close(top);
+			return -1;
+		}
+		rm_contents(again, top, 0, st.st_dev);
+		close(top);
+		if (rmdir(path) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }
 
 const char *temp_dir(void)

@@ -259,7 +259,8 @@ static void judge_secrets(struct lab_result *r)
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "%d of %d planted secrets came out of the sandbox", ev->canaries_leaked,
 		             ev->canaries_planted);
-		add(r, "leaked canaries found in the output: %s", ev->leaked);
+		add(r, "leaked canaries found in the output%s: %s",
+		    ev->secrets_to_attacker ? " or at the attacker's listener" : "", ev->leaked);
 		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
 		if (ev->creds_mounted)
 			add(r, "the decoy ~/.aws/credentials was mounted into the sandbox");
@@ -283,7 +284,7 @@ static void judge_exfil(struct lab_result *r)
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
 	fmt_thousands(bytes, sizeof bytes, ev->attacker_bytes);
-	if (ev->attacker_bytes > 0) {
+	if (ev->attacker_bytes > 0 && ev->attacker_from_run) {
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The attacker received %s bytes%s", bytes,
 		             ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
@@ -305,7 +306,12 @@ static void judge_exfil(struct lab_result *r)
 	if (ev->net_probe_errno >= 0)
 		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
-	add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);
+	if (ev->attacker_bytes > 0)
+		add(r, "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
+		       "row or secrets): another run's, not counted",
+		    bytes);
+	else
+		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);
 }
 
 static void judge_takeover(struct lab_result *r)

@@ -307,8 +307,13 @@ static void test_verdicts(void)
 	CHECK("exfil: 0 bytes + ENETUNREACH = CONTAINED by network", r.verdict == VERDICT_CONTAINED &&
 	                                                                 r.caught_by == LAYER_NETWORK &&
 	                                                                 strstr(r.headline, "Network is unreachable"));
+	r.ev.attacker_bytes = 43;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil: bytes with none of this run's marks (another run's) = not this run's escape",
+	      r.verdict == VERDICT_CONTAINED);
 	r.ev.attacker_bytes = 1204;
 	r.ev.attacker_got_canary = true;
+	r.ev.attacker_from_run = true;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: bytes at the attacker = ESCAPED with the count",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "1,204 bytes") && strstr(r.headline, "canary"));
@@ -700,9 +705,12 @@ static void test_encoded_canaries(void)
 	int n = -1;
 	memset(v, 0, sizeof v);
 	decoy_encode_variants(tok, v, &n);
-	CHECK("canary variants: 3 base64 alignments + hex lower/upper", n == 5);
-	if (n != 5)
+	CHECK("canary variants: 3 base64 alignments + hex lower/upper + reversed + rot13", n == 7);
+	if (n != 7)
 		return;
+	/* python3 -c 'import codecs; t="ghp_A1b2C3d4E5f6G7h8I9j0kL"; print(t[::-1], codecs.encode(t, "rot13"))' */
+	CHECK("canary variant: reversed", !strcmp(v[5], "Lk0j9I8h7G6f5E4d3C2b1A_phg"));
+	CHECK("canary variant: rot13", !strcmp(v[6], "tuc_N1o2P3q4R5s6T7u8V9w0xY"));
 	for (int k = 0; k < 3; k++) {
 		char name[80];
 		snprintf(name, sizeof name, "canary variant: base64 at alignment %d", k);
@@ -732,12 +740,12 @@ static void test_encoded_canaries(void)
 	/* 13 bytes: alignments 0 and 1 keep 4 full groups, 2 would keep 3 */
 	n = -1;
 	decoy_encode_variants("sk-ant-12345x", v, &n);
-	CHECK("13-byte token: two base64 variants and two hex",
-	      n == 4 && !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
+	CHECK("13-byte token: two base64 variants, two hex, reversed and rot13",
+	      n == 6 && !strcmp(v[4], "x54321-tna-ks") && !strcmp(v[5], "fx-nag-12345k") && !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
 	          !strcmp(v[2], "736b2d616e742d313233343578") && !strcmp(v[3], "736B2D616E742D313233343578"));
 	n = -1;
 	decoy_encode_variants("AKIA1234567", v, &n); /* 11 bytes: too short for base64 */
-	CHECK("11-byte token: hex variants only", n == 2 && !strcmp(v[0], "414b494131323334353637"));
+	CHECK("11-byte token: no base64, hex, reversed and rot13", n == 4 && !strcmp(v[0], "414b494131323334353637"));
 }
 
 static void test_matrix_columns(void)

@@ -71,7 +71,7 @@ static void network_child(struct run *r, enum run_phase ph)
 static void network_describe(const struct run *r, struct lab_evidence *ev)
 {
 	if (run_on(r, LAYER_NETWORK))
-		run_mech_add(ev, "netns (no interface), AF_VSOCK refused (seccomp)");
+		run_mech_add(ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets refused (seccomp)");
 }
 
 const struct layer_ops layer_network_ops = {
