@@ -169,7 +169,7 @@ static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 	ev->mem_failcnt = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.failcnt");
 	ev->oom_kills = cg_read_key(cg->path[CG_V1_MEMORY], "memory.oom_control", "oom_kill");
 	if ((v = cg_read_ll(cg->path[CG_V1_PIDS], "pids.peak")) > 0)
-		ev->peak_procs = v;
+		ev->peak_procs = v - 1; /* the run's init is one of them */
 	ev->pids_max_events = cg_read_key(cg->path[CG_V1_PIDS], "pids.events", "max");
 	ev->cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
 }
@@ -229,7 +229,7 @@ static void v2_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 	ev->mem_failcnt = cg_read_key(cg->path[0], "memory.events", "max");
 	ev->oom_kills = cg_read_key(cg->path[0], "memory.events", "oom_kill");
 	if ((v = cg_read_ll(cg->path[0], "pids.peak")) > 0)
-		ev->peak_procs = v;
+		ev->peak_procs = v - 1; /* the run's init is one of them */
 	ev->pids_max_events = cg_read_key(cg->path[0], "pids.events", "max");
 	ev->cpu_throttled = cg_read_key(cg->path[0], "cpu.stat", "nr_throttled");
 }

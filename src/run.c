@@ -190,12 +190,35 @@ static bool contains(const char *dir, const char *path)
 	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
 }
 
+/* A real home itself: /root, or one level below /home or /run/user. */
+static bool is_home(const char *path)
+{
+	static const char *const bases[] = {"/home/", "/run/user/"};
+	if (!strcmp(path, "/root"))
+		return true;
+	for (size_t i = 0; i < sizeof bases / sizeof *bases; i++) {
+		size_t n = strlen(bases[i]);
+		if (!strncmp(path, bases[i], n) && path[n] && !strchr(path + n, '/'))
+			return true;
+	}
+	return false;
+}
+
 /* exec never hands the host to a command: not from /, nor from a folder
- * that holds the real homes or the lab's run folders. */
+ * that holds the real homes or the lab's run folders, nor from a home
+ * itself (its ~/.ssh and ~/.aws would be in view). */
 static int plan_exec(struct run *r, struct lab_evidence *ev)
 {
 	if (!getcwd(r->cwd, sizeof r->cwd)) {
 		snprintf(ev->error, sizeof ev->error, "cannot read the current folder: %s", strerror(errno));
+		return -1;
+	}
+	if (is_home(r->cwd)) {
+		snprintf(ev->error, sizeof ev->error,
+		         "exec shares the current folder with the command, and %.120s is a home folder (its ~/.ssh and "
+		         "~/.aws would be in view): cd into a project folder first",
+		         r->cwd);
+		ev->exit_code = 2;
 		return -1;
 	}
 	static const char *const guarded[] = {"/root", "/home", "/run/user", "/tmp"};

@@ -151,8 +151,10 @@ fail:
  * in view, and without Isolation that is the host's (/run/docker.sock, a
  * session bus, a listener of the attacker's). So the layer refuses both
  * families itself (EAFNOSUPPORT, as if the kernel lacked them); socketpair()
- * stays, since a pair cannot reach anything outside. Foreign ABIs pass here;
- * killing them is Isolation's job. */
+ * stays, since a pair cannot reach anything outside. io_uring is refused too
+ * (IORING_OP_SOCKET makes sockets without socket()), and a foreign ABI kills
+ * the process, as under Isolation: its socket calls would go around these
+ * rules. */
 scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -160,10 +162,12 @@ scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 		*err_out = -ENOMEM;
 		return NULL;
 	}
-	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
+	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
 		                      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(io_uring_setup), 0);
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
 		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));

@@ -188,7 +188,7 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	if (ev->pids_max_events > 0)
 		snprintf(m[n++], LAB_LINE, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
 		         ev->pids_max_events, lim->pids);
-	else if (!ev->cgroup_used && ev->peak_procs + 1 >= lim->pids)
+	else if (ev->peak_procs + 1 >= lim->pids) /* RLIMIT_NPROC bites first when the uid is not exempt */
 		snprintf(m[n++], LAB_LINE,
 		         "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)", lim->pids);
 	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0)
@@ -307,8 +307,9 @@ static void judge_exfil(struct lab_result *r)
 		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	if (ev->attacker_bytes > 0)
-		add(r, "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
-		       "row or secrets): another run's, not counted",
+		add(r,
+		    "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
+		    "row or secrets): another run's, not counted",
 		    bytes);
 	else
 		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);

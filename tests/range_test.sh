@@ -199,14 +199,28 @@ out=$(lab run "$T/knobs.py" --on none)
 expect_not_contains "every layer off, root lab: /proc/sys and sysrq-trigger are read-only" "$out" "WRITABLE"
 expect_contains "... and /dev holds no disk and no terminal" "$out" "dev: ['fd', 'full', 'null', 'random', 'shm', 'stderr', 'stdin', 'stdout', 'urandom', 'zero']"
 
-snippet burn resource limits 'import os, time
+snippet burn resource limits 'import os, sys, time
 for i in range(2):
     if os.fork() == 0:
-        while True: pass
+        last = 0
+        while True:
+            c = time.process_time()
+            if c - last >= 0.1:
+                print("child", i, "cpu", round(c, 2), flush=True); last = c
 time.sleep(3)'
 j=$(lab run "$T/burn.py" --on none --json)
-expect_eq "CPU burnt by processes the snippet left behind is counted (ESCAPED)" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
-expect_eq "... with their CPU time (>= 4 s of 2 x 3 s)" "$(field 'd["measured"]["cpu_s"] >= 4' <<<"$j")" "True"
+# what the two orphans said they had burnt when the run ended them, against
+# what the lab counted (load on the machine changes the first, not the rule)
+burnt=$($PY -c '
+import json, re, sys
+d = json.load(sys.stdin)
+last = {}
+for k, c in re.findall(r"child (\d) cpu ([0-9.]+)", d["output"]):
+    last[k] = float(c)
+ok = len(last) == 2 and d["measured"]["cpu_s"] >= sum(last.values()) - 0.05
+print("counted" if ok else "said %s, counted %s" % (last, d["measured"]["cpu_s"]))' <<<"$j")
+expect_eq "CPU burnt by processes the snippet left behind is counted" "$burnt" "counted"
+expect_eq "... and past the 2 s cap it is ESCAPED, under it BROKE" "$(field '("ESCAPED" if d["measured"]["cpu_s"] > 2 else "BROKE") == d["verdict"]' <<<"$j")" "True"
 
 snippet victim exfil network 'import time
 time.sleep(3)'

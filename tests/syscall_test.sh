@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/syscall_test.sh [BINARY] — every syscall on the Isolation layer's deny
 # list (src/seccomp_filter.c), called for real by build/syscall_probe inside
-# `exec --on all` (the filter's exact errno) and `exec --off isolation` (not
-# that errno: the filter is what refused), as root and as uid 65534. The probe
+# `exec --on all` (the filter's exact errno) and `exec --on env,limits` (no
+# seccomp filter at all, not Isolation's nor No-network's: the answer is not
+# that errno, so the filter is what refused), as root and as uid 65534. The probe
 # uses harmless arguments (bubblewrap's try-syscall idea). Run from the repo
 # root after `make build/syscall_probe`.
 set -u
@@ -62,12 +63,12 @@ probe() {
 
 if [[ $(id -u) == 0 ]]; then
 	probe root "--on all" filtered
-	probe root "--off isolation" unfiltered
+	probe root "--on env,limits" unfiltered
 	probe uid65534 "--on all" filtered
-	probe uid65534 "--off isolation" unfiltered
+	probe uid65534 "--on env,limits" unfiltered
 else
 	probe "$(id -un)" "--on all" filtered
-	probe "$(id -un)" "--off isolation" unfiltered
+	probe "$(id -un)" "--on env,limits" unfiltered
 fi
 expect_eq "nothing left behind by the probes" "$(leftovers_snapshot)" "$before"
 finish
