@@ -121,13 +121,12 @@ static const struct {
 	uint32_t cp;
 	const char *ascii;
 } ascii_table[] = {
-    {0x00a0, " "},   {0x00ab, "<<"},  {0x00b1, "+/-"}, {0x00b7, "."},   {0x00bb, ">>"},  {0x00d7, "x"},
-    {0x2010, "-"},   {0x2011, "-"},   {0x2012, "-"},   {0x2013, "-"},   {0x2014, "--"},  {0x2015, "--"},
-    {0x2018, "'"},   {0x2019, "'"},   {0x201a, ","},   {0x201c, "\""},  {0x201d, "\""},  {0x201e, "\""},
-    {0x2022, "*"},   {0x2026, "..."}, {0x2009, " "},   {0x202f, " "},   {0x2190, "<-"},  {0x2192, "->"},
-    {0x2194, "<->"}, {0x21d2, "=>"},  {0x2212, "-"},   {0x2248, "~"},   {0x2260, "!="},  {0x2264, "<="},
-    {0x2265, ">="},  {0x2500, "-"},   {0x2502, "|"},   {0x250c, "+"},   {0x2510, "+"},   {0x2514, "+"},
-    {0x2518, "+"},   {0x251c, "+"},   {0x2524, "+"},   {0x2588, "#"},   {0x2713, "ok"},  {0x2717, "x"},
+    {0x00a0, " "},  {0x00ab, "<<"}, {0x00b1, "+/-"}, {0x00b7, "."},   {0x00bb, ">>"}, {0x00d7, "x"},   {0x2010, "-"},
+    {0x2011, "-"},  {0x2012, "-"},  {0x2013, "-"},   {0x2014, "--"},  {0x2015, "--"}, {0x2018, "'"},   {0x2019, "'"},
+    {0x201a, ","},  {0x201c, "\""}, {0x201d, "\""},  {0x201e, "\""},  {0x2022, "*"},  {0x2026, "..."}, {0x2009, " "},
+    {0x202f, " "},  {0x2190, "<-"}, {0x2192, "->"},  {0x2194, "<->"}, {0x21d2, "=>"}, {0x2212, "-"},   {0x2248, "~"},
+    {0x2260, "!="}, {0x2264, "<="}, {0x2265, ">="},  {0x2500, "-"},   {0x2502, "|"},  {0x250c, "+"},   {0x2510, "+"},
+    {0x2514, "+"},  {0x2518, "+"},  {0x251c, "+"},   {0x2524, "+"},   {0x2588, "#"},  {0x2713, "ok"},  {0x2717, "x"},
 };
 
 char *report_to_ascii(const char *s)
@@ -151,11 +150,11 @@ char *report_to_ascii(const char *s)
 			i++;
 			continue;
 		}
-		uint32_t cp = n == 2   ? (uint32_t)(p[i] & 0x1f) << 6 | (p[i + 1] & 0x3f)
-		              : n == 3 ? (uint32_t)(p[i] & 0x0f) << 12 | (uint32_t)(p[i + 1] & 0x3f) << 6 |
-		                             (p[i + 2] & 0x3f)
-		                       : (uint32_t)(p[i] & 0x07) << 18 | (uint32_t)(p[i + 1] & 0x3f) << 12 |
-		                             (uint32_t)(p[i + 2] & 0x3f) << 6 | (p[i + 3] & 0x3f);
+		uint32_t cp = n == 2 ? (uint32_t)(p[i] & 0x1f) << 6 | (p[i + 1] & 0x3f)
+		              : n == 3
+		                  ? (uint32_t)(p[i] & 0x0f) << 12 | (uint32_t)(p[i + 1] & 0x3f) << 6 | (p[i + 2] & 0x3f)
+		                  : (uint32_t)(p[i] & 0x07) << 18 | (uint32_t)(p[i + 1] & 0x3f) << 12 |
+		                        (uint32_t)(p[i + 2] & 0x3f) << 6 | (p[i + 3] & 0x3f);
 		const char *a = NULL;
 		for (size_t k = 0; !a && k < sizeof ascii_table / sizeof ascii_table[0]; k++)
 			if (ascii_table[k].cp == cp)
@@ -250,7 +249,7 @@ void report_text(const struct lab_result *r, int tty)
 		for (char *p = out; *p; p++)
 			lines += *p == '\n';
 		text_out("\nthe snippet's own words (sanitised%s):\n",
-		       r->ev.out_truncated ? ", truncated at the cap" : "");
+		         r->ev.out_truncated ? ", truncated at the cap" : "");
 		size_t shown = 0;
 		for (char *line = out, *next; line && *line && shown < 40; line = next, shown++) {
 			next = strchr(line, '\n');
@@ -389,13 +388,14 @@ static const char *matrix_limits_mechanism(const struct matrix *m)
 
 static void matrix_legend(const struct matrix *m)
 {
-	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:", m->n_snips,
-	       LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
+	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:",
+	         m->n_snips, LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
 	text_out(", '-' = off\ncells:");
 	for (int i = 0; i < VERDICT_COUNT; i++)
-		text_out(" %c=%s", report_verdict_letter(report_verdict_order[i]), verdict_name(report_verdict_order[i]));
+		text_out(" %c=%s", report_verdict_letter(report_verdict_order[i]),
+		         verdict_name(report_verdict_order[i]));
 	text_out(", '*' = not as expected\n\n%-15s", "");
 }
 
@@ -474,7 +474,7 @@ static void matrix_differences(const struct matrix *m, bool md)
 			sb_printf(&where, " and %d more cells", same - 4);
 		char *h = sanitize_output(head, strlen(head), 0);
 		text_out("%s%s: got %s: %s\n", md ? "- " : "", where.s,
-		       done ? verdict_name(first->res.verdict) : "nothing", h);
+		         done ? verdict_name(first->res.verdict) : "nothing", h);
 		free(h);
 		sb_free(&where);
 	}
@@ -490,7 +490,7 @@ static void matrix_text(const struct matrix *m, bool md)
 	struct matrix_counts n = matrix_count(m);
 	/* "differ" here is every cell not as expected, not run ones included */
 	text_out("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", n.as_expected,
-	       m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(), matrix_elapsed_ms(m) / 1000.0);
+	         m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(), matrix_elapsed_ms(m) / 1000.0);
 }
 
 void report_matrix_text(const struct matrix *m)

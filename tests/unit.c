@@ -420,7 +420,8 @@ static void test_sanitize(void)
 	                      "Q\xe2\x80\x9d");
 	CHECK("dashes, arrow, ellipsis, times, quotes as ASCII", !strcmp(out, "a -- b - c -> d... 2x3 'q' \"Q\""));
 	free(out);
-	out = report_to_ascii("caf\xc3\xa9" " \xe4\xb8\xad \xf0\x9f\x98\x80 \xff\xc2\x9b \x1b");
+	out = report_to_ascii("caf\xc3\xa9"
+	                      " \xe4\xb8\xad \xf0\x9f\x98\x80 \xff\xc2\x9b \x1b");
 	CHECK("other characters as \\u escapes, bad bytes as \\x, controls left to the sanitiser",
 	      !strcmp(out, "caf\\u00e9 \\u4e2d \\U0001f600 \\xff\\xc2\\x9b \x1b"));
 	free(out);
@@ -753,7 +754,8 @@ static void test_encoded_canaries(void)
 	n = -1;
 	decoy_encode_variants("sk-ant-12345x", v, &n);
 	CHECK("13-byte token: two base64 variants, two hex, reversed and rot13",
-	      n == 6 && !strcmp(v[4], "x54321-tna-ks") && !strcmp(v[5], "fx-nag-12345k") && !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
+	      n == 6 && !strcmp(v[4], "x54321-tna-ks") && !strcmp(v[5], "fx-nag-12345k") &&
+	          !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
 	          !strcmp(v[2], "736b2d616e742d313233343578") && !strcmp(v[3], "736B2D616E742D313233343578"));
 	n = -1;
 	decoy_encode_variants("AKIA1234567", v, &n); /* 11 bytes: too short for base64 */
