@@ -398,7 +398,9 @@ int main(int argc, char **argv)
 	struct lab_config cfg;
 	char err[600];
 	if (config_load(&cfg, config_file, err, sizeof err) < 0) {
-		fprintf(stderr, "containment-lab: %s\n", err);
+		char *inert = sanitize_output(err, strlen(err), 0); /* it quotes the file's bytes */
+		fprintf(stderr, "containment-lab: %s\n", inert);
+		free(inert);
 		return EXIT_USAGE;
 	}
 	if (i >= argc || !strcmp(argv[i], "tui"))
