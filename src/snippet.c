@@ -55,6 +55,10 @@ static int copy_inert(char *dst, size_t cap, const char *src)
 		free(clean);
 		clean = b.s;
 	}
+	if (!clean) {
+		dst[0] = '\0';
+		return -1;
+	}
 	size_t n = strlen(clean);
 	int rc = 0;
 	if (n >= cap) {
