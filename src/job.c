@@ -46,48 +46,49 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
  * reader must never index a table or print a verdict from it. */
 #define BOOL  0, 1
 #define COUNT 0, LONG_MAX
-/* clang-format off: one field a line */
-#define INT_FIELDS(X)                                                                                                  \
-	X("threat", r->threat, 0, THREAT_COUNT - 1)                                                                    \
-	X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1)                                                    \
-	X("layers", r->layers, 0, LAYERS_ALL)                                                                          \
-	X("verdict", r->verdict, 0, VERDICT_COUNT - 1)                                                                 \
-	X("caught_by", r->caught_by, -1, LAYER_COUNT - 1)                                                              \
-	X("started", ev->started, BOOL)                                                                                \
-	X("exit_code", ev->exit_code, -1, 255)                                                                         \
-	X("exit_signal", ev->exit_signal, 0, 127)                                                                      \
-	X("timed_out", ev->timed_out, BOOL)                                                                            \
-	X("safety_net", ev->safety_net, BOOL)                                                                          \
-	X("aborted", ev->aborted, BOOL)                                                                                \
-	X("duration_ms", ev->duration_ms, COUNT)                                                                       \
-	X("peak_procs", ev->peak_procs, COUNT)                                                                         \
-	X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                                                                      \
-	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)                                                      \
-	X("pids_max_events", ev->pids_max_events, COUNT)                                                               \
-	X("mem_failcnt", ev->mem_failcnt, COUNT)                                                                       \
-	X("oom_kills", ev->oom_kills, COUNT)                                                                           \
-	X("cpu_throttled", ev->cpu_throttled, COUNT)                                                                   \
-	X("cgroup_used", ev->cgroup_used, BOOL)                                                                        \
-	X("out_bytes", ev->out_bytes, 0, LLONG_MAX)                                                                    \
-	X("out_truncated", ev->out_truncated, BOOL)                                                                    \
-	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)                                                        \
-	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)                                                          \
-	X("env_vars", ev->env_vars, 0, INT_MAX)                                                                        \
-	X("creds_mounted", ev->creds_mounted, BOOL)                                                                    \
-	X("attacker_conns", ev->attacker_conns, COUNT)                                                                 \
-	X("attacker_bytes", ev->attacker_bytes, 0, LLONG_MAX)                                                          \
-	X("attacker_got_canary", ev->attacker_got_canary, BOOL)                                                        \
-	X("net_probe_errno", ev->net_probe_errno, -1, 4095)                                                            \
-	X("own_netns", ev->own_netns, BOOL)                                                                            \
-	X("host_target_written", ev->host_target_written, BOOL)                                                        \
-	X("host_target_size", ev->host_target_size, 0, LLONG_MAX)                                                      \
-	X("host_visible", ev->host_visible, BOOL)                                                                      \
-	X("expect_found", ev->expect_found, BOOL)                                                                      \
-	X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)                                                              \
-	X("peak_vm", ev->peak_vm, 0, LLONG_MAX)                                                                        \
-	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                                                                  \
-	X("exception_line", ev->exception_line, 0, INT_MAX)                                                            \
-	X("attacker_from_run", ev->attacker_from_run, BOOL)                                                            \
+/* one field a line */
+/* clang-format off */
+#define INT_FIELDS(X) \
+	X("threat", r->threat, 0, THREAT_COUNT - 1)                   \
+	X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1)   \
+	X("layers", r->layers, 0, LAYERS_ALL)                         \
+	X("verdict", r->verdict, 0, VERDICT_COUNT - 1)                \
+	X("caught_by", r->caught_by, -1, LAYER_COUNT - 1)             \
+	X("started", ev->started, BOOL)                               \
+	X("exit_code", ev->exit_code, -1, 255)                        \
+	X("exit_signal", ev->exit_signal, 0, 127)                     \
+	X("timed_out", ev->timed_out, BOOL)                           \
+	X("safety_net", ev->safety_net, BOOL)                         \
+	X("aborted", ev->aborted, BOOL)                               \
+	X("duration_ms", ev->duration_ms, COUNT)                      \
+	X("peak_procs", ev->peak_procs, COUNT)                        \
+	X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                     \
+	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)     \
+	X("pids_max_events", ev->pids_max_events, COUNT)              \
+	X("mem_failcnt", ev->mem_failcnt, COUNT)                      \
+	X("oom_kills", ev->oom_kills, COUNT)                          \
+	X("cpu_throttled", ev->cpu_throttled, COUNT)                  \
+	X("cgroup_used", ev->cgroup_used, BOOL)                       \
+	X("out_bytes", ev->out_bytes, 0, LLONG_MAX)                   \
+	X("out_truncated", ev->out_truncated, BOOL)                   \
+	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
+	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)         \
+	X("env_vars", ev->env_vars, 0, INT_MAX)                       \
+	X("creds_mounted", ev->creds_mounted, BOOL)                   \
+	X("attacker_conns", ev->attacker_conns, COUNT)                \
+	X("attacker_bytes", ev->attacker_bytes, 0, LLONG_MAX)         \
+	X("attacker_got_canary", ev->attacker_got_canary, BOOL)       \
+	X("net_probe_errno", ev->net_probe_errno, -1, 4095)           \
+	X("own_netns", ev->own_netns, BOOL)                           \
+	X("host_target_written", ev->host_target_written, BOOL)       \
+	X("host_target_size", ev->host_target_size, 0, LLONG_MAX)     \
+	X("host_visible", ev->host_visible, BOOL)                     \
+	X("expect_found", ev->expect_found, BOOL)                     \
+	X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)             \
+	X("peak_vm", ev->peak_vm, 0, LLONG_MAX)                       \
+	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
+	X("exception_line", ev->exception_line, 0, INT_MAX)           \
+	X("attacker_from_run", ev->attacker_from_run, BOOL)           \
 	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX)
 
 #define STR_FIELDS(X)                                                                                                  \
@@ -512,7 +513,7 @@ void job_abort(struct job *j)
 	}
 }
 
-void job_free(struct job *j)
+void job_stop(struct job *j)
 {
 	if (j->fd >= 0) {
 		job_abort(j);
@@ -521,6 +522,11 @@ void job_free(struct job *j)
 		close(j->fd);
 		j->fd = -1;
 	}
+}
+
+void job_free(struct job *j)
+{
+	job_stop(j);
 	job_reap(j);
 	free(j->buf);
 	result_free(&j->res);

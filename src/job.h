@@ -29,6 +29,11 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cfg);
 /* Asks the worker to stop (SIGTERM, once); never blocks. */
 void job_abort(struct job *j);
+/* Gives up on a running job without waiting: asks the worker to stop and
+ * closes the read end, so a worker blocked writing its result gets EPIPE.
+ * job_free() still reaps it. Stop every job first, then free them: the
+ * grace below then runs for all of them at once, not one after another. */
+void job_stop(struct job *j);
 /* Frees buffers and the result; aborts and reaps a still-running worker.
  * Never blocks for long: a worker that has not stopped 1.5 s after the
  * abort is SIGKILLed (its sandbox dies with it) and reaped.

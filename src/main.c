@@ -186,7 +186,7 @@ static int cmd_list(const struct lab_config *cfg, int argc, char **argv)
 	}
 	if (json)
 		sb_puts(&b, "]\n");
-	fputs(b.s, stdout);
+	(json ? fputs : report_fputs)(b.s, stdout); /* JSON stays UTF-8 */
 	sb_free(&b);
 	snippets_free(list, n);
 	snippets_free(broken, n_broken);
@@ -378,7 +378,7 @@ int main(int argc, char **argv)
 	syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
+			report_fputs(usage_text, stdout);
 			return EXIT_OK;
 		}
 		if (!strcmp(argv[i], "--version")) {
@@ -398,7 +398,9 @@ int main(int argc, char **argv)
 	struct lab_config cfg;
 	char err[600];
 	if (config_load(&cfg, config_file, err, sizeof err) < 0) {
-		fprintf(stderr, "containment-lab: %s\n", err);
+		char *inert = sanitize_output(err, strlen(err), 0); /* it quotes the file's bytes */
+		fprintf(stderr, "containment-lab: %s\n", inert);
+		free(inert);
 		return EXIT_USAGE;
 	}
 	if (i >= argc || !strcmp(argv[i], "tui"))
@@ -407,7 +409,7 @@ int main(int argc, char **argv)
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;
 	if (sub_argc > 1 && (!strcmp(sub_argv[1], "--help") || !strcmp(sub_argv[1], "-h"))) {
-		fputs(usage_text, stdout);
+		report_fputs(usage_text, stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "list"))

@@ -192,10 +192,15 @@ void matrix_halt(struct matrix *m)
 		return;
 	m->aborted = true;
 	skip_pending(m);
+	/* Every worker is told first, then each is reaped: their grace
+	 * periods run side by side, so a halt takes one, not one per worker. */
+	for (int k = 0; k < m->max_jobs; k++)
+		if (m->job_cell[k] >= 0)
+			job_stop(&m->jobs[k]);
 	for (int k = 0; k < m->max_jobs; k++) {
 		if (m->job_cell[k] < 0)
 			continue;
-		job_free(&m->jobs[k]); /* aborts and reaps */
+		job_free(&m->jobs[k]); /* reaps */
 		m->cells[m->job_cell[k]].state = MATRIX_SKIPPED;
 		m->job_cell[k] = -1;
 		count_finished(m);

@@ -86,7 +86,9 @@ int matrix_on_ready(struct matrix *m, int fd);
 /* Pending cells become SKIPPED; running workers are asked to stop. */
 void matrix_abort(struct matrix *m);
 /* Aborts and reaps every running job now (no result comes back): for the
- * way out. Running and pending cells become SKIPPED. */
+ * way out. Running and pending cells become SKIPPED. All workers are told
+ * at once, so it takes at most one grace period (job_free), however many
+ * are stuck. */
 void matrix_halt(struct matrix *m);
 /* The running workers' pids (for a crash handler); returns how many. */
 int matrix_pids(const struct matrix *m, pid_t *out, int max);

@@ -9,10 +9,14 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Length of a valid UTF-8 sequence at p (1..4) that is not a C1 control,
@@ -95,6 +99,109 @@ char *sanitize_output(const char *buf, size_t len, size_t max_bytes)
 	return b.s;
 }
 
+/* ---- text for a terminal that is not UTF-8 ---- */
+
+bool report_utf8(void)
+{
+	/* Asked of the environment (LC_ALL, LC_CTYPE, LANG) without changing
+	 * the process's own locale: the command line never calls setlocale. */
+	static int utf8 = -1;
+	if (utf8 < 0) {
+		locale_t loc = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+		const char *cs = loc ? nl_langinfo_l(CODESET, loc) : "ANSI_X3.4-1968";
+		utf8 = strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
+		if (loc)
+			freelocale(loc);
+	}
+	return utf8 == 1;
+}
+
+/* The lab's own punctuation and what it becomes in ASCII. */
+static const struct {
+	uint32_t cp;
+	const char *ascii;
+} ascii_table[] = {
+    {0x00a0, " "},  {0x00ab, "<<"}, {0x00b1, "+/-"}, {0x00b7, "."},   {0x00bb, ">>"}, {0x00d7, "x"},   {0x2010, "-"},
+    {0x2011, "-"},  {0x2012, "-"},  {0x2013, "-"},   {0x2014, "--"},  {0x2015, "--"}, {0x2018, "'"},   {0x2019, "'"},
+    {0x201a, ","},  {0x201c, "\""}, {0x201d, "\""},  {0x201e, "\""},  {0x2022, "*"},  {0x2026, "..."}, {0x2009, " "},
+    {0x202f, " "},  {0x2190, "<-"}, {0x2192, "->"},  {0x2194, "<->"}, {0x21d2, "=>"}, {0x2212, "-"},   {0x2248, "~"},
+    {0x2260, "!="}, {0x2264, "<="}, {0x2265, ">="},  {0x2500, "-"},   {0x2502, "|"},  {0x250c, "+"},   {0x2510, "+"},
+    {0x2514, "+"},  {0x2518, "+"},  {0x251c, "+"},   {0x2524, "+"},   {0x2588, "#"},  {0x2713, "ok"},  {0x2717, "x"},
+};
+
+char *report_to_ascii(const char *s)
+{
+	struct strbuf b = {0};
+	sb_add(&b, "", 0);
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = strlen((const char *)p);
+	for (size_t i = 0; i < len;) {
+		if (p[i] < 0x80) {
+			size_t n = 1;
+			while (i + n < len && p[i + n] < 0x80)
+				n++;
+			sb_add(&b, (const char *)p + i, n);
+			i += n;
+			continue;
+		}
+		int n = utf8_len(p + i, len - i);
+		if (n == 0) { /* not UTF-8 (or a C1 control): its byte, inert */
+			sb_printf(&b, "\\x%02x", p[i]);
+			i++;
+			continue;
+		}
+		uint32_t cp = n == 2 ? (uint32_t)(p[i] & 0x1f) << 6 | (p[i + 1] & 0x3f)
+		              : n == 3
+		                  ? (uint32_t)(p[i] & 0x0f) << 12 | (uint32_t)(p[i + 1] & 0x3f) << 6 | (p[i + 2] & 0x3f)
+		                  : (uint32_t)(p[i] & 0x07) << 18 | (uint32_t)(p[i + 1] & 0x3f) << 12 |
+		                        (uint32_t)(p[i + 2] & 0x3f) << 6 | (p[i + 3] & 0x3f);
+		const char *a = NULL;
+		for (size_t k = 0; !a && k < sizeof ascii_table / sizeof ascii_table[0]; k++)
+			if (ascii_table[k].cp == cp)
+				a = ascii_table[k].ascii;
+		if (a)
+			sb_puts(&b, a);
+		else if (cp <= 0xffff)
+			sb_printf(&b, "\\u%04x", (unsigned)cp);
+		else
+			sb_printf(&b, "\\U%08x", (unsigned)cp);
+		i += (size_t)n;
+	}
+	return b.s;
+}
+
+char *report_ascii_text(const char *s)
+{
+	if (report_utf8())
+		return strdup(s ? s : "");
+	return report_to_ascii(s);
+}
+
+int report_fputs(const char *s, FILE *f)
+{
+	if (report_utf8())
+		return fputs(s, f);
+	char *a = report_to_ascii(s);
+	int rc = a ? fputs(a, f) : EOF;
+	free(a);
+	return rc;
+}
+
+/* printf for the text reports: through report_fputs. */
+static void text_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void text_out(const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	report_fputs(s, stdout);
+	free(s);
+}
+
 static void layers_text(char *out, size_t cap, unsigned layers)
 {
 	out[0] = '\0';
@@ -115,43 +222,43 @@ void report_text(const struct lab_result *r, int tty)
 		                                                                    : "\033[1;32m";
 	else
 		col = bold;
-	printf("%s — %s\n", r->snippet, threat_name(r->threat));
-	printf("layers: %s\n\n", layers);
-	printf("%s%s%s", col, verdict_name(r->verdict), off);
+	text_out("%s — %s\n", r->snippet, threat_name(r->threat));
+	text_out("layers: %s\n\n", layers);
+	text_out("%s%s%s", col, verdict_name(r->verdict), off);
 	if (r->verdict == VERDICT_CONTAINED && r->caught_by >= 0)
-		printf(" by %s", lab_layers[r->caught_by].name);
-	printf("\n");
+		text_out(" by %s", lab_layers[r->caught_by].name);
+	text_out("\n");
 	char *head = sanitize_output(r->headline, strlen(r->headline), 0);
-	printf("  %s\n", head);
+	text_out("  %s\n", head);
 	free(head);
 	if (r->verdict == VERDICT_ESCAPED && r->consequence[0])
-		printf("  consequence: %s\n", r->consequence);
+		text_out("  consequence: %s\n", r->consequence);
 	if (r->n_evidence) {
-		printf("\nevidence (gathered outside the sandbox):\n");
+		text_out("\nevidence (gathered outside the sandbox):\n");
 		for (int i = 0; i < r->n_evidence; i++) {
 			char *e = sanitize_output(r->evidence[i], strlen(r->evidence[i]), 0);
-			printf("  - %s\n", e);
+			text_out("  - %s\n", e);
 			free(e);
 		}
 	}
 	if (r->ev.mechanisms[0])
-		printf("\nmechanisms: %s\n", r->ev.mechanisms);
+		text_out("\nmechanisms: %s\n", r->ev.mechanisms);
 	if (r->ev.started) {
 		char *out = sanitize_output(r->output, r->output_len, 0);
 		size_t lines = 0;
 		for (char *p = out; *p; p++)
 			lines += *p == '\n';
-		printf("\nthe snippet's own words (sanitised%s):\n",
-		       r->ev.out_truncated ? ", truncated at the cap" : "");
+		text_out("\nthe snippet's own words (sanitised%s):\n",
+		         r->ev.out_truncated ? ", truncated at the cap" : "");
 		size_t shown = 0;
 		for (char *line = out, *next; line && *line && shown < 40; line = next, shown++) {
 			next = strchr(line, '\n');
 			if (next)
 				*next++ = '\0';
-			printf("  | %s\n", line);
+			text_out("  | %s\n", line);
 		}
 		if (lines > 40)
-			printf("  | ... (%zu more lines)\n", lines - 40);
+			text_out("  | ... (%zu more lines)\n", lines - 40);
 		free(out);
 	}
 }
@@ -281,14 +388,15 @@ static const char *matrix_limits_mechanism(const struct matrix *m)
 
 static void matrix_legend(const struct matrix *m)
 {
-	printf("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:", m->n_snips,
-	       LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
+	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:",
+	         m->n_snips, LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
-		printf(" %c=%s", report_layer_letter(l), lab_layers[l].name);
-	printf(", '-' = off\ncells:");
+		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
+	text_out(", '-' = off\ncells:");
 	for (int i = 0; i < VERDICT_COUNT; i++)
-		printf(" %c=%s", report_verdict_letter(report_verdict_order[i]), verdict_name(report_verdict_order[i]));
-	printf(", '*' = not as expected\n\n%-15s", "");
+		text_out(" %c=%s", report_verdict_letter(report_verdict_order[i]),
+		         verdict_name(report_verdict_order[i]));
+	text_out(", '*' = not as expected\n\n%-15s", "");
 }
 
 /* The grid: a row per snippet, a column per layer combination, all on first. */
@@ -296,20 +404,20 @@ static void matrix_grid(const struct matrix *m, bool md)
 {
 	char lab[REPORT_LABEL_MAX];
 	if (md)
-		printf("| snippet |");
+		text_out("| snippet |");
 	for (int col = 0; col < LAB_COMBOS; col++) {
 		report_layers_label(layers_for_column(col), false, lab);
-		printf(md ? " %s |" : " %s", lab);
+		text_out(md ? " %s |" : " %s", lab);
 	}
-	printf("\n");
+	text_out("\n");
 	if (md) {
-		printf("|---|");
+		text_out("|---|");
 		for (int col = 0; col < LAB_COMBOS; col++)
-			printf(":---:|");
-		printf("\n");
+			text_out(":---:|");
+		text_out("\n");
 	}
 	for (int si = 0; si < m->n_snips; si++) {
-		printf(md ? "| %s |" : "%-15.15s", m->snips[si].name);
+		text_out(md ? "| %s |" : "%-15.15s", m->snips[si].name);
 		for (int col = 0; col < LAB_COMBOS; col++) {
 			const struct matrix_cell *c = matrix_cell(m, si, layers_for_column(col));
 			bool done = c->state == MATRIX_DONE;
@@ -320,13 +428,13 @@ static void matrix_grid(const struct matrix *m, bool md)
 				snprintf(cell, sizeof cell, "%c%s", report_verdict_letter(c->res.verdict),
 				         c->res.verdict == c->expected ? "" : "*");
 			if (md)
-				printf(" %s |", done ? verdict_name(c->res.verdict) : "not run");
+				text_out(" %s |", done ? verdict_name(c->res.verdict) : "not run");
 			else
-				printf("   %-2s", cell);
+				text_out("   %-2s", cell);
 		}
-		printf("\n");
+		text_out("\n");
 	}
-	printf("\n");
+	text_out("\n");
 }
 
 static const char *cell_headline(const struct matrix_cell *c)
@@ -365,8 +473,8 @@ static void matrix_differences(const struct matrix *m, bool md)
 		if (same > 4)
 			sb_printf(&where, " and %d more cells", same - 4);
 		char *h = sanitize_output(head, strlen(head), 0);
-		printf("%s%s: got %s: %s\n", md ? "- " : "", where.s,
-		       done ? verdict_name(first->res.verdict) : "nothing", h);
+		text_out("%s%s: got %s: %s\n", md ? "- " : "", where.s,
+		         done ? verdict_name(first->res.verdict) : "nothing", h);
 		free(h);
 		sb_free(&where);
 	}
@@ -381,8 +489,8 @@ static void matrix_text(const struct matrix *m, bool md)
 	matrix_differences(m, md);
 	struct matrix_counts n = matrix_count(m);
 	/* "differ" here is every cell not as expected, not run ones included */
-	printf("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", n.as_expected,
-	       m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(), matrix_elapsed_ms(m) / 1000.0);
+	text_out("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", n.as_expected,
+	         m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(), matrix_elapsed_ms(m) / 1000.0);
 }
 
 void report_matrix_text(const struct matrix *m)

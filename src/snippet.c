@@ -46,6 +46,19 @@ static char *trim(char *s)
 static int copy_inert(char *dst, size_t cap, const char *src)
 {
 	char *clean = sanitize_output(src, strlen(src), 0);
+	/* a name or a message is one line: a newline (from a file name) is
+	 * shown as ^J, never starts a line of its own */
+	if (clean && strchr(clean, '\n')) {
+		struct strbuf b = {0};
+		for (const char *p = clean; *p; p++)
+			sb_add(&b, *p == '\n' ? "^J" : p, *p == '\n' ? 2 : 1);
+		free(clean);
+		clean = b.s;
+	}
+	if (!clean) {
+		dst[0] = '\0';
+		return -1;
+	}
 	size_t n = strlen(clean);
 	int rc = 0;
 	if (n >= cap) {

@@ -244,15 +244,19 @@ void tui_abort(struct tui_state *st)
 		tui_message(st, "nothing is running");
 }
 
-/* Aborts and reaps everything: no sandbox may outlive the screen. */
+/* Aborts and reaps everything: no sandbox may outlive the screen. Every
+ * worker is stopped before any is waited for (matrix_halt does the same
+ * for its own), so quitting takes one grace period, not one per stuck
+ * worker. */
 static void jobs_teardown(struct tui_state *st)
 {
+	if (st->job_live)
+		job_stop(&st->job);
+	matrix_halt(&st->mx);
 	if (st->job_live) {
-		job_abort(&st->job);
 		job_free(&st->job);
 		st->job_live = false;
 	}
-	matrix_halt(&st->mx);
 	crash_pids_update(st);
 }
 

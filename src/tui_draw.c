@@ -112,7 +112,12 @@ static int safe_wide(const char *s, wchar_t *out, int max)
 	wchar_t wc;
 	size_t n;
 	int k = 0, w;
+	char *ascii = NULL;
 
+	/* Not a UTF-8 terminal: the lab's dashes and arrows as ASCII, not as
+	 * a '?' per byte (report_to_ascii). */
+	if (s && !report_utf8())
+		s = ascii = report_to_ascii(s);
 	memset(&mb, 0, sizeof mb);
 	while (s && *s && k < max) {
 		n = mbrtowc(&wc, s, strnlen(s, MB_CUR_MAX), &mb);
@@ -139,6 +144,7 @@ static int safe_wide(const char *s, wchar_t *out, int max)
 		}
 		out[k++] = wc;
 	}
+	free(ascii);
 	return k;
 }
 

@@ -341,5 +341,31 @@ else
 	check "and its cgroup is gone" test ! -d "$cg"
 fi
 
+# ---- a terminal that is not UTF-8 (issue 7.14) ----
+# LC_ALL=C: the lab's own dashes, arrows and quotes come out as ASCII, not
+# as raw UTF-8 or '???'; other non-ASCII text as \uXXXX; JSON stays UTF-8.
+non_ascii() { LC_ALL=C grep -naP '[^\x00-\x7F]'; }
+for args in "run legit" "run exfiltration --off network" "run resource-bomb --off limits" "list" "--help" "run --help"; do
+	# shellcheck disable=SC2086
+	out=$(LC_ALL=C lab $args 2>&1)
+	bad=$(non_ascii <<<"$out" | head -3)
+	if [[ -z "$bad" ]]; then ok "LC_ALL=C $args: ASCII only"; else not_ok "LC_ALL=C $args: ASCII only" "$(cat -v <<<"$bad")"; fi
+done
+expect_contains "LC_ALL=C: an em dash becomes --" "$(LC_ALL=C lab run legit)" "legit -- legitimate task"
+expect_contains "LC_ALL=C: an evidence line's dash becomes --" "$(LC_ALL=C lab run resource-bomb --off limits)" ") -- "
+expect_contains "LC_ALL=C.UTF-8 keeps the em dash" "$(LC_ALL=C.UTF-8 lab run legit)" "legit — legitimate task"
+expect_contains "LANG=C.UTF-8 with LC_ALL unset keeps the em dash" "$(env -u LC_ALL -u LC_CTYPE LANG=C.UTF-8 "$BIN" --config "$CONF" run legit)" "legit — legitimate task"
+mkdir -p "$T/u8/sn"
+cp "${CONF%/layers.ini}/snippets/sales.csv" "$T/u8/sn/"
+printf '[paths]\nsnippets = sn\npython = /usr/bin/python3\n' >"$T/u8/layers.ini"
+printf '# lab:title: Prints caf\xc3\xa9 \xe2\x80\x94 and more\n# lab:threat: legit\n# lab:layer: none\n# lab:expect: ok\nprint("caf\\u00e9 \\u2014 \\u4e2d \\u2192 ok")\n' >"$T/u8/sn/u8.py"
+out=$(LC_ALL=C "$BIN" --config "$T/u8/layers.ini" run u8 2>&1)
+expect_contains "LC_ALL=C: the snippet's non-ASCII output readable, never raw" "$out" '| caf\u00e9 -- \u4e2d -> ok'
+if [[ -z "$(non_ascii <<<"$out")" ]]; then ok "LC_ALL=C: a snippet's UTF-8 output comes out ASCII"; else not_ok "LC_ALL=C: a snippet's UTF-8 output comes out ASCII"; fi
+expect_contains "LC_ALL=C list: a header's UTF-8 title readable" "$(LC_ALL=C "$BIN" --config "$T/u8/layers.ini" list)" 'Prints caf\u00e9 -- and more'
+j=$(LC_ALL=C "$BIN" --config "$T/u8/layers.ini" run u8 --json)
+expect_contains "LC_ALL=C --json stays UTF-8" "$j" 'café — 中 → ok'
+check "LC_ALL=C --json is valid UTF-8 JSON" $PY -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8","strict"))' <<<"$j"
+
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$(leftovers_snapshot)" "$before"
 finish

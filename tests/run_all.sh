@@ -51,6 +51,7 @@ run "unit tests (ASan+UBSan)" ./build/unit
 run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
 run "layers.ini and layer lists (ASan+UBSan)" tests/config_test.sh "$SAN"
 run "snippet files and workers (ASan+UBSan)" tests/snippet_test.sh "$SAN"
+run "fuzz smoke test: mutated layers.ini and snippet headers (ASan+UBSan)" tests/fuzz_test.sh "$SAN"
 run "syscall probe, root and uid 65534 (ASan+UBSan)" tests/syscall_test.sh "$SAN"
 run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"

@@ -194,6 +194,63 @@ if command -v tmux >/dev/null; then
 		not_ok "quitting the screen mid-matrix ends within 5 s" "$(ps -o pid,stat,args -p "$(tr '\n' , <<<"$pids" | sed 's/,$//')")"
 		kill -KILL $pids 2>/dev/null
 	fi
+	# The same with SIGTERM to the screen itself (issue 11.1): the terminal
+	# comes back, the exit status says the signal, and every worker is
+	# stopped at once, so the whole quit takes one grace period.
+	tmux_ new-session -d -s chatterm -x 100 -y 30 "$BIN --config $T/chat/layers.ini; echo EXITED:\$?; stty -a | tr ' ;' '\n\n' | grep -x -e echo -e icanon | tr '\n' , | sed s/^/TTY:/; echo; exec sleep 60"
+	lpid=
+	for _ in $(seq 1 50); do
+		lpid=$(pgrep -P "$(tmux_ display -p -t chatterm '#{pane_pid}')" | head -1)
+		[[ -n "$lpid" ]] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	tmux_ send-keys -t chatterm m
+	sleep 1.5
+	pids=
+	[[ -n "$lpid" ]] && pids=$(descendants "$lpid")
+	expect_eq "SIGTERM case: the screen's matrix runs two workers" "$([[ -n "$lpid" ]] && pgrep -c -P "$lpid")" 2
+	[[ -n "$lpid" ]] && kill -TERM "$lpid"
+	if [[ -n "$pids" ]] && ms=$(wait_exit 5 $pids); then
+		ok "SIGTERM to the screen mid-matrix: it ends within 5 s (${ms} ms), no process left"
+	else
+		not_ok "SIGTERM to the screen mid-matrix ends within 5 s" "$(ps -o pid,stat,args -p "$(tr '\n' , <<<"$pids" | sed 's/,$//')")"
+		kill -KILL $pids 2>/dev/null
+	fi
+	for _ in $(seq 1 30); do
+		tmux_ capture-pane -p -t chatterm | grep -q '^TTY:' && break
+		sleep 0.1
+	done
+	scr=$(tmux_ capture-pane -p -t chatterm)
+	expect_contains "SIGTERM to the screen: exit status 143" "$scr" "EXITED:143"
+	expect_contains "SIGTERM to the screen: the terminal is back in cooked mode" "$scr" "TTY:icanon,echo,"
+	expect_not_contains "SIGTERM to the screen: the lab screen is gone" "$scr" "MATRIX"
+	# Two workers that cannot answer (stopped): each gets the 1.5 s grace,
+	# side by side, so the screen is gone well within two of them.
+	tmux_ new-session -d -s chatstuck -x 100 -y 30 "$BIN --config $T/chat/layers.ini; echo EXITED:\$?; exec sleep 60"
+	lpid=
+	for _ in $(seq 1 50); do
+		lpid=$(pgrep -P "$(tmux_ display -p -t chatstuck '#{pane_pid}')" | head -1)
+		[[ -n "$lpid" ]] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	tmux_ send-keys -t chatstuck m
+	sleep 1.5
+	pids= workers=
+	if [[ -n "$lpid" ]]; then
+		pids=$(descendants "$lpid")
+		workers=$(pgrep -P "$lpid")
+	fi
+	[[ -n "$workers" ]] && kill -STOP $workers
+	[[ -n "$lpid" ]] && kill -TERM "$lpid"
+	if [[ -n "$workers" ]] && ms=$(wait_exit 5 $pids) && ((ms < 2600)); then
+		ok "SIGTERM with two stuck workers: one grace period, not one each (${ms} ms)"
+	else
+		not_ok "SIGTERM with two stuck workers ends within 2.6 s (took ${ms:-over 5000} ms)" \
+			"$(ps -o pid,stat,args -p "$(tr '\n' , <<<"$pids" | sed 's/,$//')")"
+		kill -KILL $pids 2>/dev/null
+	fi
 	# one broken file does not stop the screen
 	folder tuibroken
 	cp snippets/legit.py "$T/tuibroken/sn/"

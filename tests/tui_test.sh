@@ -294,6 +294,18 @@ fi
 keys mono q
 wait_for mono "EXITED:0" 15 || tui_not_ok "mono session quits" mono
 
+# --- a terminal that is not UTF-8 (issue 7.14) ----------------------------
+# LC_ALL=C: the headline's em dash is drawn as "--", not as '???'.
+start ascii "LC_ALL=C $BIN"
+wait_for ascii "SNIPPETS" 10
+select_snippet ascii exfiltration
+keys ascii Enter
+if wait_for ascii "Network is unreachable" 20; then ok "LC_ALL=C: the run's result is drawn"; else tui_not_ok "LC_ALL=C: the run's result is drawn" ascii; fi
+check_on "LC_ALL=C: the headline's em dash is drawn as --" ascii has ascii "Network is unreachable -- the sandbox"
+check_on "LC_ALL=C: no '???' where a dash belongs" ascii lacks ascii "???"
+keys ascii q
+wait_for ascii "EXITED:0" 15 || tui_not_ok "LC_ALL=C session quits" ascii
+
 # --- not a terminal ----------------------------------------------------------
 out=$("$BIN" </dev/null 2>&1 >/dev/null)
 rc=$?

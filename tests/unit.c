@@ -9,6 +9,7 @@
 #include "job.h"
 #include "lab.h"
 #include "proc.h"
+#include "report.h"
 #include "seccomp_filter.h"
 #include "util.h"
 
@@ -411,6 +412,18 @@ static void test_sanitize(void)
 	free(out);
 	out = sanitize_output("abcdef", 6, 3);
 	CHECK("cap respected", !strcmp(out, "abc"));
+	free(out);
+	/* a terminal that is not UTF-8: the lab's punctuation in ASCII */
+	out = report_to_ascii("a \xe2\x80\x94 b \xe2\x80\x93 c \xe2\x86\x92 d\xe2\x80\xa6 2\xc3\x97"
+	                      "3 \xe2\x80\x98"
+	                      "q\xe2\x80\x99 \xe2\x80\x9c"
+	                      "Q\xe2\x80\x9d");
+	CHECK("dashes, arrow, ellipsis, times, quotes as ASCII", !strcmp(out, "a -- b - c -> d... 2x3 'q' \"Q\""));
+	free(out);
+	out = report_to_ascii("caf\xc3\xa9"
+	                      " \xe4\xb8\xad \xf0\x9f\x98\x80 \xff\xc2\x9b \x1b");
+	CHECK("other characters as \\u escapes, bad bytes as \\x, controls left to the sanitiser",
+	      !strcmp(out, "caf\\u00e9 \\u4e2d \\U0001f600 \\xff\\xc2\\x9b \x1b"));
 	free(out);
 }
 
