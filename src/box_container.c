@@ -181,7 +181,13 @@ static void child_receive_go(struct run *r)
 		nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 		fds = (int *)CMSG_DATA(c);
 	}
-	if (nfd != byte[1] + byte[2] + byte[3] || (nfd && !fds))
+	if (nfd != byte[1] + byte[2] + byte[3])
+		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
+	if (!nfd) {
+		close(r->sync[0]);
+		return;
+	}
+	if (!fds)
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
 	for (int i = 0; i < byte[1]; i++) {
 		if (write(fds[i], "0\n", 2) != 2)
