@@ -183,6 +183,10 @@ static void child_receive_go(struct run *r)
 	}
 	if (nfd != byte[1] + byte[2] + byte[3] || (nfd && !fds))
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
+	if (!fds) { /* none was sent: no cgroup and no filter to take in */
+		close(r->sync[0]);
+		return;
+	}
 	for (int i = 0; i < byte[1]; i++) {
 		if (write(fds[i], "0\n", 2) != 2)
 			run_fail(r, "move into the run's cgroup", "tasks", errno);

@@ -58,8 +58,8 @@ void decoy_encode_variants(const char *token, char variant[][112], int *n)
 		for (size_t i = 0; i < len; i++) {
 			char c = token[i];
 			variant[*n][i] = (char)(c >= 'a' && c <= 'z'   ? 'a' + (c - 'a' + 13) % 26
-						: c >= 'A' && c <= 'Z' ? 'A' + (c - 'A' + 13) % 26
-								       : c);
+			                        : c >= 'A' && c <= 'Z' ? 'A' + (c - 'A' + 13) % 26
+			                                               : c);
 		}
 		variant[(*n)++][len] = '\0';
 	}
@@ -403,5 +403,6 @@ bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECR
 		secrets[i] = sc.found[i];
 		any |= sc.found[i];
 	}
-	return any || decoy_attacker_got_canary(d) || memmem(d->received, d->received_len, d->run_token, strlen(d->run_token));
+	return any || decoy_attacker_got_canary(d) ||
+	       memmem(d->received, d->received_len, d->run_token, strlen(d->run_token));
 }

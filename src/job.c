@@ -46,7 +46,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
  * reader must never index a table or print a verdict from it. */
 #define BOOL  0, 1
 #define COUNT 0, LONG_MAX
-/* clang-format off: one field a line */
+/* one field a line */
+/* clang-format off */
 #define INT_FIELDS(X) \
 	X("threat", r->threat, 0, THREAT_COUNT - 1)                   \
 	X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1)   \

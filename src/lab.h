@@ -92,7 +92,7 @@ struct lab_evidence {
 	bool attacker_got_canary;
 	bool attacker_from_run;  /* what came carried this run's token, canary row or a secret */
 	int secrets_to_attacker; /* planted secrets found in what the attacker received */
-	int net_probe_errno; /* connect() from inside to the listener; -1 = not probed, 0 = connected */
+	int net_probe_errno;     /* connect() from inside to the listener; -1 = not probed, 0 = connected */
 	bool own_netns;
 	/* takeover */
 	bool host_target_written;

@@ -272,9 +272,9 @@ static bool is_under(const char *path, const char *dir)
 static void range_proc(struct run *r)
 {
 	mount_fs(r, "proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
-	static const char *const knobs[] = {"/proc/sys",  "/proc/sysrq-trigger", "/proc/irq",    "/proc/bus",
-					    "/proc/fs",   "/proc/acpi",          "/proc/scsi",   "/proc/asound",
-					    "/proc/kcore", "/proc/timer_list",   "/proc/keys"};
+	static const char *const knobs[] = {"/proc/sys",   "/proc/sysrq-trigger", "/proc/irq",  "/proc/bus",
+	                                    "/proc/fs",    "/proc/acpi",          "/proc/scsi", "/proc/asound",
+	                                    "/proc/kcore", "/proc/timer_list",    "/proc/keys"};
 	for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
 		if (access(knobs[i], F_OK) < 0)
 			continue; /* not on this kernel */

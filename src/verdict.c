@@ -307,8 +307,9 @@ static void judge_exfil(struct lab_result *r)
 		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	if (ev->attacker_bytes > 0)
-		add(r, "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
-		       "row or secrets): another run's, not counted",
+		add(r,
+		    "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
+		    "row or secrets): another run's, not counted",
 		    bytes);
 	else
 		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);

@@ -741,7 +741,8 @@ static void test_encoded_canaries(void)
 	n = -1;
 	decoy_encode_variants("sk-ant-12345x", v, &n);
 	CHECK("13-byte token: two base64 variants, two hex, reversed and rot13",
-	      n == 6 && !strcmp(v[4], "x54321-tna-ks") && !strcmp(v[5], "fx-nag-12345k") && !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
+	      n == 6 && !strcmp(v[4], "x54321-tna-ks") && !strcmp(v[5], "fx-nag-12345k") &&
+	          !strcmp(v[0], "c2stYW50LTEyMzQ1") && !strcmp(v[1], "ay1hbnQtMTIzNDV4") &&
 	          !strcmp(v[2], "736b2d616e742d313233343578") && !strcmp(v[3], "736B2D616E742D313233343578"));
 	n = -1;
 	decoy_encode_variants("AKIA1234567", v, &n); /* 11 bytes: too short for base64 */
