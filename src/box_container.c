@@ -30,6 +30,7 @@
 #include "box.h"
 #include "layer.h"
 #include "proc.h"
+#include "system.h"
 #include "util.h"
 
 #include <dirent.h>

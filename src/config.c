@@ -6,6 +6,7 @@
  * about. */
 #define _GNU_SOURCE
 #include "config.h"
+#include "system.h"
 #include "util.h"
 
 #include <ctype.h>

@@ -3,6 +3,7 @@
  * the result crosses the pipe as "key<TAB>value" lines (\\, \n, \t escaped). */
 #define _GNU_SOURCE
 #include "job.h"
+#include "system.h"
 #include "util.h"
 
 #include <dirent.h>

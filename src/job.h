@@ -7,6 +7,7 @@
 #define JOB_H
 
 #include "lab.h"
+#include "system.h" /* monotonic_ms: the clock of started_ms and abort_ms */
 #include <sys/types.h>
 
 struct job {
@@ -34,7 +35,6 @@ void job_abort(struct job *j);
  * abort is SIGKILLed (its sandbox dies with it) and reaped.
  * Leaves the job idle (fd -1), ready for job_start. */
 void job_free(struct job *j);
-long monotonic_ms(void);
 
 /* In a freshly forked worker: closes every descriptor but stdio and keep
  * (close_range, else what /proc/self/fd lists, else one by one up to the

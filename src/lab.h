@@ -157,8 +157,6 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
  * lab failed, 126/127 as a shell, 2 when the current folder is refused). */
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[]);
 
-long monotonic_ms(void);
-
 /* ---- Clean-env's environment (layers/env.c) ---- */
 /* Clean: only cfg's allow-listed names from source, then HOME=clean_home.
  * Not clean: source whole, as a naive integration passes it. Appends to

@@ -2,6 +2,7 @@
  * one order they start in, up to max_jobs workers at once, and the truth
  * table's bookkeeping. The caller polls; see matrix.h. */
 #include "matrix.h"
+#include "system.h"
 
 #include <errno.h>
 #include <stdio.h>

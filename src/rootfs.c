@@ -15,6 +15,7 @@
  * Every failure names the step and the path (bubblewrap style). */
 #define _GNU_SOURCE
 #include "run.h"
+#include "system.h"
 #include "util.h"
 
 #include <errno.h>

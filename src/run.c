@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "box.h"
 #include "layer.h"
+#include "system.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -35,13 +36,6 @@
 #define DRAIN_MS      300
 #define KILL_GRACE_MS 300
 #define TAIL_MAX      4096
-
-long monotonic_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 void run_mech_add(struct lab_evidence *ev, const char *fmt, ...)
 {

@@ -10,6 +10,7 @@
 #include "lab.h"
 #include "proc.h"
 #include "seccomp_filter.h"
+#include "system.h"
 #include "util.h"
 
 #include <errno.h>

@@ -8,6 +8,7 @@
  * handle to the credentials open as fd 3. */
 #define _GNU_SOURCE
 #include "../layer.h"
+#include "../system.h"
 #include "../util.h"
 
 #include <errno.h>
