@@ -75,7 +75,8 @@ void run_report(struct run *r, const char *fmt, ...)
 		(void)!write(r->rep[1], msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
 }
 
-void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
+/* Reads a compiled filter from its memfd into out (closing the fd). */
+static void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
 {
 	struct stat st;
 	errno = 0;
