@@ -5,6 +5,7 @@
 #include "job.h"
 #include "system.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -278,7 +279,7 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 	return 0;
 malformed:
 	free(copy);
-	result_free(r);
+	lab_result_free(r);
 	memset(r, 0, sizeof *r);
 	r->caught_by = -1;
 	r->output = strdup("");
@@ -391,7 +392,7 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		struct lab_result res;
 		lab_run(cfg, s, layers, &opts, &res);
 		result_write(p[1], &res);
-		result_free(&res);
+		lab_result_free(&res);
 		_exit(0);
 	}
 	close(p[1]);
@@ -432,7 +433,7 @@ static void job_error(struct job *j, const struct snippet *s, const char *fmt, .
     __attribute__((format(printf, 3, 4)));
 static void job_error(struct job *j, const struct snippet *s, const char *fmt, ...)
 {
-	result_free(&j->res);
+	lab_result_free(&j->res);
 	memset(&j->res, 0, sizeof j->res);
 	str_copy(j->res.snippet, sizeof j->res.snippet, s->name);
 	j->res.threat = s->threat;
@@ -525,6 +526,6 @@ void job_free(struct job *j)
 	}
 	job_reap(j);
 	free(j->buf);
-	result_free(&j->res);
+	lab_result_free(&j->res);
 	*j = (struct job){.fd = -1}; /* idle and reusable */
 }

@@ -236,7 +236,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	           : res.verdict == VERDICT_ERROR  ? EXIT_ERROR
 	           : res.verdict == VERDICT_BROKE  ? EXIT_BROKE
 	                                           : EXIT_OK;
-	result_free(&res);
+	lab_result_free(&res);
 	snippet_free(&s);
 	return code;
 }

@@ -3,6 +3,7 @@
  * table's bookkeeping. The caller polls; see matrix.h. */
 #include "matrix.h"
 #include "system.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ static void clear_cells(struct matrix *m)
 {
 	for (int c = 0; c < m->n_cells; c++) {
 		enum lab_verdict expected = m->cells[c].expected;
-		result_free(&m->cells[c].res);
+		lab_result_free(&m->cells[c].res);
 		memset(&m->cells[c], 0, sizeof m->cells[c]);
 		m->cells[c].expected = expected;
 	}

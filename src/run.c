@@ -10,8 +10,10 @@
 #define _GNU_SOURCE
 #include "box.h"
 #include "layer.h"
+#include "layers/env.h"
 #include "system.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -612,4 +614,11 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	if (ev.safety_net)
 		fprintf(stderr, "containment-lab: killed by the safety net after %ld ms\n", cfg->safety_timeout_ms);
 	return code;
+}
+
+void lab_result_free(struct lab_result *r)
+{
+	free(r->output);
+	r->output = NULL;
+	r->output_len = 0;
 }

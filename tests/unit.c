@@ -8,10 +8,13 @@
 #include "decoy.h"
 #include "job.h"
 #include "lab.h"
+#include "layers/env.h"
 #include "proc.h"
+#include "report.h"
 #include "seccomp_filter.h"
 #include "system.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -442,9 +445,9 @@ static void test_serialise(void)
 	                                back.output_len == 21 && !memcmp(back.output, r.output, 21) &&
 	                                back.ev.attacker_bytes == 1204 && back.ev.net_probe_errno == -1 &&
 	                                back.ev.cpu_s > 0.24);
-	result_free(&back);
+	lab_result_free(&back);
 	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back, why, sizeof why) < 0);
-	result_free(&back);
+	lab_result_free(&back);
 }
 
 static void test_seccomp(void)
@@ -548,7 +551,7 @@ static bool refused(const char *stream, const char *reason)
 	bool ok = rc < 0 && strstr(why, reason) && r.caught_by == -1 && r.output;
 	if (!ok)
 		printf("#   rc %d, why: %s\n", rc, why);
-	result_free(&r);
+	lab_result_free(&r);
 	return ok;
 }
 
@@ -559,7 +562,7 @@ static void test_job_results(void)
 	char *s = crafted("", "", NULL);
 	CHECK("crafted stream reads back", result_read(s, strlen(s), &r, why, sizeof why) == 0 &&
 	                                       r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
-	result_free(&r);
+	lab_result_free(&r);
 	free(s);
 	static const struct {
 		const char *key, *with, *extra, *reason, *name;
