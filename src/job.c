@@ -460,18 +460,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 		char tmp[65536];
 		ssize_t r = read(j->fd, tmp, sizeof tmp);
 		if (r > 0) {
-			if (j->len + (size_t)r + 1 > j->cap) {
-				size_t cap = j->cap ? j->cap : 65536;
-				while (cap < j->len + (size_t)r + 1)
-					cap *= 2;
-				char *g = realloc(j->buf, cap);
-				if (!g)
-					abort();
-				j->buf = g;
-				j->cap = cap;
-			}
-			memcpy(j->buf + j->len, tmp, (size_t)r);
-			j->len += (size_t)r;
+			sb_add(&j->out, tmp, (size_t)r);
 			continue;
 		}
 		if (r < 0 && errno == EINTR)
@@ -483,7 +472,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 	close(j->fd);
 	j->fd = -1;
 	job_reap(j);
-	if (j->len == 0) {
+	if (j->out.len == 0) {
 		/* the worker died without a result: say so, never guess */
 		char how[64] = "";
 		if (WIFSIGNALED(j->status))
@@ -494,7 +483,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 		return -1;
 	}
 	char why[200];
-	if (result_read(j->buf, j->len, &j->res, why, sizeof why) < 0) {
+	if (result_read(j->out.s, j->out.len, &j->res, why, sizeof why) < 0) {
 		job_error(j, s, "worker sent a malformed result: %s", why);
 		return -1;
 	}
@@ -525,7 +514,7 @@ void job_free(struct job *j)
 		j->fd = -1;
 	}
 	job_reap(j);
-	free(j->buf);
+	sb_free(&j->out);
 	lab_result_free(&j->res);
 	*j = (struct job){.fd = -1}; /* idle and reusable */
 }

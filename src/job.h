@@ -8,13 +8,13 @@
 
 #include "lab.h"
 #include "system.h" /* monotonic_ms: the clock of started_ms and abort_ms */
+#include "util.h"   /* struct strbuf */
 #include <sys/types.h>
 
 struct job {
 	pid_t pid;
-	int fd; /* read end; -1 once finished */
-	char *buf;
-	size_t len, cap;
+	int fd;            /* read end; -1 once finished */
+	struct strbuf out; /* what the worker sent so far */
 	int snippet_index; /* caller's bookkeeping */
 	unsigned layers;
 	struct lab_result res; /* valid after job_pump() returned 1 */
