@@ -160,6 +160,78 @@ static bool parse_int(const char *s, long long lo, long long hi, long long *out)
 		goto malformed;                                                                                        \
 	} while (0)
 
+/* The fields outside the two tables: cpu_s, the evidence lines, the output
+ * and the final "end". 0, or -1 with why filled. */
+static int read_other_field(struct lab_result *r, const char *key, const char *val, size_t vlen, bool *seen_cpu,
+                            bool *ended, char *why, size_t whylen)
+{
+	struct lab_evidence *ev = &r->ev;
+	if (!strcmp(key, "cpu_s")) {
+		char *end;
+		errno = 0;
+		double d = strtod(val, &end);
+		if (*seen_cpu)
+			BAD("cpu_s sent twice");
+		if (!*val || *end || errno || !(d >= 0 && d < 1e9))
+			BAD("cpu_s %.40s out of range (0 to 1e9)", val);
+		ev->cpu_s = d;
+		*seen_cpu = true;
+	} else if (!strcmp(key, "evidence")) {
+		if (r->n_evidence >= LAB_EVIDENCE_MAX)
+			BAD("more than %d evidence lines", LAB_EVIDENCE_MAX);
+		if (vlen >= LAB_LINE || strlen(val) != vlen)
+			BAD("an evidence line longer than %d bytes or holding a NUL", LAB_LINE - 1);
+		memcpy(r->evidence[r->n_evidence++], val, vlen + 1);
+	} else if (!strcmp(key, "output")) {
+		if (r->output)
+			BAD("output sent twice");
+		r->output = malloc(vlen + 1);
+		if (!r->output)
+			BAD("out of memory");
+		memcpy(r->output, val, vlen);
+		r->output[vlen] = '\0';
+		r->output_len = vlen;
+	} else if (!strcmp(key, "end")) {
+		*ended = true;
+	} else {
+		BAD("unknown field '%.40s'", key);
+	}
+	return 0;
+malformed:
+	return -1;
+}
+
+/* After "end": every field came once, and the verdict hangs together. */
+static bool result_complete(const struct lab_result *r, const bool seen_int[N_INT], const bool seen_str[N_STR],
+                            bool seen_cpu, char *why, size_t whylen)
+{
+	const struct lab_evidence *ev = &r->ev;
+	int fi = 0;
+#define R_NEED_INT(k, ...)                                                                                             \
+	if (!seen_int[fi++])                                                                                           \
+		BAD("missing field '%s'", k);
+	INT_FIELDS(R_NEED_INT)
+	fi = 0;
+#define R_NEED_STR(k, ...)                                                                                             \
+	if (!seen_str[fi++])                                                                                           \
+		BAD("missing field '%s'", k);
+	STR_FIELDS(R_NEED_STR)
+	if (!seen_cpu)
+		BAD("missing field 'cpu_s'");
+	if (!r->output)
+		BAD("missing field 'output'");
+	/* what the verdict says must hang together: only a CONTAINED cell
+	 * names a layer that caught it (an attack that broke by itself is
+	 * CONTAINED with none) */
+	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
+		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
+	if (ev->canaries_leaked > ev->canaries_planted)
+		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
+	return true;
+malformed:
+	return false;
+}
+
 int result_read(const char *buf, size_t len, struct lab_result *r, char *why, size_t whylen)
 {
 	struct lab_evidence *ev = &r->ev;
@@ -221,60 +293,13 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 	}                                                                                                              \
 	fi++;
 		STR_FIELDS(R_STR)
-		if (!strcmp(key, "cpu_s")) {
-			char *end;
-			errno = 0;
-			double d = strtod(val, &end);
-			if (seen_cpu)
-				BAD("cpu_s sent twice");
-			if (!*val || *end || errno || !(d >= 0 && d < 1e9))
-				BAD("cpu_s %.40s out of range (0 to 1e9)", val);
-			ev->cpu_s = d;
-			seen_cpu = true;
-		} else if (!strcmp(key, "evidence")) {
-			if (r->n_evidence >= LAB_EVIDENCE_MAX)
-				BAD("more than %d evidence lines", LAB_EVIDENCE_MAX);
-			if (vlen >= LAB_LINE || strlen(val) != vlen)
-				BAD("an evidence line longer than %d bytes or holding a NUL", LAB_LINE - 1);
-			memcpy(r->evidence[r->n_evidence++], val, vlen + 1);
-		} else if (!strcmp(key, "output")) {
-			if (r->output)
-				BAD("output sent twice");
-			r->output = malloc(vlen + 1);
-			if (!r->output)
-				BAD("out of memory");
-			memcpy(r->output, val, vlen);
-			r->output[vlen] = '\0';
-			r->output_len = vlen;
-		} else if (!strcmp(key, "end")) {
-			ended = true;
-		} else {
-			BAD("unknown field '%.40s'", key);
-		}
+		if (read_other_field(r, key, val, vlen, &seen_cpu, &ended, why, whylen) < 0)
+			goto malformed;
 	}
 	if (!ended)
 		BAD("no 'end': the stream stops early");
-	int fi = 0;
-#define R_NEED_INT(k, ...)                                                                                             \
-	if (!seen_int[fi++])                                                                                           \
-		BAD("missing field '%s'", k);
-	INT_FIELDS(R_NEED_INT)
-	fi = 0;
-#define R_NEED_STR(k, ...)                                                                                             \
-	if (!seen_str[fi++])                                                                                           \
-		BAD("missing field '%s'", k);
-	STR_FIELDS(R_NEED_STR)
-	if (!seen_cpu)
-		BAD("missing field 'cpu_s'");
-	if (!r->output)
-		BAD("missing field 'output'");
-	/* what the verdict says must hang together: only a CONTAINED cell
-	 * names a layer that caught it (an attack that broke by itself is
-	 * CONTAINED with none) */
-	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
-		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
-	if (ev->canaries_leaked > ev->canaries_planted)
-		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
+	if (!result_complete(r, seen_int, seen_str, seen_cpu, why, whylen))
+		goto malformed;
 	free(copy);
 	return 0;
 malformed:
