@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 LAB_CFLAGS = -std=gnu11 $(WARN) -DLAB_SHAREDIR='"$(SHAREDIR)"'
 
 SRCS = $(wildcard src/*.c src/layers/*.c)
-HDRS = $(wildcard src/*.h)
+HDRS = $(wildcard src/*.h src/layers/*.h)
 OBJS = $(SRCS:src/%.c=build/%.o)
 SAN_OBJS = $(SRCS:src/%.c=build/san/%.o)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g

@@ -30,6 +30,7 @@
 #include "box.h"
 #include "layer.h"
 #include "proc.h"
+#include "system.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -74,7 +75,8 @@ void run_report(struct run *r, const char *fmt, ...)
 		(void)!write(r->rep[1], msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
 }
 
-void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
+/* Reads a compiled filter from its memfd into out (closing the fd). */
+static void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
 {
 	struct stat st;
 	errno = 0;
@@ -189,6 +191,10 @@ static void child_receive_go(struct run *r)
 	}
 	if (!fds)
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
+	if (!fds) { /* none was sent: no cgroup and no filter to take in */
+		close(r->sync[0]);
+		return;
+	}
 	for (int i = 0; i < byte[1]; i++) {
 		if (write(fds[i], "0\n", 2) != 2)
 			run_fail(r, "move into the run's cgroup", "tasks", errno);

@@ -15,6 +15,7 @@
  * writes "0" into them before it execs the snippet. */
 #define _GNU_SOURCE
 #include "cgroup.h"
+#include "system.h"
 #include "util.h"
 
 #include <dirent.h>

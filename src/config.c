@@ -6,6 +6,7 @@
  * about. */
 #define _GNU_SOURCE
 #include "config.h"
+#include "system.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -329,138 +330,165 @@ static char *find_chars_or_comment(char *s, const char *chars)
 	return s;
 }
 
+/* How a bound of k's kind is written in a message: 16M, 1h, 4096, 0.01. */
+static void fmt_bound(char *out, size_t cap, enum key_kind kind, double b)
+{
+	if (kind == KEY_SIZE)
+		fmt_size_bound(out, cap, (uint64_t)b);
+	else if (kind == KEY_MS || kind == KEY_SECONDS)
+		fmt_ms_bound(out, cap, (long)b);
+	else if (kind == KEY_CORES)
+		snprintf(out, cap, "%g", b);
+	else
+		snprintf(out, cap, "%.0f", b);
+}
+
+/* The numbers (sizes, durations, counts, cores): each parsed as its kind,
+ * then refused the same way, as not of that kind or outside the key's
+ * range with the bounds written as the kind is. */
+static int set_number(struct ini_state *st, const struct config_key *k, const char *v, const char *sv, void *field)
+{
+	uint64_t n = 0;
+	long ms = 0;
+	double c = 0;
+	const char *end = "";
+	bool in_range;
+	int rc;
+	switch (k->kind) {
+	case KEY_SIZE:
+		rc = parse_size(v, &n);
+		in_range = n >= (uint64_t)k->lo && n <= (uint64_t)k->hi;
+		break;
+	case KEY_COUNT:
+		rc = parse_whole(v, &n, &end);
+		in_range = n >= (uint64_t)k->lo && n <= (uint64_t)k->hi;
+		break;
+	case KEY_CORES:
+		rc = parse_decimal(v, &c, &end) < 0 ? -EINVAL : 0;
+		in_range = c >= k->lo && c <= k->hi;
+		break;
+	default: /* KEY_MS, KEY_SECONDS */
+		rc = parse_duration_ms(v, &ms);
+		in_range = ms >= (long)k->lo && ms <= (long)k->hi;
+		break;
+	}
+	if (rc == -EINVAL || *end)
+		return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
+	if (rc < 0 || !in_range) {
+		char lo[32], hi[32];
+		fmt_bound(lo, sizeof lo, k->kind, k->lo);
+		fmt_bound(hi, sizeof hi, k->kind, k->hi);
+		return config_error(st, "%s = %s: out of range (%s-%s)", k->key, sv, lo, hi);
+	}
+	if (k->kind == KEY_SIZE)
+		*(uint64_t *)field = n;
+	else if (k->kind == KEY_COUNT)
+		*(long *)field = (long)n;
+	else if (k->kind == KEY_CORES)
+		*(double *)field = c;
+	else
+		*(long *)field = k->kind == KEY_MS ? ms : (ms + 999) / 1000;
+	return 1;
+}
+
+/* A word or an absolute path kept as written, in a char[k->size]. */
+static int set_text(struct ini_state *st, const struct config_key *k, const char *v, const char *sv, void *field)
+{
+	bool well_formed = k->kind == KEY_HOSTNAME ? *v && !strpbrk(v, " /\t") : v[0] == '/';
+	if (!well_formed)
+		return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
+	if (strlen(v) >= k->size)
+		return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", k->key, sv, strlen(v),
+		                    k->size - 1);
+	str_copy(field, k->size, v);
+	return 1;
+}
+
+/* [env] allow: every name checked before the list replaces the old one. */
+static int set_names(struct ini_state *st, const struct config_key *k, const char *v)
+{
+	const char *key = k->key;
+	struct lab_config *cfg = st->cfg;
+	int n = 0;
+	char *list = strdup(v);
+	if (!list)
+		return config_error(st, "%s: out of memory", key);
+	char names[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
+	int ok = 1;
+	for (char *save = NULL, *tok = strtok_r(list, " ,\t", &save); tok && ok; tok = strtok_r(NULL, " ,\t", &save)) {
+		for (const char *p = tok; *p && ok; p++)
+			if (!(isalnum((unsigned char)*p) || *p == '_'))
+				ok = config_error(st, "%s: '%s' is not a variable name", key, shown(st, 1, tok));
+		if (ok && strlen(tok) >= LAB_ENV_NAME_MAX)
+			ok = config_error(st, "%s: '%s' is too long (%zu characters; at most %d)", key,
+			                  shown(st, 1, tok), strlen(tok), LAB_ENV_NAME_MAX - 1);
+		if (ok && n == LAB_ENV_ALLOW_MAX)
+			ok = config_error(st, "%s: more than %d names", key, LAB_ENV_ALLOW_MAX);
+		if (ok)
+			str_copy(names[n++], LAB_ENV_NAME_MAX, tok);
+	}
+	free(list);
+	if (!ok)
+		return 0;
+	memcpy(cfg->env_allow, names, sizeof names);
+	cfg->n_env_allow = n;
+	return 1;
+}
+
+/* A path, relative ones beside the file; a program must be there now. */
+static int set_path(struct ini_state *st, const struct config_key *k, const char *v, const char *sv, void *field)
+{
+	const char *key = k->key;
+	char *target = field;
+	if (!*v)
+		return config_error(st, "%s: empty path", key);
+	int rc =
+	    v[0] == '/' || !st->dir[0] ? pathf(target, k->size, "%s", v) : pathf(target, k->size, "%s/%s", st->dir, v);
+	if (rc < 0)
+		return config_error(st, "%s = %s: path too long (at most %zu characters)", key, sv, k->size - 1);
+	if (k->kind == KEY_PATH)
+		return 1;
+	/* checked now, not when the first snippet fails to start */
+	struct stat sb;
+	const char *why = NULL;
+	if (stat(target, &sb) < 0)
+		why = errno == ENOENT ? "no such file" : strerror(errno);
+	else if (!S_ISREG(sb.st_mode))
+		why = "not a regular file";
+	else if (access(target, X_OK) < 0)
+		why = "not executable";
+	if (why && !strcmp(target, v))
+		return config_error(st, "%s = %s: %s", key, sv, why);
+	if (why) /* relative: say where it was looked for */
+		return config_error(st, "%s = %s (%s): %s", key, sv, shown(st, 1, target), why);
+	return 1;
+}
+
 static int set_value(struct ini_state *st, const struct config_key *k, const char *v)
 {
 	void *field = (char *)st->cfg + k->offset;
-	const char *key = k->key, *sv = shown(st, 0, v);
-	char lo[32], hi[32];
+	const char *sv = shown(st, 0, v);
 	switch (k->kind) {
 	case KEY_LAYER:
 		if (parse_bool(v, field) < 0)
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
+			return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
 		return 1;
-	case KEY_SIZE: {
-		uint64_t n = 0;
-		int rc = parse_size(v, &n);
-		if (rc == -EINVAL)
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
-		if (rc < 0 || n < (uint64_t)k->lo || n > (uint64_t)k->hi) {
-			fmt_size_bound(lo, sizeof lo, (uint64_t)k->lo);
-			fmt_size_bound(hi, sizeof hi, (uint64_t)k->hi);
-			return config_error(st, "%s = %s: out of range (%s-%s)", key, sv, lo, hi);
-		}
-		*(uint64_t *)field = n;
-		return 1;
-	}
+	case KEY_SIZE:
 	case KEY_MS:
-	case KEY_SECONDS: {
-		long ms = 0;
-		int rc = parse_duration_ms(v, &ms);
-		if (rc == -EINVAL)
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
-		if (rc < 0 || ms < (long)k->lo || ms > (long)k->hi) {
-			fmt_ms_bound(lo, sizeof lo, (long)k->lo);
-			fmt_ms_bound(hi, sizeof hi, (long)k->hi);
-			return config_error(st, "%s = %s: out of range (%s-%s)", key, sv, lo, hi);
-		}
-		*(long *)field = k->kind == KEY_MS ? ms : (ms + 999) / 1000;
-		return 1;
-	}
-	case KEY_COUNT: {
-		uint64_t n = 0;
-		const char *end;
-		int rc = parse_whole(v, &n, &end);
-		if (rc == -EINVAL || *end)
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
-		if (rc < 0 || n < (uint64_t)k->lo || n > (uint64_t)k->hi)
-			return config_error(st, "%s = %s: out of range (%.0f-%.0f)", key, sv, k->lo, k->hi);
-		*(long *)field = (long)n;
-		return 1;
-	}
-	case KEY_CORES: {
-		double c;
-		const char *end;
-		if (parse_decimal(v, &c, &end) < 0 || *end)
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
-		if (!(c >= k->lo && c <= k->hi))
-			return config_error(st, "%s = %s: out of range (%g-%g)", key, sv, k->lo, k->hi);
-		*(double *)field = c;
-		return 1;
-	}
+	case KEY_SECONDS:
+	case KEY_COUNT:
+	case KEY_CORES:
+		return set_number(st, k, v, sv, field);
 	case KEY_HOSTNAME:
-		if (!*v || strpbrk(v, " /\t"))
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
-		if (strlen(v) >= k->size)
-			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv, strlen(v),
-			                    k->size - 1);
-		str_copy(field, k->size, v);
-		return 1;
-	case KEY_NAMES: {
-		struct lab_config *cfg = st->cfg;
-		int n = 0;
-		char *list = strdup(v);
-		if (!list)
-			return config_error(st, "%s: out of memory", key);
-		char names[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
-		int ok = 1;
-		for (char *save = NULL, *tok = strtok_r(list, " ,\t", &save); tok && ok;
-		     tok = strtok_r(NULL, " ,\t", &save)) {
-			for (const char *p = tok; *p && ok; p++)
-				if (!(isalnum((unsigned char)*p) || *p == '_'))
-					ok =
-					    config_error(st, "%s: '%s' is not a variable name", key, shown(st, 1, tok));
-			if (ok && strlen(tok) >= LAB_ENV_NAME_MAX)
-				ok = config_error(st, "%s: '%s' is too long (%zu characters; at most %d)", key,
-				                  shown(st, 1, tok), strlen(tok), LAB_ENV_NAME_MAX - 1);
-			if (ok && n == LAB_ENV_ALLOW_MAX)
-				ok = config_error(st, "%s: more than %d names", key, LAB_ENV_ALLOW_MAX);
-			if (ok)
-				str_copy(names[n++], LAB_ENV_NAME_MAX, tok);
-		}
-		free(list);
-		if (!ok)
-			return 0;
-		memcpy(cfg->env_allow, names, sizeof names);
-		cfg->n_env_allow = n;
-		return 1;
-	}
 	case KEY_ABSPATH:
-		if (v[0] != '/')
-			return config_error(st, "%s = %s: expected %s", key, sv, k->expect);
-		if (strlen(v) >= k->size)
-			return config_error(st, "%s = %s: too long (%zu characters; at most %zu)", key, sv, strlen(v),
-			                    k->size - 1);
-		str_copy(field, k->size, v);
-		return 1;
+		return set_text(st, k, v, sv, field);
+	case KEY_NAMES:
+		return set_names(st, k, v);
 	case KEY_PATH:
-	case KEY_PROGRAM: {
-		char *target = field;
-		if (!*v)
-			return config_error(st, "%s: empty path", key);
-		int rc = v[0] == '/' || !st->dir[0] ? pathf(target, k->size, "%s", v)
-		                                    : pathf(target, k->size, "%s/%s", st->dir, v);
-		if (rc < 0)
-			return config_error(st, "%s = %s: path too long (at most %zu characters)", key, sv,
-			                    k->size - 1);
-		if (k->kind == KEY_PATH)
-			return 1;
-		/* checked now, not when the first snippet fails to start */
-		struct stat sb;
-		const char *why = NULL;
-		if (stat(target, &sb) < 0)
-			why = errno == ENOENT ? "no such file" : strerror(errno);
-		else if (!S_ISREG(sb.st_mode))
-			why = "not a regular file";
-		else if (access(target, X_OK) < 0)
-			why = "not executable";
-		if (why && !strcmp(target, v))
-			return config_error(st, "%s = %s: %s", key, sv, why);
-		if (why) /* relative: say where it was looked for */
-			return config_error(st, "%s = %s (%s): %s", key, sv, shown(st, 1, target), why);
-		return 1;
+	case KEY_PROGRAM:
+		return set_path(st, k, v, sv, field);
 	}
-	}
-	return config_error(st, "%s: unhandled kind of key", key);
+	return config_error(st, "%s: unhandled kind of key", k->key);
 }
 
 static void known_keys(char *out, size_t cap, const char *section)

@@ -7,6 +7,7 @@
  * path the takeover snippet tries to create. */
 #define _GNU_SOURCE
 #include "decoy.h"
+#include "system.h"
 #include "util.h"
 
 #include <arpa/inet.h>

@@ -3,7 +3,9 @@
  * the result crosses the pipe as "key<TAB>value" lines (\\, \n, \t escaped). */
 #define _GNU_SOURCE
 #include "job.h"
+#include "system.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -158,6 +160,78 @@ static bool parse_int(const char *s, long long lo, long long hi, long long *out)
 		goto malformed;                                                                                        \
 	} while (0)
 
+/* The fields outside the two tables: cpu_s, the evidence lines, the output
+ * and the final "end". 0, or -1 with why filled. */
+static int read_other_field(struct lab_result *r, const char *key, const char *val, size_t vlen, bool *seen_cpu,
+                            bool *ended, char *why, size_t whylen)
+{
+	struct lab_evidence *ev = &r->ev;
+	if (!strcmp(key, "cpu_s")) {
+		char *end;
+		errno = 0;
+		double d = strtod(val, &end);
+		if (*seen_cpu)
+			BAD("cpu_s sent twice");
+		if (!*val || *end || errno || !(d >= 0 && d < 1e9))
+			BAD("cpu_s %.40s out of range (0 to 1e9)", val);
+		ev->cpu_s = d;
+		*seen_cpu = true;
+	} else if (!strcmp(key, "evidence")) {
+		if (r->n_evidence >= LAB_EVIDENCE_MAX)
+			BAD("more than %d evidence lines", LAB_EVIDENCE_MAX);
+		if (vlen >= LAB_LINE || strlen(val) != vlen)
+			BAD("an evidence line longer than %d bytes or holding a NUL", LAB_LINE - 1);
+		memcpy(r->evidence[r->n_evidence++], val, vlen + 1);
+	} else if (!strcmp(key, "output")) {
+		if (r->output)
+			BAD("output sent twice");
+		r->output = malloc(vlen + 1);
+		if (!r->output)
+			BAD("out of memory");
+		memcpy(r->output, val, vlen);
+		r->output[vlen] = '\0';
+		r->output_len = vlen;
+	} else if (!strcmp(key, "end")) {
+		*ended = true;
+	} else {
+		BAD("unknown field '%.40s'", key);
+	}
+	return 0;
+malformed:
+	return -1;
+}
+
+/* After "end": every field came once, and the verdict hangs together. */
+static bool result_complete(const struct lab_result *r, const bool seen_int[N_INT], const bool seen_str[N_STR],
+                            bool seen_cpu, char *why, size_t whylen)
+{
+	const struct lab_evidence *ev = &r->ev;
+	int fi = 0;
+#define R_NEED_INT(k, ...)                                                                                             \
+	if (!seen_int[fi++])                                                                                           \
+		BAD("missing field '%s'", k);
+	INT_FIELDS(R_NEED_INT)
+	fi = 0;
+#define R_NEED_STR(k, ...)                                                                                             \
+	if (!seen_str[fi++])                                                                                           \
+		BAD("missing field '%s'", k);
+	STR_FIELDS(R_NEED_STR)
+	if (!seen_cpu)
+		BAD("missing field 'cpu_s'");
+	if (!r->output)
+		BAD("missing field 'output'");
+	/* what the verdict says must hang together: only a CONTAINED cell
+	 * names a layer that caught it (an attack that broke by itself is
+	 * CONTAINED with none) */
+	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
+		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
+	if (ev->canaries_leaked > ev->canaries_planted)
+		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
+	return true;
+malformed:
+	return false;
+}
+
 int result_read(const char *buf, size_t len, struct lab_result *r, char *why, size_t whylen)
 {
 	struct lab_evidence *ev = &r->ev;
@@ -219,65 +293,18 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 	}                                                                                                              \
 	fi++;
 		STR_FIELDS(R_STR)
-		if (!strcmp(key, "cpu_s")) {
-			char *end;
-			errno = 0;
-			double d = strtod(val, &end);
-			if (seen_cpu)
-				BAD("cpu_s sent twice");
-			if (!*val || *end || errno || !(d >= 0 && d < 1e9))
-				BAD("cpu_s %.40s out of range (0 to 1e9)", val);
-			ev->cpu_s = d;
-			seen_cpu = true;
-		} else if (!strcmp(key, "evidence")) {
-			if (r->n_evidence >= LAB_EVIDENCE_MAX)
-				BAD("more than %d evidence lines", LAB_EVIDENCE_MAX);
-			if (vlen >= LAB_LINE || strlen(val) != vlen)
-				BAD("an evidence line longer than %d bytes or holding a NUL", LAB_LINE - 1);
-			memcpy(r->evidence[r->n_evidence++], val, vlen + 1);
-		} else if (!strcmp(key, "output")) {
-			if (r->output)
-				BAD("output sent twice");
-			r->output = malloc(vlen + 1);
-			if (!r->output)
-				BAD("out of memory");
-			memcpy(r->output, val, vlen);
-			r->output[vlen] = '\0';
-			r->output_len = vlen;
-		} else if (!strcmp(key, "end")) {
-			ended = true;
-		} else {
-			BAD("unknown field '%.40s'", key);
-		}
+		if (read_other_field(r, key, val, vlen, &seen_cpu, &ended, why, whylen) < 0)
+			goto malformed;
 	}
 	if (!ended)
 		BAD("no 'end': the stream stops early");
-	int fi = 0;
-#define R_NEED_INT(k, ...)                                                                                             \
-	if (!seen_int[fi++])                                                                                           \
-		BAD("missing field '%s'", k);
-	INT_FIELDS(R_NEED_INT)
-	fi = 0;
-#define R_NEED_STR(k, ...)                                                                                             \
-	if (!seen_str[fi++])                                                                                           \
-		BAD("missing field '%s'", k);
-	STR_FIELDS(R_NEED_STR)
-	if (!seen_cpu)
-		BAD("missing field 'cpu_s'");
-	if (!r->output)
-		BAD("missing field 'output'");
-	/* what the verdict says must hang together: only a CONTAINED cell
-	 * names a layer that caught it (an attack that broke by itself is
-	 * CONTAINED with none) */
-	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
-		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
-	if (ev->canaries_leaked > ev->canaries_planted)
-		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
+	if (!result_complete(r, seen_int, seen_str, seen_cpu, why, whylen))
+		goto malformed;
 	free(copy);
 	return 0;
 malformed:
 	free(copy);
-	result_free(r);
+	lab_result_free(r);
 	memset(r, 0, sizeof *r);
 	r->caught_by = -1;
 	r->output = strdup("");
@@ -390,7 +417,7 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		struct lab_result res;
 		lab_run(cfg, s, layers, &opts, &res);
 		result_write(p[1], &res);
-		result_free(&res);
+		lab_result_free(&res);
 		_exit(0);
 	}
 	close(p[1]);
@@ -431,7 +458,7 @@ static void job_error(struct job *j, const struct snippet *s, const char *fmt, .
     __attribute__((format(printf, 3, 4)));
 static void job_error(struct job *j, const struct snippet *s, const char *fmt, ...)
 {
-	result_free(&j->res);
+	lab_result_free(&j->res);
 	memset(&j->res, 0, sizeof j->res);
 	str_copy(j->res.snippet, sizeof j->res.snippet, s->name);
 	j->res.threat = s->threat;
@@ -458,18 +485,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 		char tmp[65536];
 		ssize_t r = read(j->fd, tmp, sizeof tmp);
 		if (r > 0) {
-			if (j->len + (size_t)r + 1 > j->cap) {
-				size_t cap = j->cap ? j->cap : 65536;
-				while (cap < j->len + (size_t)r + 1)
-					cap *= 2;
-				char *g = realloc(j->buf, cap);
-				if (!g)
-					abort();
-				j->buf = g;
-				j->cap = cap;
-			}
-			memcpy(j->buf + j->len, tmp, (size_t)r);
-			j->len += (size_t)r;
+			sb_add(&j->out, tmp, (size_t)r);
 			continue;
 		}
 		if (r < 0 && errno == EINTR)
@@ -481,7 +497,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 	close(j->fd);
 	j->fd = -1;
 	job_reap(j);
-	if (j->len == 0) {
+	if (j->out.len == 0) {
 		/* the worker died without a result: say so, never guess */
 		char how[64] = "";
 		if (WIFSIGNALED(j->status))
@@ -492,7 +508,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 		return -1;
 	}
 	char why[200];
-	if (result_read(j->buf, j->len, &j->res, why, sizeof why) < 0) {
+	if (result_read(j->out.s, j->out.len, &j->res, why, sizeof why) < 0) {
 		job_error(j, s, "worker sent a malformed result: %s", why);
 		return -1;
 	}
@@ -528,7 +544,7 @@ void job_free(struct job *j)
 {
 	job_stop(j);
 	job_reap(j);
-	free(j->buf);
-	result_free(&j->res);
+	sb_free(&j->out);
+	lab_result_free(&j->res);
 	*j = (struct job){.fd = -1}; /* idle and reusable */
 }

@@ -7,13 +7,14 @@
 #define JOB_H
 
 #include "lab.h"
+#include "system.h" /* monotonic_ms: the clock of started_ms and abort_ms */
+#include "util.h"   /* struct strbuf */
 #include <sys/types.h>
 
 struct job {
 	pid_t pid;
-	int fd; /* read end; -1 once finished */
-	char *buf;
-	size_t len, cap;
+	int fd;            /* read end; -1 once finished */
+	struct strbuf out; /* what the worker sent so far */
 	int snippet_index; /* caller's bookkeeping */
 	unsigned layers;
 	struct lab_result res; /* valid after job_pump() returned 1 */
@@ -39,7 +40,6 @@ void job_stop(struct job *j);
  * abort is SIGKILLed (its sandbox dies with it) and reaped.
  * Leaves the job idle (fd -1), ready for job_start. */
 void job_free(struct job *j);
-long monotonic_ms(void);
 
 /* In a freshly forked worker: closes every descriptor but stdio and keep
  * (close_range, else what /proc/self/fd lists, else one by one up to the

@@ -4,7 +4,7 @@
  *   config_load -> snippet_load -> lab_run (plant decoys, let the layers
  *   (layer.h, src/layers/) plan, start the box (box.h) inside the range,
  *   gather evidence outside, tear everything down)
- *   -> verdict_decide (pure) -> report_* (text/json/markdown).
+ *   -> verdict_decide (verdict.h, pure) -> report_* (report.h).
  * Nothing here knows about curses. The TUI and `matrix` run cells through
  * job.h so that a slow snippet never blocks them. */
 #ifndef LAB_H
@@ -125,12 +125,8 @@ struct lab_result {
 	struct lab_evidence ev;
 };
 
-const char *verdict_name(enum lab_verdict v); /* "RAN OK" */
-/* The truth table: what this snippet should give under these layers. */
-enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers);
-/* Pure: fills verdict, caught_by, headline, evidence from res->ev. */
-void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *res);
-void result_free(struct lab_result *r);
+/* Frees what lab_run (or result_read) allocated in r: the output. */
+void lab_result_free(struct lab_result *r);
 
 /* ---- runs (run.c) ---- */
 struct lab_run_opts {
@@ -156,24 +152,5 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
  * lab failed, 126/127 as a shell, 2 when the current folder is refused). */
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[]);
-
-long monotonic_ms(void);
-
-/* ---- Clean-env's environment (layers/env.c) ---- */
-/* Clean: only cfg's allow-listed names from source, then HOME=clean_home.
- * Not clean: source whole, as a naive integration passes it. Appends to
- * *envp (NULL-terminated, malloc'd), count in *n. */
-void lab_env_build(const struct lab_config *cfg, char *const *source, bool clean, const char *clean_home, char ***envp,
-                   int *n);
-void lab_env_add(char ***envp, int *n, char *kv);
-const char *lab_env_get(char *const *env, const char *name);
-void lab_env_free(char **envp);
-
-/* ---- reports (report.c) ---- */
-/* Control characters and escapes made inert: "\x1b" -> "^[", invalid UTF-8 -> "\xNN".
- * Keeps \n and turns \t into spaces. Caller frees. */
-char *sanitize_output(const char *buf, size_t len, size_t max_bytes);
-void report_text(const struct lab_result *r, int fd_is_tty);
-void report_json(const struct lab_result *r);
 
 #endif

@@ -33,41 +33,53 @@ enum {
 
 #define MATRIX_JOBS_MAX 64 /* `matrix --jobs N` */
 
-static const char usage_text[] =
-    "usage: containment-lab [--config FILE] [COMMAND ...]\n"
-    "\n"
-    "Runs code an AI agent might write inside a sandbox built from four layers\n"
-    "you switch on and off, and shows from its own evidence what got out.\n"
-    "\n"
-    "commands:\n"
-    "  (none) | tui                       the lab screen (needs a terminal)\n"
-    "  list [--json]                      the snippets\n"
-    "  run NAME|PATH [--on L|--off L] [--json]\n"
-    "                                     run one snippet and judge it\n"
-    "  matrix [--json|--markdown] [--jobs N]\n"
-    "                                     every snippet x all 16 layer combinations\n"
-    "  exec [--on L|--off L] [--rw] -- CMD [ARG...]\n"
-    "                                     any command under the chosen layers\n"
-    "\n"
-    "layers (L is a comma-separated list, or all / none):\n"
-    "  isolation  Isolation        namespaces, pivot_root, no caps, seccomp  (host takeover)\n"
-    "  network    No-network       own empty network namespace               (exfiltration)\n"
-    "  env        Clean-env        allow-listed env, no credentials, no fds  (secret theft)\n"
-    "  limits     Resource-limits  cgroups/rlimits, timeout, output cap      (resource bombs)\n"
-    "  --on L turns exactly L on; --off L turns everything but L on;\n"
-    "  neither uses the defaults in layers.ini.\n"
-    "\n"
-    "options:\n"
-    "  --config FILE   use this layers.ini (default: ./layers.ini, then\n"
-    "                  $XDG_CONFIG_HOME/containment-lab/layers.ini, then the one\n"
-    "                  beside the binary, then the installed one)\n"
-    "  --help          this text\n"
-    "  --version       the version\n"
-    "\n"
-    "exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
-    "  matrix: 0 every cell as expected, 1 some differ; exec: the command's status\n"
-    "  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
-    "  config or snippet. See containment-lab(1).\n";
+/* --help: the text around the layers, whose lines come from lab_layers[]
+ * (layer.c), the table the screen and the docs describe them from too. */
+static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAND ...]\n"
+                                 "\n"
+                                 "Runs code an AI agent might write inside a sandbox built from four layers\n"
+                                 "you switch on and off, and shows from its own evidence what got out.\n"
+                                 "\n"
+                                 "commands:\n"
+                                 "  (none) | tui                       the lab screen (needs a terminal)\n"
+                                 "  list [--json]                      the snippets\n"
+                                 "  run NAME|PATH [--on L|--off L] [--json]\n"
+                                 "                                     run one snippet and judge it\n"
+                                 "  matrix [--json|--markdown] [--jobs N]\n"
+                                 "                                     every snippet x all 16 layer combinations\n"
+                                 "  exec [--on L|--off L] [--rw] -- CMD [ARG...]\n"
+                                 "                                     any command under the chosen layers\n"
+                                 "\n"
+                                 "layers (L is a comma-separated list, or all / none):\n";
+static const char usage_tail[] = "  --on L turns exactly L on; --off L turns everything but L on;\n"
+                                 "  neither uses the defaults in layers.ini.\n"
+                                 "\n"
+                                 "options:\n"
+                                 "  --config FILE   use this layers.ini (default: ./layers.ini, then\n"
+                                 "                  $XDG_CONFIG_HOME/containment-lab/layers.ini, then the one\n"
+                                 "                  beside the binary, then the installed one)\n"
+                                 "  --help          this text\n"
+                                 "  --version       the version\n"
+                                 "\n"
+                                 "exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
+                                 "  matrix: 0 every cell as expected, 1 some differ; exec: the command's status\n"
+                                 "  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
+                                 "  config or snippet. See containment-lab(1).\n";
+
+/* The layer lines come from the layer table, the one text --help, the
+ * screen and the docs share; all of it through report_fputs, so a
+ * non-UTF-8 terminal gets ASCII. */
+static void usage(void)
+{
+	struct strbuf b = {0};
+	sb_puts(&b, usage_head);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		sb_printf(&b, "  %-10s %-16s %-41s (%s)\n", lab_layers[l].key, lab_layers[l].name, lab_layers[l].how,
+		          lab_layers[l].stops);
+	sb_puts(&b, usage_tail);
+	report_fputs(b.s, stdout);
+	sb_free(&b);
+}
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -236,7 +248,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	           : res.verdict == VERDICT_ERROR  ? EXIT_ERROR
 	           : res.verdict == VERDICT_BROKE  ? EXIT_BROKE
 	                                           : EXIT_OK;
-	result_free(&res);
+	lab_result_free(&res);
 	snippet_free(&s);
 	return code;
 }
@@ -378,7 +390,7 @@ int main(int argc, char **argv)
 	syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			report_fputs(usage_text, stdout);
+			usage();
 			return EXIT_OK;
 		}
 		if (!strcmp(argv[i], "--version")) {
@@ -409,7 +421,7 @@ int main(int argc, char **argv)
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;
 	if (sub_argc > 1 && (!strcmp(sub_argv[1], "--help") || !strcmp(sub_argv[1], "-h"))) {
-		report_fputs(usage_text, stdout);
+		usage();
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "list"))

@@ -2,6 +2,8 @@
  * one order they start in, up to max_jobs workers at once, and the truth
  * table's bookkeeping. The caller polls; see matrix.h. */
 #include "matrix.h"
+#include "system.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +41,7 @@ static void clear_cells(struct matrix *m)
 {
 	for (int c = 0; c < m->n_cells; c++) {
 		enum lab_verdict expected = m->cells[c].expected;
-		result_free(&m->cells[c].res);
+		lab_result_free(&m->cells[c].res);
 		memset(&m->cells[c], 0, sizeof m->cells[c]);
 		m->cells[c].expected = expected;
 	}

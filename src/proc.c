@@ -3,14 +3,11 @@
 #include "proc.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 struct pp {
@@ -100,50 +97,4 @@ int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
 		}
 	free(all);
 	return count;
-}
-
-/* Live children of ours (not yet seen in /proc, say just reparented to us
- * as a subreaper)? Zombies are reaped when allowed. */
-static bool children_left(bool reap)
-{
-	for (;;) {
-		siginfo_t si = {0};
-		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0)
-			return errno != ECHILD;
-		if (si.si_pid == 0)
-			return true; /* alive */
-		if (!reap)
-			return true; /* a zombie the caller still wants to wait for */
-		waitpid(si.si_pid, NULL, __WALL);
-	}
-}
-
-int proc_kill_descendants(pid_t root, bool reap)
-{
-	int killed = 0;
-	pid_t pids[1024];
-	bool self = root == getpid();
-	/* Every descendant is a child of ours or below one; and a subreaper
-	 * inherits the orphans. No child at all: nothing to sweep. */
-	if (self && !children_left(reap))
-		return 0;
-	/* A scan of /proc can miss a process forked while it reads (a chain
-	 * that forks and exits over and over would slip through a single empty
-	 * scan), so the sweep ends only when a scan finds nothing alive and, for
-	 * ourselves, no child is left either; without reaping, after three
-	 * empty scans in a row (the final sweep with reaping comes later). */
-	int empty = 0;
-	for (int round = 0; round < 5000; round++) {
-		int n = proc_descendants(root, pids, 1024, true);
-		for (int i = 0; i < n && i < 1024; i++)
-			if (kill(pids[i], SIGKILL) == 0)
-				killed++;
-		bool more = self && reap ? children_left(true) : false;
-		if (n == 0 && !more && (reap || ++empty >= 3))
-			break;
-		if (n)
-			empty = 0;
-		usleep(200);
-	}
-	return killed;
 }

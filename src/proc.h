@@ -8,8 +8,4 @@
 /* Fills out (up to max) with the descendants of root (root excluded) and
  * returns how many there are (may exceed max). */
 int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only);
-/* SIGKILLs every descendant of root until none is left, reaping our own
- * children as they die when reap is set (never while a caller still needs
- * to wait4() a specific child). Zombies are skipped. Returns kills sent. */
-int proc_kill_descendants(pid_t root, bool reap);
 #endif

@@ -1,7 +1,6 @@
-/* report.h — the matrix written for people (text, markdown) and programs
- * (JSON), and the short names every face of the lab uses for a verdict and
- * a set of layers. (One result's reports, report_text and report_json, and
- * sanitize_output are declared in lab.h.) */
+/* report.h — one result and the matrix written for people (text, markdown)
+ * and programs (JSON), output made safe to show, and the short names every
+ * face of the lab uses for a verdict and a set of layers. */
 #ifndef REPORT_H
 #define REPORT_H
 
@@ -9,8 +8,16 @@
 #include <stdio.h>
 
 #include "lab.h"
+#include "verdict.h" /* verdict_name, for every face that shows one */
 
 struct matrix;
+
+/* Control characters and escapes made inert: "\x1b" -> "^[", invalid UTF-8 -> "\xNN".
+ * Keeps \n and turns \t into spaces. Caller frees. */
+char *sanitize_output(const char *buf, size_t len, size_t max_bytes);
+/* `containment-lab run`: the result for a person (colours on a tty) or as JSON. */
+void report_text(const struct lab_result *r, int fd_is_tty);
+void report_json(const struct lab_result *r);
 
 /* The one letter a matrix cell shows: O C E F ! */
 char report_verdict_letter(enum lab_verdict v);

@@ -15,6 +15,7 @@
  * Every failure names the step and the path (bubblewrap style). */
 #define _GNU_SOURCE
 #include "run.h"
+#include "system.h"
 #include "util.h"
 
 #include <errno.h>
@@ -28,7 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int rootfs_make_ro(const char *path, bool recursive)
+static int rootfs_make_ro(const char *path, bool recursive)
 {
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
 	if (mount_setattr(AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr) == 0)

@@ -10,7 +10,10 @@
 #define _GNU_SOURCE
 #include "box.h"
 #include "layer.h"
+#include "layers/env.h"
+#include "system.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -35,13 +38,6 @@
 #define DRAIN_MS      300
 #define KILL_GRACE_MS 300
 #define TAIL_MAX      4096
-
-long monotonic_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 void run_mech_add(struct lab_evidence *ev, const char *fmt, ...)
 {
@@ -641,4 +637,11 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	if (ev.safety_net)
 		fprintf(stderr, "containment-lab: killed by the safety net after %ld ms\n", cfg->safety_timeout_ms);
 	return code;
+}
+
+void lab_result_free(struct lab_result *r)
+{
+	free(r->output);
+	r->output = NULL;
+	r->output_len = 0;
 }

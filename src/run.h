@@ -80,8 +80,6 @@ static inline bool run_on(const struct run *r, enum lab_layer l)
 void __attribute__((noreturn)) run_fail(struct run *r, const char *stage, const char *what, int err);
 /* A line for the lab over the report pipe ("P 101", "S 9"). */
 void run_report(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Reads a compiled filter from its memfd into out (closing the fd). */
-void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out);
 void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which);
 
 /* ---- parent side ---- */
@@ -110,6 +108,5 @@ void rootfs_lock_range(struct run *r);
 void rootfs_bind(struct run *r, const char *src, const char *root, const char *dst, bool ro);
 /* Mounts a tree taken with open_tree() at path (closing it). */
 void rootfs_attach(struct run *r, int tree, const char *path, bool ro);
-int rootfs_make_ro(const char *path, bool recursive);
 
 #endif

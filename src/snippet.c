@@ -6,6 +6,7 @@
  * (never cut) when it does not fit. */
 #define _GNU_SOURCE
 #include "lab.h"
+#include "report.h" /* sanitize_output */
 #include "util.h"
 
 #include <dirent.h>
@@ -165,6 +166,44 @@ void snippet_free(struct snippet *s)
 			FAIL("%s:%d: %s longer than %zu bytes", path, lineno, what, sizeof(field) - 1);                \
 	} while (0)
 
+/* The header as a whole: the three keys there, and a threat, a layer and
+ * the lines that go with them that agree with each other and the table. */
+static int check_header(const struct snippet *s, const char *path, bool have_title, int layer_line, int threat_line,
+                        char *err, size_t errlen)
+{
+	if (!have_title || s->threat == THREAT_COUNT || s->layer == -2)
+		FAIL("%s: missing snippet header: needs '# lab:title:', '# lab:threat:' and '# lab:layer:' lines at "
+		     "the top",
+		     path);
+	if (s->threat == THREAT_LEGIT) {
+		if (s->layer != -1)
+			FAIL("%s:%d: a legit snippet needs '# lab:layer: none'", path, layer_line);
+		if (s->n_expect == 0)
+			FAIL("%s: a legit snippet needs at least one '# lab:expect:' line", path);
+	} else {
+		if (s->layer < 0)
+			FAIL("%s:%d: an attack needs '# lab:layer:' naming the layer that should catch it", path,
+			     layer_line);
+		/* A layer credited with a threat it does not stop would make the
+		 * truth table lie: the matrix would call the wrong cells right. */
+		if (lab_layers[s->layer].threat != s->threat) {
+			int right = 0;
+			for (int l = 0; l < LAYER_COUNT; l++)
+				if (lab_layers[l].threat == s->threat)
+					right = l;
+			FAIL("%s:%d: layer '%s' does not stop %s (lab:threat: %s on line %d); %s does: '# lab:layer: "
+			     "%s'",
+			     path, layer_line, lab_layers[s->layer].key, threat_name(s->threat), threat_key(s->threat),
+			     threat_line, lab_layers[right].name, lab_layers[right].key);
+		}
+		if (!s->consequence[0])
+			FAIL("%s: an attack needs a '# lab:consequence:' line", path);
+	}
+	return 0;
+fail:
+	return -1;
+}
+
 int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -251,34 +290,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 			     lineno, key);
 		}
 	}
-	if (!have_title || s->threat == THREAT_COUNT || s->layer == -2)
-		FAIL("%s: missing snippet header: needs '# lab:title:', '# lab:threat:' and '# lab:layer:' lines at "
-		     "the top",
-		     path);
-	if (s->threat == THREAT_LEGIT) {
-		if (s->layer != -1)
-			FAIL("%s:%d: a legit snippet needs '# lab:layer: none'", path, layer_line);
-		if (s->n_expect == 0)
-			FAIL("%s: a legit snippet needs at least one '# lab:expect:' line", path);
-	} else {
-		if (s->layer < 0)
-			FAIL("%s:%d: an attack needs '# lab:layer:' naming the layer that should catch it", path,
-			     layer_line);
-		/* A layer credited with a threat it does not stop would make the
-		 * truth table lie: the matrix would call the wrong cells right. */
-		if (lab_layers[s->layer].threat != s->threat) {
-			int right = 0;
-			for (int l = 0; l < LAYER_COUNT; l++)
-				if (lab_layers[l].threat == s->threat)
-					right = l;
-			FAIL("%s:%d: layer '%s' does not stop %s (lab:threat: %s on line %d); %s does: '# lab:layer: "
-			     "%s'",
-			     path, layer_line, lab_layers[s->layer].key, threat_name(s->threat), threat_key(s->threat),
-			     threat_line, lab_layers[right].name, lab_layers[right].key);
-		}
-		if (!s->consequence[0])
-			FAIL("%s: an attack needs a '# lab:consequence:' line", path);
-	}
+	if (check_header(s, path, have_title, layer_line, threat_line, err, errlen) < 0)
+		goto fail;
 	free(line_copy);
 	s->code = code;
 	return 0;

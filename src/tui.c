@@ -152,7 +152,7 @@ static char *output_tail(const struct lab_result *r, size_t *skipped)
 		*skipped = len - TUI_OUTPUT_TAIL;
 		p += *skipped;
 		len = TUI_OUTPUT_TAIL;
-		nl = memchr(p, '\n', len < 1024 ? len : 1024);
+		nl = memchr(p, '\n', 1024); /* len is TUI_OUTPUT_TAIL here, well over 1024 */
 		if (nl && (size_t)(nl + 1 - p) < len) {
 			*skipped += (size_t)(nl + 1 - p);
 			len -= (size_t)(nl + 1 - p);
@@ -167,7 +167,7 @@ static void run_clear(struct tui_run *r)
 	if (!r->have)
 		return;
 	free(r->out_text);
-	result_free(&r->res);
+	lab_result_free(&r->res);
 	memset(r, 0, sizeof *r);
 }
 

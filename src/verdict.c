@@ -2,7 +2,7 @@
  * outside the sandbox (never what the snippet claims) and the caps from the
  * config, and says what happened and which layer's mechanism shows for it. */
 #define _GNU_SOURCE
-#include "lab.h"
+#include "verdict.h"
 #include "util.h"
 
 #include <errno.h>
@@ -378,11 +378,4 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	}
 	if (s->threat != THREAT_RESOURCE && s->threat != THREAT_LEGIT)
 		how_it_ended(r, cfg);
-}
-
-void result_free(struct lab_result *r)
-{
-	free(r->output);
-	r->output = NULL;
-	r->output_len = 0;
 }

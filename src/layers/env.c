@@ -7,7 +7,9 @@
  * secrets, the decoy home with ~/.aws/credentials mounted, and a leaked
  * handle to the credentials open as fd 3. */
 #define _GNU_SOURCE
+#include "env.h"
 #include "../layer.h"
+#include "../system.h"
 #include "../util.h"
 
 #include <errno.h>

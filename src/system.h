@@ -1,0 +1,40 @@
+/* system.h — helpers with side effects (files, folders, descriptors,
+ * randomness, the clock), kept apart from util.h's pure ones as minijail
+ * keeps system.c apart from util.c. Errors come back as -errno unless said
+ * otherwise. */
+#ifndef LAB_SYSTEM_H
+#define LAB_SYSTEM_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static inline void cleanup_closep(const int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+/* int fd cleanup_close = open(...): closed on every way out of the scope. */
+#define cleanup_close __attribute__((cleanup(cleanup_closep)))
+
+/* Milliseconds of CLOCK_MONOTONIC: every deadline and duration of the lab. */
+long monotonic_ms(void);
+/* n random characters from [A-Za-z0-9] (getrandom), NUL-terminated. */
+void random_token(char *out, size_t n);
+int write_all(int fd, const void *buf, size_t n);
+/* Whole file into a malloc'd NUL-terminated buffer; NULL + errno on failure. */
+char *read_file(const char *path, size_t *len_out, size_t max);
+int write_file(const char *path, const char *data, int mode);
+/* Writes text into an existing file (/proc, /sys): 0 or -errno. */
+int file_put(const char *path, const char *text);
+/* mkdir -p: 0, or -errno (errno set too). */
+int mkdirs(const char *path, mode_t mode);
+/* Recursively removes path (no symlink following). */
+int remove_tree(const char *path);
+/* Marks every descriptor from `from` up close-on-exec: close_range, then
+ * /proc/self/fd, then one by one up to RLIMIT_NOFILE. 0 or -errno. */
+int fds_cloexec_from(int from);
+/* $TMPDIR when it is an absolute path, else /tmp: where run folders live. */
+const char *temp_dir(void);
+
+#endif
