@@ -36,6 +36,10 @@ struct box_ops {
 	void (*sample)(const struct run *r, bool memory, struct box_sample *out);
 };
 
-extern const struct box_ops box_container;
+extern const struct box_ops box_container, box_gvisor, box_microvm;
+
+/* The box for a run: the Isolation layer's rung when it is on; with it
+ * off every rung is the same container (the range, no Isolation). */
+const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers);
 
 #endif

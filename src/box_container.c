@@ -574,3 +574,11 @@ const struct box_ops box_container = {
     .kill = container_kill,
     .sample = container_sample,
 };
+
+const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers)
+{
+	static const struct box_ops *const rungs[RUNG_COUNT] = {&box_container, &box_gvisor, &box_microvm};
+	if (!(layers & LAYER_BIT(LAYER_ISOLATION)) || cfg->rung < 0 || cfg->rung >= RUNG_COUNT)
+		return &box_container;
+	return rungs[cfg->rung];
+}

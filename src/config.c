@@ -207,6 +207,7 @@ enum key_kind {
 	KEY_COUNT,    /* long, decimal */
 	KEY_CORES,    /* double */
 	KEY_HOSTNAME, /* char[]: one word */
+	KEY_RUNG,     /* int: a rung of the isolation ladder, by name */
 	KEY_NAMES,    /* the env allow-list */
 	KEY_ABSPATH,  /* char[]: an absolute path, taken as written */
 	KEY_PATH,     /* char[]: a path, relative ones beside the file */
@@ -233,6 +234,8 @@ static const struct config_key config_keys[] = {
     {"isolation", "tmp_size", KEY_SIZE, 1 << 20, 16.0 * (1 << 30), FIELD(tmp_size), "a size like 64M"},
     {"isolation", "hostname", KEY_HOSTNAME, 0, 0, FIELD(hostname), "a host name without spaces or '/'"},
     {"isolation", "outside_uid", KEY_COUNT, 1, 4294967294.0, FIELD(outside_uid), "an unprivileged uid like 65534"},
+    {"isolation", "rung", KEY_RUNG, 0, 0, FIELD(rung), "container, gvisor or microvm"},
+    {"isolation", "kernel", KEY_ABSPATH, 0, 0, FIELD(guest_kernel), "the absolute path of a guest kernel"},
     {"env", "allow", KEY_NAMES, 0, LAB_ENV_ALLOW_MAX, FIELD(env_allow), "variable names like PATH LANG"},
     {"env", "home", KEY_ABSPATH, 0, 0, FIELD(clean_home), "an absolute path"},
     {"limits", "memory", KEY_SIZE, 16 << 20, 64.0 * (1 << 30), FIELD(limits.memory), "a size like 256M"},
@@ -482,6 +485,13 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 	case KEY_HOSTNAME:
 	case KEY_ABSPATH:
 		return set_text(st, k, v, sv, field);
+	case KEY_RUNG: {
+		int rung = lab_rung_by_key(v);
+		if (rung < 0)
+			return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
+		*(int *)field = rung;
+		return 1;
+	}
 	case KEY_NAMES:
 		return set_names(st, k, v);
 	case KEY_PATH:

@@ -33,7 +33,9 @@ struct lab_config {
 	/* isolation */
 	uint64_t tmp_size;
 	char hostname[64];
-	long outside_uid; /* root lab: sandbox root maps to this uid */
+	long outside_uid;            /* root lab: sandbox root maps to this uid */
+	int rung;                    /* enum lab_rung: how strong Isolation is */
+	char guest_kernel[PATH_MAX]; /* microvm rung: the guest's kernel ("" = newest /boot/vmlinuz-*) */
 	/* env */
 	char env_allow[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
 	int n_env_allow;

@@ -56,6 +56,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("layers", r->layers, 0, LAYERS_ALL)                         \
 	X("verdict", r->verdict, 0, VERDICT_COUNT - 1)                \
 	X("caught_by", r->caught_by, -1, LAYER_COUNT - 1)             \
+	X("rung", r->rung, 0, RUNG_COUNT - 1)                         \
 	X("started", ev->started, BOOL)                               \
 	X("exit_code", ev->exit_code, -1, 255)                        \
 	X("exit_signal", ev->exit_signal, 0, 127)                     \

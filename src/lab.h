@@ -23,6 +23,17 @@ enum lab_layer { LAYER_ISOLATION, LAYER_NETWORK, LAYER_ENV, LAYER_LIMITS, LAYER_
 #define LAYER_BIT(l) (1u << (l))
 #define LAYERS_ALL   ((1u << LAYER_COUNT) - 1)
 
+/* How strong the Isolation layer is: the rung of the isolation ladder
+ * (SPEC section 8). It matters only when Isolation is on. */
+enum lab_rung {
+	RUNG_CONTAINER, /* namespaces + seccomp + capabilities: the host kernel serves the snippet */
+	RUNG_GVISOR,    /* gVisor's runsc: a user-space kernel answers its system calls */
+	RUNG_MICROVM,   /* a QEMU microvm: the snippet runs on its own guest kernel */
+	RUNG_COUNT
+};
+const char *lab_rung_key(enum lab_rung r); /* "container" */
+int lab_rung_by_key(const char *key);      /* -1 if unknown */
+
 enum lab_verdict {
 	VERDICT_RAN_OK,
 	VERDICT_FAILED,
@@ -115,7 +126,8 @@ struct lab_result {
 	int expected_layer; /* the snippet's own layer, -1 for legit */
 	unsigned layers;
 	enum lab_verdict verdict;
-	int caught_by; /* enum lab_layer or -1 */
+	int caught_by;      /* enum lab_layer or -1 */
+	enum lab_rung rung; /* the Isolation layer's rung the run used */
 	char consequence[256];
 	char headline[LAB_LINE]; /* one sentence for the big panel */
 	char evidence[LAB_EVIDENCE_MAX][LAB_LINE];

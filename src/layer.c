@@ -18,6 +18,21 @@ const struct layer_info lab_layers[LAYER_COUNT] = {
                       "cgroups/rlimits, timeout, output cap", &layer_limits_ops},
 };
 
+static const char *const rung_keys[RUNG_COUNT] = {"container", "gvisor", "microvm"};
+
+const char *lab_rung_key(enum lab_rung r)
+{
+	return (int)r >= 0 && r < RUNG_COUNT ? rung_keys[r] : "?";
+}
+
+int lab_rung_by_key(const char *key)
+{
+	for (int i = 0; i < RUNG_COUNT; i++)
+		if (!strcmp(key, rung_keys[i]))
+			return i;
+	return -1;
+}
+
 int layer_by_key(const char *key)
 {
 	for (int i = 0; i < LAYER_COUNT; i++)

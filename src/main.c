@@ -380,10 +380,46 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	return lab_exec(cfg, layers, rw, &argv[i]);
 }
 
+/* --rung NAME (or --rung=NAME) anywhere on the line before exec's "--":
+ * the Isolation layer's rung for run, matrix, exec and the screen, over
+ * layers.ini's. Taken out of argv so no option loop sees it; returns the
+ * new argc, or -1 (usage error said). */
+static int take_rung_option(int *rung, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break; /* exec's command follows */
+		const char *v;
+		int took = 1;
+		if (!strcmp(argv[i], "--rung")) {
+			if (i + 1 >= argc) {
+				usage_error("--rung needs one of container, gvisor, microvm");
+				return -1;
+			}
+			v = argv[i + 1];
+			took = 2;
+		} else if (!strncmp(argv[i], "--rung=", 7)) {
+			v = argv[i] + 7;
+		} else {
+			continue;
+		}
+		if ((*rung = lab_rung_by_key(v)) < 0) {
+			usage_error("--rung %s: expected container, gvisor or microvm", v);
+			return -1;
+		}
+		memmove(&argv[i], &argv[i + took], sizeof *argv * (size_t)(argc - i - took + 1));
+		argc -= took;
+		i--;
+	}
+	return argc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
-	int i = 1;
+	int i = 1, rung = -1;
+	if ((argc = take_rung_option(&rung, argc, argv)) < 0)
+		return EXIT_USAGE;
 	/* Part of the safety net: descriptors the lab inherited from whoever
 	 * started it (a shell's `7</`, a CI harness's pipes) are the user's
 	 * real files and must never reach a sandbox, whatever the layers. */
@@ -415,6 +451,8 @@ int main(int argc, char **argv)
 		free(inert);
 		return EXIT_USAGE;
 	}
+	if (rung >= 0)
+		cfg.rung = rung;
 	if (i >= argc || !strcmp(argv[i], "tui"))
 		return tui_main(&cfg);
 	const char *cmd = argv[i];

@@ -223,7 +223,10 @@ void report_text(const struct lab_result *r, int tty)
 	else
 		col = bold;
 	text_out("%s — %s\n", r->snippet, threat_name(r->threat));
-	text_out("layers: %s\n\n", layers);
+	if (r->layers & LAYER_BIT(LAYER_ISOLATION))
+		text_out("layers: %s (rung: %s)\n\n", layers, lab_rung_key(r->rung));
+	else
+		text_out("layers: %s\n\n", layers);
 	text_out("%s%s%s", col, verdict_name(r->verdict), off);
 	if (r->verdict == VERDICT_CONTAINED && r->caught_by >= 0)
 		text_out(" by %s", lab_layers[r->caught_by].name);
@@ -270,6 +273,7 @@ void report_json(const struct lab_result *r)
 	sb_json_str(&b, r->snippet);
 	sb_puts(&b, ",\"threat\":");
 	sb_json_str(&b, threat_key(r->threat));
+	sb_printf(&b, ",\"rung\":\"%s\"", lab_rung_key(r->rung));
 	sb_puts(&b, ",\"layers\":{");
 	for (int i = 0; i < LAYER_COUNT; i++)
 		sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,

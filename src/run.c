@@ -593,13 +593,14 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	res->threat = s->threat;
 	res->expected_layer = s->layer;
 	res->layers = layers;
+	res->rung = (enum lab_rung)cfg->rung;
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
 	struct run r;
 	run_init(&r, cfg, layers);
 	struct strbuf output = {0};
 	if (plan_snippet(&r, s, &res->ev) == 0)
-		run_watch(&r, &box_container, opts, &res->ev, &output);
+		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
 	run_cleanup(&r);
 	res->output = output.s ? output.s : strdup("");
 	res->output_len = output.len;
@@ -617,7 +618,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	struct strbuf none = {0};
 	int code = 125;
 	if (plan_exec(&r, &ev) == 0)
-		run_watch(&r, &box_container, NULL, &ev, &none);
+		run_watch(&r, box_for(cfg, layers), NULL, &ev, &none);
 	run_cleanup(&r);
 	sb_free(&none);
 	if (ev.started) {
