@@ -34,6 +34,10 @@ struct box_ops {
 	 * process's proportional share plus its private tmpfs), and the
 	 * largest address space of one process. */
 	void (*sample)(const struct run *r, bool memory, struct box_sample *out);
+	/* After the run: which kernel served the snippet (snippet_on_host,
+	 * kernel_release, kernel_boot_id) and anything else only this box
+	 * can see. */
+	void (*observe)(struct run *r, struct lab_evidence *ev);
 };
 
 extern const struct box_ops box_container, box_gvisor, box_microvm;

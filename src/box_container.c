@@ -49,6 +49,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -567,12 +568,30 @@ static void container_sample(const struct run *r, bool memory, struct box_sample
 		out->mem += tmpfs_used(pids[0], "/tmp") + tmpfs_used(pids[0], "/dev/shm");
 }
 
+/* The snippet was a child of our init, a process of the host's kernel: the
+ * host's own release and boot id answered it. */
+static void container_observe(struct run *r, struct lab_evidence *ev)
+{
+	struct utsname u;
+	(void)r;
+	ev->snippet_on_host = ev->started;
+	if (uname(&u) == 0)
+		str_copy(ev->kernel_release, sizeof ev->kernel_release, u.release);
+	char *id = read_file("/proc/sys/kernel/random/boot_id", NULL, 64);
+	if (id) {
+		id[strcspn(id, "\n")] = '\0';
+		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
+		free(id);
+	}
+}
+
 const struct box_ops box_container = {
     .name = "container",
     .kernel = "the host's kernel",
     .start = container_start,
     .kill = container_kill,
     .sample = container_sample,
+    .observe = container_observe,
 };
 
 const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers)

@@ -87,6 +87,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("host_target_size", ev->host_target_size, 0, LLONG_MAX)     \
 	X("host_visible", ev->host_visible, BOOL)                     \
 	X("expect_found", ev->expect_found, BOOL)                     \
+	X("snippet_on_host", ev->snippet_on_host, BOOL)                     \
 	X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)             \
 	X("peak_vm", ev->peak_vm, 0, LLONG_MAX)                       \
 	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
@@ -102,7 +103,9 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("leaked", ev->leaked)                                                                                        \
 	X("host_target", ev->host_target)                                                                              \
 	X("mechanisms", ev->mechanisms)                                                                                \
-	X("exception", ev->exception)
+	X("exception", ev->exception)                 \
+	X("kernel_release", ev->kernel_release)       \
+	X("kernel_boot_id", ev->kernel_boot_id)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */

@@ -114,6 +114,11 @@ struct lab_evidence {
 	 * at the end of the output ("SyntaxError"), "" if none */
 	char exception[64];
 	int exception_line; /* the snippet's line it names, 0 if unknown */
+	/* which kernel served the snippet's system calls (the isolation
+	 * ladder), as the box observed it from outside */
+	bool snippet_on_host;    /* the snippet's interpreter ran as a process of the host kernel */
+	char kernel_release[64]; /* that kernel's release ("6.1.0-...", gVisor's "4.4.0") */
+	char kernel_boot_id[40]; /* its boot id, "" if it has none */
 	/* legit */
 	bool expect_found;
 	/* what was really used */

@@ -551,6 +551,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
 	            w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
+	if (box->observe)
+		box->observe(r, ev);
 	if (ev->peak_mem_from_cgroup)
 		ev->peak_mem_sampled = false;
 	else if ((uint64_t)w.ru.ru_maxrss * 1024 > ev->peak_mem)
