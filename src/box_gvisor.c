@@ -1,33 +1,580 @@
-/* box_gvisor.c — the gvisor rung of the isolation ladder (not built yet:
- * a run on it is an honest ERROR, never a container run in disguise). */
+/* box_gvisor.c — the gvisor rung of the isolation ladder: the snippet runs
+ * under gVisor's runsc, whose Sentry (a kernel written in Go, running as an
+ * ordinary host process) answers the snippet's system calls; the host
+ * kernel only ever sees runsc's own processes.
+ *
+ * Processes of one run:
+ *
+ *   lab (run.c: listener, event loop, evidence)
+ *    └─ init   cloned into its own PID and mount namespaces (and a user
+ *              namespace when the lab is rootless), with a fresh /proc and
+ *              a new session; stays PID 1: forwards signals, reports the
+ *              snippet's status ("S N"), and its death ends every runsc
+ *              process of the run (the range)
+ *        ├─ runsc run        the snippet, from the OCI bundle written here
+ *        │   ├─ runsc-gofer / runsc-sandbox (the Sentry)
+ *        └─ runsc run        a probe sandbox beside it (same runsc, same
+ *                            platform, same network): it prints the release
+ *                            and boot id its kernel answers, and connect()s
+ *                            to the attacker when No-network is on, onto the
+ *                            report pipe ("K", "B", "P" lines): evidence that
+ *                            comes from outside the snippet
+ *
+ * Everything lives in the run folder (bundle, rootfs, --root state) and
+ * goes with it; `exec` has its own temp folder, removed in observe.
+ *
+ * Layers on this rung: Isolation is gVisor itself (the platform is ptrace:
+ * the kvm platform hangs on nested VMs). No-network: --network=none (the
+ * sandbox gets its own netstack with only a loopback) vs --network=host.
+ * Clean-env: the environment the layer built; off, the decoy home is
+ * mounted read-only at /root (runsc passes no descriptor beyond stdio, so
+ * the leaked fd 3 of the container rung does not exist here). Resource-
+ * limits: the OCI rlimits (enforced by the Sentry) plus the lab's clock and
+ * output cap; the lab's cgroup is not used: it would count and cap the
+ * Sentry's own threads and memory, not the snippet's. */
+#define _GNU_SOURCE
 #include "box.h"
+#include "proc.h"
+#include "system.h"
+#include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
-static int gvisor_start(struct run *r, struct lab_evidence *ev)
+#define PROBE_WAIT_MS 3000 /* the probe gets this long after the snippet ends */
+
+struct gv_state {
+	char dir[PATH_MAX];   /* bundle, probe and state folders live here */
+	bool own_dir;         /* exec: a temp folder of ours, removed after */
+	char runsc[PATH_MAX]; /* the runsc binary */
+	char python[PATH_MAX];
+	char id[48];
+	int sync[2]; /* rootless: the uid map is written */
+	/* what the lab saw of the run's host processes while it ran */
+	long scans, host_procs;
+	bool python_seen;
+	pid_t probe, snippet; /* init side */
+};
+
+/* ---------------- the OCI bundle ---------------- */
+
+static void json_strs(struct strbuf *b, char *const *v)
 {
-	(void)r;
-	snprintf(ev->error, sizeof ev->error, "the gvisor rung is not built yet: run with --rung container");
+	sb_puts(b, "[");
+	for (int i = 0; v && v[i]; i++) {
+		if (i)
+			sb_puts(b, ",");
+		sb_json_str(b, v[i]);
+	}
+	sb_puts(b, "]");
+}
+
+static void json_bind(struct strbuf *b, const char *src, const char *dst, bool ro)
+{
+	sb_puts(b, ",{\"destination\":");
+	sb_json_str(b, dst);
+	sb_puts(b, ",\"type\":\"bind\",\"source\":");
+	sb_json_str(b, src);
+	sb_printf(b, ",\"options\":[\"rbind\",\"%s\",\"nosuid\",\"nodev\"]}", ro ? "ro" : "rw");
+}
+
+static void json_rlimits(struct strbuf *b, const struct lab_limits *lim)
+{
+	const struct {
+		const char *name;
+		unsigned long long soft, hard;
+	} rl[] = {
+	    {"RLIMIT_AS", lim->memory, lim->memory},
+	    {"RLIMIT_NPROC", (unsigned long long)lim->pids, (unsigned long long)lim->pids},
+	    /* SIGXCPU at the cap, the hard limit a second later */
+	    {"RLIMIT_CPU", (unsigned long long)lim->cpu_time, (unsigned long long)lim->cpu_time + 1},
+	    {"RLIMIT_FSIZE", lim->file_size, lim->file_size},
+	    {"RLIMIT_NOFILE", (unsigned long long)lim->open_files, (unsigned long long)lim->open_files},
+	    {"RLIMIT_CORE", 0, 0},
+	};
+	sb_puts(b, ",\"rlimits\":[");
+	for (size_t i = 0; i < sizeof rl / sizeof *rl; i++)
+		sb_printf(b, "%s{\"type\":\"%s\",\"soft\":%llu,\"hard\":%llu}", i ? "," : "", rl[i].name, rl[i].soft,
+		          rl[i].hard);
+	sb_puts(b, "]");
+}
+
+/* The snippet's config.json (probe = false) or the probe's. */
+static void gv_config(const struct run *r, bool probe, char *const *args, char *const *env, struct strbuf *b)
+{
+	sb_puts(b, "{\"ociVersion\":\"1.0.0\",\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":");
+	json_strs(b, args);
+	sb_puts(b, ",\"env\":");
+	json_strs(b, env);
+	sb_puts(b, ",\"cwd\":");
+	sb_json_str(b, probe ? "/" : r->workdir);
+	if (!probe && run_on(r, LAYER_LIMITS))
+		json_rlimits(b, &r->cfg->limits);
+	sb_puts(b, "},\"root\":{\"path\":\"rootfs\",\"readonly\":true},\"hostname\":");
+	sb_json_str(b, r->cfg->hostname);
+	sb_printf(b,
+	          ",\"mounts\":[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\"}"
+	          ",{\"destination\":\"/tmp\",\"type\":\"tmpfs\",\"source\":\"tmpfs\","
+	          "\"options\":[\"nosuid\",\"nodev\",\"mode=1777\",\"size=%llu\"]}",
+	          (unsigned long long)r->cfg->tmp_size);
+	json_bind(b, "/usr", "/usr", true);
+	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+		struct stat st;
+		/* merged-/usr hosts have symlinks (in the rootfs); others a bind */
+		if (lstat(top[i], &st) == 0 && S_ISDIR(st.st_mode))
+			json_bind(b, top[i], top[i], true);
+	}
+	if (!access("/etc/ld.so.cache", R_OK))
+		json_bind(b, "/etc/ld.so.cache", "/etc/ld.so.cache", true);
+	if (!probe && r->exec_mode) {
+		json_bind(b, r->cwd, r->cwd, !r->rw);
+	} else if (!probe) {
+		json_bind(b, r->d.work, "/work", true);
+		if (!run_on(r, LAYER_ENV))
+			json_bind(b, r->d.home, "/root", true); /* the naive integration's credentials */
+	}
+	sb_puts(b, "],\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"ipc\"},{\"type\":\"uts\"},"
+	           "{\"type\":\"mount\"}");
+	if (run_on(r, LAYER_NETWORK))
+		sb_puts(b, ",{\"type\":\"network\"}");
+	sb_puts(b, "]}}\n");
+}
+
+static int gv_put(const char *dir, const char *name, const char *text, struct lab_evidence *ev)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s/%s", dir, name) < 0 || write_file(p, text, 0644) < 0) {
+		snprintf(ev->error, sizeof ev->error, "gvisor: cannot write %.200s: %s", p, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A bundle folder: config.json and a small read-only rootfs (the merged-
+ * /usr symlinks and a few files of /etc; the rest are mounts). */
+static int gv_bundle(const struct run *r, const char *dir, const struct strbuf *config, struct lab_evidence *ev)
+{
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s/rootfs/etc", dir) < 0 || mkdirs(p, 0755) < 0) {
+		snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", p, strerror(errno));
+		return -1;
+	}
+	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+		char link[PATH_MAX], at[PATH_MAX];
+		ssize_t n = readlink(top[i], link, sizeof link - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (pathf(at, sizeof at, "%s/rootfs%s", dir, top[i]) < 0 || symlink(link, at) < 0) {
+			snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", at, strerror(errno));
+			return -1;
+		}
+	}
+	char host[80];
+	snprintf(host, sizeof host, "%s\n", r->cfg->hostname);
+	if (pathf(p, sizeof p, "%s/rootfs", dir) < 0 || gv_put(dir, "config.json", config->s, ev) < 0 ||
+	    gv_put(
+	        p, "etc/passwd",
+	        "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+	        ev) < 0 ||
+	    gv_put(p, "etc/group", "root:x:0:\nnogroup:x:65534:\n", ev) < 0 ||
+	    gv_put(p, "etc/hosts", "127.0.0.1 localhost\n::1 localhost\n", ev) < 0 ||
+	    gv_put(p, "etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n", ev) < 0 ||
+	    gv_put(p, "etc/hostname", host, ev) < 0)
+		return -1;
+	return 0;
+}
+
+/* The probe: what its kernel answers, in report-pipe lines. */
+static const char probe_code[] = "import os,socket,sys\n"
+                                 "o=['K '+os.uname().release]\n"
+                                 "try:\n b=open('/proc/sys/kernel/random/boot_id').read().strip() or '-'\n"
+                                 "except OSError:\n b='-'\n"
+                                 "o.append('B '+b)\n"
+                                 "if len(sys.argv)>1:\n"
+                                 " s=socket.socket();s.settimeout(2)\n"
+                                 " try:\n  s.connect(('127.0.0.1',int(sys.argv[1])));e=0\n"
+                                 " except OSError as x:\n  e=x.errno or 110\n"
+                                 " o.append('P %d'%e)\n"
+                                 "os.write(1,('\\n'.join(o)+'\\n').encode())\n";
+
+static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_evidence *ev)
+{
+	char dir[PATH_MAX], port[16];
+	struct strbuf b = {0};
+	char *run_args[] = {r->argv[0], r->argv[1], r->argv[2], NULL};
+	gv_config(r, false, r->exec_mode ? r->user_argv : run_args, r->envp, &b);
+	int rc = pathf(dir, sizeof dir, "%s/bundle", g->dir) < 0 ? -1 : gv_bundle(r, dir, &b, ev);
+	sb_free(&b);
+	if (rc < 0 || r->exec_mode)
+		return rc;
+	snprintf(port, sizeof port, "%d", r->d.port);
+	char *probe_args[] = {g->python, "-S", "-c", (char *)probe_code, run_on(r, LAYER_NETWORK) ? port : NULL, NULL};
+	char *probe_env[] = {"PATH=/usr/bin:/bin", NULL};
+	memset(&b, 0, sizeof b);
+	gv_config(r, true, probe_args, probe_env, &b);
+	rc = pathf(dir, sizeof dir, "%s/probe", g->dir) < 0 ? -1 : gv_bundle(r, dir, &b, ev);
+	sb_free(&b);
+	return rc;
+}
+
+/* ---------------- the init (child side, never returns) ---------------- */
+
+static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_state *g, bool probe)
+{
+	char root[PATH_MAX + 16], bundle[PATH_MAX + 16], id[64];
+	snprintf(root, sizeof root, "--root=%s/state", g->dir);
+	snprintf(bundle, sizeof bundle, "%s/%s", g->dir, probe ? "probe" : "bundle");
+	snprintf(id, sizeof id, "%s%s", g->id, probe ? "-probe" : "");
+	char *argv[12];
+	int n = 0;
+	argv[n++] = g->runsc;
+	if (!r->root_lab)
+		argv[n++] = "--rootless";
+	argv[n++] = run_on(r, LAYER_NETWORK) ? "--network=none" : "--network=host";
+	argv[n++] = "--platform=ptrace";
+	argv[n++] = root;
+	argv[n++] = "run";
+	argv[n++] = "--bundle";
+	argv[n++] = bundle;
+	argv[n++] = id;
+	argv[n] = NULL;
+	execv(g->runsc, argv);
+	run_fail(r, "execve", g->runsc, errno);
+}
+
+static pid_t gv_spawn(struct run *r, struct gv_state *g, bool probe, const sigset_t *mask)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		run_fail(r, "fork", probe ? "the probe's runsc" : "runsc", errno);
+	if (pid)
+		return pid;
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (probe) {
+		/* its answer goes to the lab on the report pipe, nothing else */
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(r->rep[1], 1) < 0 || dup2(null, 2) < 0)
+			run_fail(r, "set up the probe's stdio", "/dev/null and the report pipe", errno);
+	}
+	gv_exec_runsc(r, g, probe);
+}
+
+static void gv_on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* runsc run exits with the container's status, a signal as 128+N (as a
+ * shell says it), and 128 itself when runsc failed. */
+static int gv_status(int st)
+{
+	if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + NSIG)
+		return WEXITSTATUS(st) - 128; /* a wait status "killed by signal N" */
+	return st;
+}
+
+static void __attribute__((noreturn)) gv_finish(struct run *r, struct gv_state *g, int st)
+{
+	/* the probe has a little longer: its answer is the evidence */
+	long until = monotonic_ms() + PROBE_WAIT_MS;
+	while (g->probe > 0 && monotonic_ms() < until) {
+		pid_t w = waitpid(g->probe, NULL, WNOHANG);
+		if (w == g->probe)
+			break;
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 128)
+		run_fail(r, "runsc run", "runsc failed (exit 128): its message is in the run's output", EPROTO);
+	int raw = gv_status(st);
+	run_report(r, "S %d\n", raw);
+	_exit(WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw));
+}
+
+static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &dfl, NULL);
+	sigset_t all, none;
+	sigfillset(&all);
+	sigemptyset(&none);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	close(r->rep[0]);
+	if (r->out[0] >= 0)
+		close(r->out[0]);
+	if (r->have_decoys && r->d.listen_fd >= 0)
+		close(r->d.listen_fd);
+	close(g->sync[1]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		run_fail(r, "prctl", "PR_SET_PDEATHSIG", errno);
+	char c;
+	if (read(g->sync[0], &c, 1) != 1)
+		run_fail(r, "wait for the lab", "sync pipe", EPIPE);
+	close(g->sync[0]);
+	/* runsc re-executes /proc/self/exe: a /proc of this PID namespace */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		run_fail(r, "make mounts private", "/", errno);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		run_fail(r, "mount", "a fresh /proc", errno);
+	if (!r->exec_mode) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(r->out[1], 1) < 0 || dup2(r->out[1], 2) < 0)
+			run_fail(r, "set up stdio", "/dev/null and the output pipe", errno);
+		close(r->out[1]);
+	}
+	if (setsid() < 0)
+		run_fail(r, "setsid", "a new session", errno);
+	g->snippet = gv_spawn(r, g, false, &none);
+	g->probe = r->exec_mode ? -1 : gv_spawn(r, g, true, &none);
+	prctl(PR_SET_DUMPABLE, 0);
+	struct sigaction sa = {.sa_handler = gv_on_signal};
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &sa, NULL);
+	if (!r->exec_mode)
+		for (int fd = 0; fd < 3; fd++)
+			close(fd);
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&all, &si);
+		if (sig < 0)
+			continue;
+		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == 0) {
+			kill(-1, SIGKILL); /* the lab ends the run; we stay to reap it */
+			continue;
+		}
+		if (sig != SIGCHLD) {
+			kill(g->snippet, sig);
+			continue;
+		}
+		int st;
+		pid_t w;
+		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+			if (w == g->probe)
+				g->probe = -1;
+			if (w == g->snippet)
+				gv_finish(r, g, st);
+		}
+	}
+}
+
+/* ---------------- lab side ---------------- */
+
+static bool find_runsc(char *out, size_t cap)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	bool found = false;
+	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save))
+		found = d[0] == '/' && pathf(out, cap, "%s/runsc", d) == 0 && access(out, X_OK) == 0;
+	free(copy);
+	if (!found && access("/usr/bin/runsc", X_OK) == 0) {
+		str_copy(out, cap, "/usr/bin/runsc");
+		found = true;
+	}
+	return found;
+}
+
+static void gv_free(struct run *r)
+{
+	struct gv_state *g = r->box_priv;
+	if (!g)
+		return;
+	if (g->own_dir && g->dir[0])
+		remove_tree(g->dir);
+	free(g);
+	r->box_priv = NULL;
+}
+
+static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev)
+{
+	if (!find_runsc(g->runsc, sizeof g->runsc)) {
+		snprintf(ev->error, sizeof ev->error,
+		         "the gvisor rung needs runsc, which is not installed "
+		         "(apt-get install runsc): run with --rung container");
+		return -1;
+	}
+	if (!realpath(r->cfg->python, g->python))
+		str_copy(g->python, sizeof g->python, r->cfg->python);
+	char tok[9];
+	random_token(tok, sizeof tok);
+	snprintf(g->id, sizeof g->id, "lab-%d-%s", getpid(), tok);
+	if (r->exec_mode) {
+		if (pathf(g->dir, sizeof g->dir, "%s/containment-lab.%d.gv.XXXXXX", temp_dir(), getpid()) < 0 ||
+		    !mkdtemp(g->dir)) {
+			snprintf(ev->error, sizeof ev->error, "gvisor: cannot create a temp folder in %s: %s",
+			         temp_dir(), strerror(errno));
+			g->dir[0] = '\0';
+			return -1;
+		}
+		g->own_dir = true;
+	} else if (pathf(g->dir, sizeof g->dir, "%s/runsc", r->d.dir) < 0 || mkdir(g->dir, 0755) < 0) {
+		snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", g->dir, strerror(errno));
+		return -1;
+	}
+	/* the lab's cgroup would hold runsc's threads, not the snippet's */
+	if (run_on(r, LAYER_LIMITS))
+		snprintf(r->cg_why, sizeof r->cg_why,
+		         "gVisor: the Sentry enforces the OCI rlimits; a cgroup would count the Sentry's own threads");
+	return gv_write_bundles(r, g, ev);
+}
+
+static int gv_write_maps(struct run *r, struct lab_evidence *ev)
+{
+	char p[64], map[64];
+	int e;
+	snprintf(p, sizeof p, "/proc/%d/setgroups", r->child_pid);
+	if ((e = file_put(p, "deny")) < 0)
+		goto fail;
+	snprintf(p, sizeof p, "/proc/%d/uid_map", r->child_pid);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)r->uid, (unsigned)r->uid);
+	if ((e = file_put(p, map)) < 0)
+		goto fail;
+	snprintf(p, sizeof p, "/proc/%d/gid_map", r->child_pid);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)r->gid, (unsigned)r->gid);
+	if ((e = file_put(p, map)) < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(ev->error, sizeof ev->error, "cannot write %s: %s", p, strerror(-e));
 	return -1;
 }
 
 static void gvisor_kill(struct run *r, bool hard)
 {
-	(void)r;
-	(void)hard;
+	if (r->child_pid <= 0)
+		return;
+	if (!hard) {
+		union sigval v = {.sival_int = 0};
+		if (sigqueue(r->child_pid, SIGTERM, v) == 0)
+			return;
+	}
+	/* the init is PID 1 of the run's namespace: every runsc dies with it */
+	kill(r->child_pid, SIGKILL);
 }
 
+static int gvisor_start(struct run *r, struct lab_evidence *ev)
+{
+	struct gv_state *g = calloc(1, sizeof *g);
+	if (!g)
+		abort();
+	g->sync[0] = g->sync[1] = -1;
+	r->box_priv = g;
+	if (gv_prepare(r, g, ev) < 0 || pipe2(g->sync, O_CLOEXEC) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
+	    (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
+		if (!ev->error[0])
+			snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | (r->root_lab ? 0 : CLONE_NEWUSER);
+	fflush(NULL);
+	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+	if (pid < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot create the range's namespaces for runsc: %s",
+		         strerror(errno));
+		goto fail;
+	}
+	if (pid == 0)
+		gv_init(r, g);
+	r->child_pid = pid;
+	close(g->sync[0]);
+	close(r->rep[1]);
+	g->sync[0] = r->rep[1] = -1;
+	if (r->out[1] >= 0) {
+		close(r->out[1]);
+		r->out[1] = -1;
+	}
+	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if ((!r->root_lab && gv_write_maps(r, ev) < 0) || write(g->sync[1], "g", 1) != 1) {
+		if (!ev->error[0])
+			snprintf(ev->error, sizeof ev->error, "cannot hand runsc's init its go: %s", strerror(errno));
+		gvisor_kill(r, true);
+		waitpid(pid, NULL, __WALL);
+		r->child_pid = -1;
+		goto fail;
+	}
+	close(g->sync[1]);
+	g->sync[1] = -1;
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++)
+		if (g->sync[i] >= 0)
+			close(g->sync[i]);
+	gv_free(r);
+	return -1;
+}
+
+/* The run's host processes: how many, and whether one of them was the
+ * interpreter (the snippet's code as a process of the host kernel). Memory
+ * is the run's host footprint (runsc's processes hold the guest's memory
+ * in their memory file). */
 static void gvisor_sample(const struct run *r, bool memory, struct box_sample *out)
 {
-	(void)r;
-	(void)memory;
+	struct gv_state *g = r->box_priv;
+	pid_t pids[512];
 	*out = (struct box_sample){0};
+	if (r->child_pid <= 0 || !g)
+		return;
+	int n = proc_descendants(r->child_pid, pids, 512, true);
+	g->scans++;
+	if (n > g->host_procs)
+		g->host_procs = n;
+	for (int i = 0; i < n && i < 512; i++) {
+		char p[64], exe[PATH_MAX];
+		snprintf(p, sizeof p, "/proc/%d/exe", pids[i]);
+		ssize_t k = readlink(p, exe, sizeof exe - 1);
+		if (k > 0) {
+			exe[k] = '\0';
+			if (!strcmp(exe, g->python))
+				g->python_seen = true;
+		}
+	}
+	(void)memory;
+}
+
+/* Which kernel served the snippet: the probe's answer (K, B lines parsed
+ * by run.c) and what the host's /proc showed while it ran. */
+static void gvisor_observe(struct run *r, struct lab_evidence *ev)
+{
+	struct gv_state *g = r->box_priv;
+	if (!g)
+		return;
+	ev->snippet_on_host = g->python_seen;
+	ev->host_scans = g->scans;
+	ev->host_procs = g->host_procs;
+	run_mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
+	run_mech_add(ev, "%s",
+	             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
+	                                      : "runsc --network=host");
+	gv_free(r);
 }
 
 const struct box_ops box_gvisor = {
     .name = "gvisor",
-    .kernel = "?",
+    .kernel = "gVisor's Sentry",
     .start = gvisor_start,
     .kill = gvisor_kill,
     .sample = gvisor_sample,
+    .observe = gvisor_observe,
 };

@@ -88,6 +88,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("host_visible", ev->host_visible, BOOL)                     \
 	X("expect_found", ev->expect_found, BOOL)                     \
 	X("snippet_on_host", ev->snippet_on_host, BOOL)                     \
+	X("host_scans", ev->host_scans, COUNT)                        \
+	X("host_procs", ev->host_procs, COUNT)                        \
 	X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)             \
 	X("peak_vm", ev->peak_vm, 0, LLONG_MAX)                       \
 	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
@@ -105,7 +107,9 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("mechanisms", ev->mechanisms)                                                                                \
 	X("exception", ev->exception)                 \
 	X("kernel_release", ev->kernel_release)       \
-	X("kernel_boot_id", ev->kernel_boot_id)
+	X("kernel_boot_id", ev->kernel_boot_id)       \
+	X("host_release", ev->host_release)           \
+	X("host_boot_id", ev->host_boot_id)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */

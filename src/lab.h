@@ -119,6 +119,10 @@ struct lab_evidence {
 	bool snippet_on_host;    /* the snippet's interpreter ran as a process of the host kernel */
 	char kernel_release[64]; /* that kernel's release ("6.1.0-...", gVisor's "4.4.0") */
 	char kernel_boot_id[40]; /* its boot id, "" if it has none */
+	char host_release[64];   /* the host's own release and boot id, to compare */
+	char host_boot_id[40];
+	long host_scans; /* times the lab scanned the run's host processes (gvisor) */
+	long host_procs; /* the most host processes the run had at once (gvisor) */
 	/* legit */
 	bool expect_found;
 	/* what was really used */

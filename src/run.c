@@ -29,6 +29,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -474,6 +475,11 @@ static void parse_report(struct watch *w)
 		*next++ = '\0';
 		if (line[0] == 'P') {
 			ev->net_probe_errno = atoi(line + 2);
+		} else if (line[0] == 'K' && line[1] == ' ') {
+			/* a box's probe: the release its kernel answered */
+			str_copy(ev->kernel_release, sizeof ev->kernel_release, line + 2);
+		} else if (line[0] == 'B' && line[1] == ' ') {
+			str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, strcmp(line + 2, "-") ? line + 2 : "");
 		} else if (line[0] == 'S') {
 			w->status = atoi(line + 2);
 		} else if (line[0] == 'E' && !ev->error[0]) {
@@ -505,6 +511,20 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	if (lstat(r->d.host_target, &st) == 0) {
 		ev->host_target_written = true;
 		ev->host_target_size = (uint64_t)st.st_size;
+	}
+}
+
+/* The host's own release and boot id: what a box's kernel is compared with. */
+static void host_kernel(struct lab_evidence *ev)
+{
+	struct utsname u;
+	if (uname(&u) == 0)
+		str_copy(ev->host_release, sizeof ev->host_release, u.release);
+	char *id = read_file("/proc/sys/kernel/random/boot_id", NULL, 64);
+	if (id) {
+		id[strcspn(id, "\n")] = '\0';
+		str_copy(ev->host_boot_id, sizeof ev->host_boot_id, id);
+		free(id);
 	}
 }
 
@@ -551,6 +571,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
 	            w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
+	host_kernel(ev);
 	if (box->observe)
 		box->observe(r, ev);
 	if (ev->peak_mem_from_cgroup)
@@ -561,8 +582,11 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (r->have_decoys)
 		gather_decoys(r, &w, ev);
 	run_layers_describe(r, ev);
-	run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
-	             run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
+	if (box == &box_container)
+		run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
+		             run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
+	else
+		run_mech_add(ev, "range: own %spid/mount ns, init as PID 1, setsid", r->root_lab ? "" : "user/");
 	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
 }
 

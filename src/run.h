@@ -68,6 +68,7 @@ struct run {
 	int sync[2], rep[2], out[2];
 	pid_t child_pid;
 	int pidfd;
+	void *box_priv; /* the box's own state for this run (box_gvisor.c) */
 };
 
 static inline bool run_on(const struct run *r, enum lab_layer l)

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const threat_keys[THREAT_COUNT] = {"legit", "resource", "secrets", "exfil", "takeover"};
-static const char *const threat_names[THREAT_COUNT] = {"legitimate task", "resource bomb", "secret theft",
-                                                       "data exfiltration", "host takeover"};
+static const char *const threat_keys[THREAT_COUNT] = {"legit", "resource", "secrets", "exfil", "takeover", "kernel"};
+static const char *const threat_names[THREAT_COUNT] = {"legitimate task",   "resource bomb", "secret theft",
+                                                       "data exfiltration", "host takeover", "kernel exploit"};
 
 const char *threat_key(enum lab_threat t)
 {
@@ -186,11 +186,12 @@ static int check_header(const struct snippet *s, const char *path, bool have_tit
 			     layer_line);
 		/* A layer credited with a threat it does not stop would make the
 		 * truth table lie: the matrix would call the wrong cells right. */
-		if (lab_layers[s->layer].threat != s->threat) {
-			int right = 0;
-			for (int l = 0; l < LAYER_COUNT; l++)
-				if (lab_layers[l].threat == s->threat)
-					right = l;
+		/* (a kernel exploit is Isolation's too: its upper rungs) */
+		int right = s->threat == THREAT_KERNEL ? LAYER_ISOLATION : -1;
+		for (int l = 0; l < LAYER_COUNT && right < 0; l++)
+			if (lab_layers[l].threat == s->threat)
+				right = l;
+		if (right >= 0 && s->layer != right) {
 			FAIL("%s:%d: layer '%s' does not stop %s (lab:threat: %s on line %d); %s does: '# lab:layer: "
 			     "%s'",
 			     path, layer_line, lab_layers[s->layer].key, threat_name(s->threat), threat_key(s->threat),
@@ -269,8 +270,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 				if (!strcmp(val, threat_keys[t]))
 					s->threat = (enum lab_threat)t;
 			if (s->threat == THREAT_COUNT)
-				FAIL("%s:%d: unknown threat '%s' (legit, resource, secrets, exfil, takeover)", path,
-				     lineno, val);
+				FAIL("%s:%d: unknown threat '%s' (legit, resource, secrets, exfil, takeover, kernel)",
+				     path, lineno, val);
 			threat_line = lineno;
 		} else if (!strcmp(key, "layer")) {
 			s->layer = strcmp(val, "none") ? layer_by_key(val) : -1;

@@ -12,7 +12,15 @@
 #include <limits.h>
 #include <stddef.h>
 
-enum lab_threat { THREAT_LEGIT, THREAT_RESOURCE, THREAT_SECRETS, THREAT_EXFIL, THREAT_TAKEOVER, THREAT_COUNT };
+enum lab_threat {
+	THREAT_LEGIT,
+	THREAT_RESOURCE,
+	THREAT_SECRETS,
+	THREAT_EXFIL,
+	THREAT_TAKEOVER,
+	THREAT_KERNEL, /* the kernel's own attack surface: only an upper rung of Isolation stops it */
+	THREAT_COUNT
+};
 
 /* A snippet file larger than this is refused, not cut. */
 #define SNIPPET_MAX_BYTES  (1 << 20)

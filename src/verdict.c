@@ -18,10 +18,15 @@ const char *verdict_name(enum lab_verdict v)
 	return v < VERDICT_COUNT ? names[v] : "?";
 }
 
-enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers)
+enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, enum lab_rung rung)
 {
 	if (s->threat == THREAT_LEGIT || s->layer < 0)
 		return VERDICT_RAN_OK;
+	/* the container rung's Isolation leaves the host kernel serving the
+	 * snippet: a kernel exploit escapes it with every layer on (the lesson) */
+	if (s->threat == THREAT_KERNEL)
+		return layers & LAYER_BIT(LAYER_ISOLATION) && rung != RUNG_CONTAINER ? VERDICT_CONTAINED
+		                                                                     : VERDICT_ESCAPED;
 	return layers & LAYER_BIT(s->layer) ? VERDICT_CONTAINED : VERDICT_ESCAPED;
 }
 
@@ -219,8 +224,14 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	char mem[32], cap[32];
 	fmt_bytes(mem, sizeof mem, ev->peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
-	add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
-	    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
+	if (r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION)))
+		add(r,
+		    "processes: the snippet's live inside gVisor's Sentry, out of the host's sight; the run had %ld "
+		    "host processes (runsc's)",
+		    ev->host_procs);
+	else
+		add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
+		    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
 	add(r, "peak memory: %s (cap %s)%s", mem, cap,
 	    ev->peak_mem_from_cgroup ? " — the cgroup's peak"
 	    : ev->peak_mem_sampled   ? " — the run's total, sampled by the lab"
@@ -237,6 +248,13 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 			r->verdict = VERDICT_CONTAINED;
 			r->caught_by = LAYER_LIMITS;
 			set_headline(r, "Resource-limits: %s", first);
+		} else if (r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
+			r->verdict = VERDICT_ERROR;
+			set_headline(
+			    r,
+			    "gVisor keeps the snippet's processes and memory inside its Sentry: from outside "
+			    "the lab sees neither what the bomb took nor a limit firing, so it gives no verdict%s",
+			    on ? " (the Sentry enforces the OCI rlimits: see the snippet's own words)" : "");
 		} else if (broke_by_itself(r)) {
 			broke(r, "");
 		} else {
@@ -293,18 +311,29 @@ static void judge_exfil(struct lab_result *r)
 		add(r, "the sandbox shared the host's network namespace");
 		return;
 	}
-	bool proof = (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->own_netns && ev->net_probe_errno == ENETUNREACH;
+	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
+	 * refuses (ECONNREFUSED) rather than being unreachable */
+	bool gv = r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	bool proof = (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->own_netns &&
+	             (ev->net_probe_errno == ENETUNREACH || (gv && ev->net_probe_errno > 0));
 	if (broke_by_itself(r) || !proof) {
 		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
 		                       : "nothing reached the attacker, though the network was open");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_NETWORK;
-		set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network namespace "
-		                "with no interface");
+		if (ev->net_probe_errno == ENETUNREACH)
+			set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network "
+			                "namespace with no interface");
+		else
+			set_headline(r,
+			             "connect() failed: %s — gVisor's own network stack (--network=none) has only its "
+			             "own loopback, not the host's",
+			             strerror(ev->net_probe_errno));
 	}
 	if (ev->net_probe_errno >= 0)
-		add(r, "probe from inside the sandbox: connect(127.0.0.1) -> %s (errno %d)",
+		add(r, "probe from inside %s: connect(127.0.0.1) -> %s (errno %d)",
+		    gv ? "a probe sandbox beside it (same runsc, same network)" : "the sandbox",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	if (ev->attacker_bytes > 0)
 		add(r,
@@ -334,10 +363,72 @@ static void judge_takeover(struct lab_result *r)
 	}
 	r->verdict = VERDICT_CONTAINED;
 	r->caught_by = LAYER_ISOLATION;
-	set_headline(r, "The host was out of reach: a private root with no capabilities and a seccomp filter");
 	add(r, "host target not created: %s", ev->host_target);
+	if (r->rung == RUNG_GVISOR) {
+		set_headline(r, "The host was out of reach: gVisor's Sentry served the snippet from the bundle's "
+		                "read-only root");
+		add(r, "the host folder was not among the OCI bundle's mounts: gVisor's own file system saw only "
+		       "/usr, /work and a private /tmp");
+		add(r, "root inside was gVisor's root, a process of its Sentry, not of the host kernel");
+		return;
+	}
+	set_headline(r, "The host was out of reach: a private root with no capabilities and a seccomp filter");
 	add(r, "the host folder was not in the sandbox's view (mount namespace + pivot_root)");
 	add(r, "sandbox root was an unprivileged uid outside, with every capability dropped");
+}
+
+/* ---- the kernel's own attack surface: which kernel answered ---- */
+
+static void kernel_served_by_host(struct lab_result *r, const char *why)
+{
+	const struct lab_evidence *ev = &r->ev;
+	r->verdict = VERDICT_ESCAPED;
+	set_headline(r, "Your kernel executed its system calls — one kernel bug away from a host takeover%s", why);
+	add(r, "the snippet ran as a host process on kernel %s, boot id %s", ev->kernel_release,
+	    ev->kernel_boot_id[0] ? ev->kernel_boot_id : "?");
+	add(r, "io_uring, bpf, userfaultfd, keyctl, perf_event_open and user namespaces were the host's own code");
+}
+
+static void judge_kernel(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	bool iso = r->layers & LAYER_BIT(LAYER_ISOLATION);
+	if (!iso || r->rung == RUNG_CONTAINER || ev->snippet_on_host) {
+		kernel_served_by_host(r, !iso                        ? " (Isolation off)"
+		                         : r->rung == RUNG_CONTAINER ? " (namespaces and seccomp share the host kernel)"
+		                                                     : "");
+		return;
+	}
+	if (r->rung == RUNG_GVISOR && ev->host_scans > 0 && ev->kernel_release[0] &&
+	    strcmp(ev->kernel_release, ev->host_release) != 0) {
+		r->verdict = VERDICT_CONTAINED;
+		r->caught_by = LAYER_ISOLATION;
+		set_headline(r, "gVisor's Sentry answered its system calls (kernel %s), not the host's %s",
+		             ev->kernel_release, ev->host_release);
+		add(r,
+		    "the lab scanned the run's host processes %ld times: at most %ld, all runsc's; the "
+		    "interpreter was never one of them",
+		    ev->host_scans, ev->host_procs);
+		add(r, "a probe sandbox beside it (same runsc, same platform) answered uname -r: %s; boot id: %s",
+		    ev->kernel_release, ev->kernel_boot_id[0] ? ev->kernel_boot_id : "none (gVisor has none)");
+		add(r, "the host: kernel %s, boot id %s", ev->host_release, ev->host_boot_id);
+		return;
+	}
+	if (r->rung == RUNG_MICROVM && ev->kernel_boot_id[0] && strcmp(ev->kernel_boot_id, ev->host_boot_id) != 0) {
+		r->verdict = VERDICT_CONTAINED;
+		r->caught_by = LAYER_ISOLATION;
+		set_headline(r, "Its own guest kernel answered its system calls (kernel %s), not the host's",
+		             ev->kernel_release[0] ? ev->kernel_release : "?");
+		add(r, "guest kernel: release %s, boot id %s (reported by the lab's init in the guest)",
+		    ev->kernel_release[0] ? ev->kernel_release : "?", ev->kernel_boot_id);
+		add(r, "the host: kernel %s, boot id %s", ev->host_release, ev->host_boot_id);
+		return;
+	}
+	r->verdict = VERDICT_ERROR;
+	set_headline(r, "No evidence of which kernel answered on the %s rung: the lab cannot give a verdict",
+	             lab_rung_key(r->rung));
+	add(r, "release seen: \"%s\", boot id seen: \"%s\", host process scans: %ld", ev->kernel_release,
+	    ev->kernel_boot_id, ev->host_scans);
 }
 
 void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r)
@@ -371,6 +462,9 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 		break;
 	case THREAT_TAKEOVER:
 		judge_takeover(r);
+		break;
+	case THREAT_KERNEL:
+		judge_kernel(r);
 		break;
 	default:
 		r->verdict = VERDICT_ERROR;

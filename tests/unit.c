@@ -372,9 +372,9 @@ static void test_verdicts(void)
 	      r.verdict == VERDICT_ERROR && strstr(r.headline, "user namespace"));
 
 	CHECK("truth table: attack contained iff own layer on",
-	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK)) == VERDICT_CONTAINED &&
-	          verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK)) == VERDICT_ESCAPED &&
-	          verdict_expected(&legit, 0) == VERDICT_RAN_OK);
+	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK), RUNG_CONTAINER) == VERDICT_CONTAINED &&
+	          verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK), RUNG_GVISOR) == VERDICT_ESCAPED &&
+	          verdict_expected(&legit, 0, RUNG_CONTAINER) == VERDICT_RAN_OK);
 }
 
 static void test_env(void)

@@ -74,7 +74,8 @@ static void isolation_child(struct run *r, enum run_phase ph)
 
 static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 {
-	if (!run_on(r, LAYER_ISOLATION))
+	/* an upper rung's box names its own mechanisms */
+	if (!run_on(r, LAYER_ISOLATION) || r->cfg->rung != RUNG_CONTAINER)
 		return;
 	run_mech_add(ev, "userns (root inside = uid %ld outside)", r->map_uid);
 	run_mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
