@@ -392,8 +392,9 @@ static const char *matrix_limits_mechanism(const struct matrix *m)
 
 static void matrix_legend(const struct matrix *m)
 {
-	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (limits: %s)\ncolumns:",
-	         m->n_snips, LAB_COMBOS, matrix_who(), matrix_limits_mechanism(m));
+	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (rung: %s, limits: %s)\ncolumns:",
+	         m->n_snips, LAB_COMBOS, matrix_who(), lab_rung_key((enum lab_rung)m->cfg->rung),
+	         matrix_limits_mechanism(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
 	text_out(", '-' = off\ncells:");
@@ -493,8 +494,9 @@ static void matrix_text(const struct matrix *m, bool md)
 	matrix_differences(m, md);
 	struct matrix_counts n = matrix_count(m);
 	/* "differ" here is every cell not as expected, not run ones included */
-	text_out("%s%d/%d cells as expected (%d differ, %d errors) as %s in %.1f s\n", md ? "\n" : "", n.as_expected,
-	         m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(), matrix_elapsed_ms(m) / 1000.0);
+	text_out("%s%d/%d cells as expected (%d differ, %d errors) as %s on the %s rung in %.1f s\n", md ? "\n" : "",
+	         n.as_expected, m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(),
+	         lab_rung_key((enum lab_rung)m->cfg->rung), matrix_elapsed_ms(m) / 1000.0);
 }
 
 void report_matrix_text(const struct matrix *m)
@@ -510,7 +512,8 @@ void report_matrix_markdown(const struct matrix *m)
 void report_matrix_json(const struct matrix *m)
 {
 	struct strbuf b = {0};
-	sb_printf(&b, "{\"as\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[", geteuid() == 0 ? "root" : "user",
+	sb_printf(&b, "{\"as\":\"%s\",\"rung\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[",
+	          geteuid() == 0 ? "root" : "user", lab_rung_key((enum lab_rung)m->cfg->rung),
 	          matrix_limits_mechanism(m));
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];

@@ -225,6 +225,29 @@ void tui_matrix_start(struct tui_state *st)
 	crash_pids_update(st);
 }
 
+void tui_cycle_rung(struct tui_state *st)
+{
+	if (tui_busy(st)) {
+		tui_message(st, "a run is going: wait, or press a to abort it, then change the rung");
+		return;
+	}
+	struct matrix fresh;
+	int next = (st->own_cfg.rung + 1) % RUNG_COUNT, was = st->own_cfg.rung;
+	st->own_cfg.rung = next;
+	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
+		st->own_cfg.rung = was;
+		tui_message(st, "out of memory: the rung stays %s", lab_rung_key((enum lab_rung)was));
+		return;
+	}
+	matrix_free(&st->mx);
+	st->mx = fresh;
+	st->mx_started = false;
+	tui_message(st, "Isolation's rung: %s (%s)", lab_rung_key((enum lab_rung)next),
+	            next == RUNG_CONTAINER ? "namespaces + seccomp on the host kernel"
+	            : next == RUNG_GVISOR  ? "gVisor's runsc: a user-space kernel answers"
+	                                   : "a QEMU microvm: its own guest kernel");
+}
+
 void tui_abort(struct tui_state *st)
 {
 	bool any = false;
@@ -400,7 +423,8 @@ int tui_main(const struct lab_config *cfg)
 	setlocale(LC_ALL, "");
 
 	memset(&st, 0, sizeof st);
-	st.cfg = cfg;
+	st.own_cfg = *cfg;
+	st.cfg = cfg = &st.own_cfg;
 	st.job.fd = -1;
 	err[0] = '\0';
 	n = snippet_discover(cfg->snippets_dir, &st.snips, err, sizeof err);

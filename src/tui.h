@@ -55,6 +55,7 @@ struct tui_run {
 
 struct tui_state {
 	const struct lab_config *cfg;
+	struct lab_config own_cfg; /* cfg points here: r changes its rung */
 	struct snippet *snips;
 	int n_snips;
 	char **code; /* sanitize_output() of each snippet's code */
@@ -91,6 +92,9 @@ void tui_run_selected(struct tui_state *st);
 void tui_matrix_start(struct tui_state *st);
 void tui_abort(struct tui_state *st);
 bool tui_busy(const struct tui_state *st);
+/* r: the next rung of the isolation ladder (not while anything runs);
+ * the matrix starts over for it. */
+void tui_cycle_rung(struct tui_state *st);
 void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* tui_keys.c */

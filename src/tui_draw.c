@@ -303,6 +303,11 @@ static void draw_toggles(const struct tui_state *st)
 		x += tui_put(1, x, 20, lab_layers[l].name, A_BOLD) + 1;
 		tui_put(1, x, 3, on ? "ON" : "OFF", tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
 	}
+	/* the rung, beside the toggles: it is Isolation's strength */
+	x = toggle_x(LAYER_COUNT);
+	x += tui_put(1, x, 4, "[r]", tui_attr(st, TUI_LOOK_KEY)) + 1;
+	snprintf(buf, sizeof buf, "rung: %s", lab_rung_key((enum lab_rung)st->cfg->rung));
+	tui_put(1, x, COLS - x - 1 > 0 ? COLS - x - 1 : 0, buf, A_BOLD);
 }
 
 /* --------------------------------------------------------- title bar */
@@ -680,13 +685,15 @@ static void draw_result(const struct tui_state *st, const struct tui_run *r, int
 		tui_put(row, x + bw + 2, w - bw - 2, word, vattr);
 		snprintf(buf, sizeof buf, "layers %s", lbl);
 		tui_put(row + 1, x + bw + 2, w - bw - 2, buf, A_NORMAL);
-		snprintf(buf, sizeof buf, "in %s%s", d, res->ev.aborted ? " (aborted)" : "");
+		snprintf(buf, sizeof buf, "rung: %s, %s%s", lab_rung_key(res->rung), d,
+		         res->ev.aborted ? " (aborted)" : "");
 		tui_put(row + 2, x + bw + 2, w - bw - 2, buf, A_DIM);
 		row += 3;
 	} else {
 		snprintf(buf, sizeof buf, " %s ", word);
 		n = tui_put(row, x, w, buf, vattr | A_REVERSE);
-		snprintf(buf, sizeof buf, " %s, layers %s, %s", res->snippet, lbl, d);
+		snprintf(buf, sizeof buf, " %s, layers %s, rung: %s, %s", res->snippet, lbl, lab_rung_key(res->rung),
+		         d);
 		tui_put(row, x + n, w - n, buf, A_NORMAL);
 		row++;
 	}

@@ -81,6 +81,13 @@ static int key_layer(struct tui_state *st, int ch)
 	return TUI_REDRAW;
 }
 
+static int key_rung(struct tui_state *st, int ch)
+{
+	(void)ch;
+	tui_cycle_rung(st);
+	return TUI_REDRAW;
+}
+
 static int key_enter(struct tui_state *st, int ch)
 {
 	(void)ch;
@@ -202,6 +209,12 @@ static const struct tui_key keys[] = {
      NULL,
      "toggle Isolation/No-network/Clean-env/Resource-limits",
      key_layer},
+    {{'r', 0},
+     "r",
+     "rung",
+     "rung",
+     "Isolation's rung: container -> gvisor -> microvm (the matrix starts over for it)",
+     key_rung},
     {{'\r', '\n', KEY_ENTER, 0},
      "Enter",
      "run",

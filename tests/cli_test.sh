@@ -21,11 +21,11 @@ expect_eq "--help exits 0" "$rc" 0
 expect_contains "--help lists the commands" "$out" "matrix [--json|--markdown]"
 expect_contains "--version" "$(lab --version)" "containment-lab "
 out=$(lab list)
-for s in legit resource-bomb secret-theft exfiltration host-takeover; do
+for s in legit resource-bomb secret-theft exfiltration host-takeover kernel-exploit; do
 	expect_contains "list shows $s" "$out" "$s"
 done
-check "list --json is JSON with 5 snippets" \
-	$PY -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==5 and d[0]["name"]=="legit"' < <(lab list --json)
+check "list --json is JSON with 6 snippets" \
+	$PY -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==6 and d[0]["name"]=="legit"' < <(lab list --json)
 
 # ---- bad input: refused with a clear message, nothing runs ----
 printf '[limits]\n; memory cap\nmemory = 12X\n' >"$T/bad.ini"
@@ -245,7 +245,7 @@ expect_eq "no namespaces available: ERROR exit 4" "$rc" 4
 expect_contains "no namespaces available: says why and what to do" "$out" "seccomp=unconfined"
 out=$(nested matrix); rc=$?
 expect_eq "no namespaces available: matrix exits 1" "$rc" 1
-expect_contains "no namespaces available: no cell runs without the range" "$out" "0/80 cells as expected (80 differ, 80 errors)"
+expect_contains "no namespaces available: no cell runs without the range" "$out" "0/96 cells as expected (96 differ, 96 errors)"
 cd "$T" || exit 1
 
 # descriptors the lab inherits (a shell's 7</) never reach a sandbox,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/matrix_test.sh [BINARY] — the 80-cell proof, as root and as an
+# tests/matrix_test.sh [BINARY] — the 96-cell proof (container rung), as root and as an
 # unprivileged user (uid 65534 via setpriv), each cell's verdict checked
 # against the truth table from the JSON, and nothing left behind.
 # Run as an ordinary user it runs the matrix once, as that user.
@@ -18,10 +18,12 @@ cells = d["cells"]
 bad = [c for c in cells if c["verdict"] != c["expected"]]
 # the truth table, restated here from the spec rather than trusted from the lab
 layer = {"legit": None, "resource-bomb": "limits", "secret-theft": "env",
-         "exfiltration": "network", "host-takeover": "isolation"}
+         "exfiltration": "network", "host-takeover": "isolation", "kernel-exploit": "isolation"}
 for c in cells:
     l = layer.get(c["snippet"], "?")
     want = "RAN OK" if l is None else ("CONTAINED" if c["layers"][l] else "ESCAPED")
+    if c["snippet"] == "kernel-exploit":  # the container rung: the host kernel served it, always
+        want = "ESCAPED"
     if l != "?" and c["expected"] != want:
         bad.append(c)
     if c["verdict"] == "CONTAINED" and l and c["caught_by"] != l:
@@ -33,8 +35,8 @@ PY
 )
 	local total good mech
 	read -r total good mech <<<"$(head -1 <<<"$summary")"
-	if [[ "$total" == 80 && "$good" == 80 ]]; then
-		ok "$name: 80/80 cells as expected (limits: $mech)"
+	if [[ "$total" == 96 && "$good" == 96 ]]; then
+		ok "$name: 96/96 cells as expected (limits: $mech)"
 	else
 		not_ok "$name: $good/$total cells as expected" "$(tail -n +2 <<<"$summary")"
 	fi
@@ -51,7 +53,7 @@ if [[ $(id -u) == 0 ]]; then
 	# text and markdown faces agree
 	out=$("$BIN" --config layers.ini matrix --jobs 3); rc=$?
 	expect_eq "matrix text: exit 0" "$rc" 0
-	expect_contains "matrix text summary" "$out" "80/80 cells as expected"
+	expect_contains "matrix text summary" "$out" "96/96 cells as expected"
 	# /root may be 0700: stage what the unprivileged run needs where it can read
 	mkdir "$T/lab"
 	cp "$BIN" "$T/lab/containment-lab"
