@@ -105,6 +105,12 @@ test-deps:
 		else \
 			echo "containment-lab: the tests need:$$missing; run:  sudo apt-get install -y$$missing"; exit 1; \
 		fi; \
+	fi; \
+	if ! command -v runsc >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "containment-lab: installing runsc for the gvisor rung's tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runsc >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runsc >/dev/null 2>&1; } || \
+		echo "containment-lab: runsc could not be installed: the gvisor tests will say skipped"; \
 	fi
 
 test: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe

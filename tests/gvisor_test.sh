@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tests/gvisor_test.sh [BINARY] — the gvisor rung of the isolation ladder:
+# kernel-exploit ESCAPED on the container rung with every layer on and
+# CONTAINED by Isolation under runsc; the other snippets in a few cells on
+# gvisor with the truth table's verdicts (or the honest ERROR the rung
+# gives); nothing left behind (no runsc process, no state folder, no
+# mount). Skipped, with the reason, where runsc is missing or not root.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+trap 'suite_cleanup' EXIT
+lab() { "$BIN" --config layers.ini "$@"; }
+field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+if ! command -v runsc >/dev/null && [[ ! -x /usr/bin/runsc ]]; then
+	skip "the gvisor rung" "runsc is not installed (apt-get install runsc)"
+	finish
+	exit 0
+fi
+if [[ $(id -u) != 0 ]]; then
+	skip "the gvisor rung as root" "not root (the suite runs the rung's checks as root)"
+	finish
+	exit 0
+fi
+
+before=$(leftovers_snapshot)
+mounts_before=$(wc -l </proc/self/mountinfo)
+
+# ---- kernel-exploit: the lesson's point, from outside evidence ----
+json=$(lab run kernel-exploit --on all --rung container --json)
+expect_eq "kernel-exploit, container rung, every layer on: ESCAPED" "$(field 'd["verdict"]' <<<"$json")" "ESCAPED"
+expect_contains "container rung: the host kernel served it" "$json" "the snippet ran as a host process on kernel $(uname -r)"
+json=$(lab run kernel-exploit --on all --rung gvisor --json)
+expect_eq "kernel-exploit, gvisor rung: CONTAINED" "$(field 'd["verdict"]' <<<"$json")" "CONTAINED"
+expect_eq "kernel-exploit, gvisor rung: caught by Isolation" "$(field 'd["caught_by"]' <<<"$json")" "isolation"
+expect_contains "gvisor rung: gVisor's release answered" "$json" "answered uname -r: 4.4.0"
+expect_contains "gvisor rung: the interpreter was never a host process" "$json" "the interpreter was never one of them"
+expect_contains "gvisor rung: mechanisms name runsc" "$json" "gVisor runsc (ptrace platform, root)"
+expect_eq "gvisor rung: JSON names the rung" "$(field 'd["rung"]' <<<"$json")" "gvisor"
+json=$(lab run kernel-exploit --off isolation --rung gvisor --json)
+expect_eq "kernel-exploit, Isolation off on gvisor: ESCAPED (the container box)" \
+	"$(field 'd["verdict"]' <<<"$json")" "ESCAPED"
+
+# ---- the five snippets in a few cells on gvisor ----
+cell() { # SNIPPET LAYERS-FLAGS EXPECTED [CAUGHT-BY]
+	local s=$1 flags=$2 want=$3 by=${4:-}
+	local j v
+	# shellcheck disable=SC2086
+	j=$(lab run "$s" $flags --rung gvisor --json)
+	v=$(field 'd["verdict"]' <<<"$j")
+	if [[ $v == "$want" && (-z $by || $(field 'd["caught_by"]' <<<"$j") == "$by") ]]; then
+		ok "gvisor: $s $flags -> $want${by:+ by $by}"
+	else
+		not_ok "gvisor: $s $flags -> $want${by:+ by $by}" "got $v: $(field 'd["headline"]' <<<"$j")"
+	fi
+}
+cell legit "--on all" "RAN OK"
+cell secret-theft "--on all" CONTAINED env
+cell secret-theft "--off env" ESCAPED
+cell exfiltration "--on all" CONTAINED network
+cell exfiltration "--off network" ESCAPED
+cell host-takeover "--on all" CONTAINED isolation
+# the Sentry hides the bomb's processes and memory from the host: an
+# honest ERROR that says so, never a verdict the lab did not observe
+j=$(lab run resource-bomb --on all --rung gvisor --json)
+expect_eq "gvisor: resource-bomb --on all -> ERROR (not observable from outside)" "$(field 'd["verdict"]' <<<"$j")" "ERROR"
+expect_contains "gvisor: resource-bomb's ERROR says why" "$j" "inside its Sentry"
+
+# ---- exec on gvisor ----
+out=$(cd /usr && "$BIN" --config "$OLDPWD/layers.ini" exec --on all --rung gvisor -- /usr/bin/uname -r); rc=$?
+expect_eq "exec --rung gvisor: exit 0" "$rc" 0
+expect_eq "exec --rung gvisor: gVisor's kernel answers uname -r" "$out" "4.4.0"
+(cd /usr && "$BIN" --config "$OLDPWD/layers.ini" exec --on all --rung gvisor -- /bin/sh -c 'exit 7'); rc=$?
+expect_eq "exec --rung gvisor: the command's exit status comes back" "$rc" 7
+
+# ---- nothing left behind ----
+sleep 0.2
+expect_eq "no runsc process of the suite is left" "$(pgrep -af runsc | grep -F -- "$CL_SUITE_TMP" | grep -v pgrep)" ""
+expect_eq "no runsc state folder is left" "$(find "$CL_SUITE_TMP" -maxdepth 3 -name runsc 2>/dev/null)" ""
+expect_eq "no mount is left" "$(wc -l </proc/self/mountinfo)" "$mounts_before"
+expect_eq "nothing left behind" "$(leftovers_snapshot)" "$before"
+finish
