@@ -60,6 +60,39 @@ for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
         goal_ok &= ok or cmd[0] != "/bin/true"
         print(f"  goal lab --on all <= 0.8x bwrap: {ratio:.2f}x -> {'met' if ok else 'NOT met'}")
 
+# the isolation ladder: each rung's start cost, `exec --on all` on it
+RUNG_ROUNDS = max(5, rounds // 6)
+def rung_works(rung):
+    try:
+        p = subprocess.run([lab, "--config", conf, "exec", "--on", "all", "--rung", rung, "--", "/bin/true"],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "timed out after 120 s"
+    return None if p.returncode == 0 else (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+
+print(f"\nthe isolation ladder: start cost per rung, exec --on all ({RUNG_ROUNDS} interleaved rounds, median ms)")
+rungs = []
+for rung in ("container", "gvisor", "microvm"):
+    why = rung_works(rung)
+    if why:
+        print(f"  {rung:10s} skipped: {why}")
+    else:
+        rungs.append(rung)
+for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
+    times = {r: [] for r in rungs}
+    for i in range(RUNG_ROUNDS):
+        for r in rungs[i % len(rungs):] + rungs[:i % len(rungs)]:
+            t = time.perf_counter()
+            subprocess.run([lab, "--config", conf, "exec", "--on", "all", "--rung", r, "--"] + cmd, check=True,
+                           stdin=subprocess.DEVNULL)
+            times[r].append((time.perf_counter() - t) * 1000)
+    med = {r: statistics.median(v) for r, v in times.items()}
+    print(f"  {' '.join(cmd)}:")
+    for r in rungs:
+        base = f"   x{med[r] / med['container']:6.1f} container" if "container" in med else ""
+        print(f"    {r:10s} {med[r]:8.2f} ms{base}")
+
 walls = []
 for _ in range(3):
     t = time.perf_counter()
@@ -67,7 +100,7 @@ for _ in range(3):
     walls.append(time.perf_counter() - t)
     summary = p.stdout.strip().splitlines()[-1]
 m = statistics.median(walls)
-print(f"\nfull matrix (80 cells, {os.cpu_count()} jobs): median {m:.2f} s of 3 "
+print(f"\nfull matrix (96 cells, {os.cpu_count()} jobs): median {m:.2f} s of 3 "
       f"({', '.join(f'{w:.2f}' for w in walls)}) -> goal <= 10 s {'met' if m <= 10 else 'NOT met'}")
 print(f"  last run: {summary}")
 PY
