@@ -297,7 +297,7 @@ static void __attribute__((noreturn)) gv_finish(struct run *r, struct gv_state *
 		pid_t w = waitpid(g->probe, NULL, WNOHANG);
 		if (w == g->probe)
 			break;
-		struct timespec ts = {0, 10 * 1000 * 1000};
+		struct timespec ts = {0, 10L * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
 	kill(-1, SIGKILL);

@@ -424,7 +424,7 @@ int tui_main(const struct lab_config *cfg)
 
 	memset(&st, 0, sizeof st);
 	st.own_cfg = *cfg;
-	st.cfg = cfg = &st.own_cfg;
+	st.cfg = &st.own_cfg; /* the rung may change: r */
 	st.job.fd = -1;
 	err[0] = '\0';
 	n = snippet_discover(cfg->snippets_dir, &st.snips, err, sizeof err);
