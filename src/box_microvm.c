@@ -47,7 +47,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 #define KVM_DEADLINE_MS 3000
 #define GUEST_MEM_MB    512 /* without Resource-limits */
@@ -335,6 +337,8 @@ struct sup {
 	char qerr[240];
 	size_t qerr_len;
 	bool said_kernel, said_status, said_error;
+	bool debug;
+	long tsc_khz;
 };
 
 static pid_t spawn_qemu(struct sup *s)
@@ -410,6 +414,8 @@ static void parse_frames(struct sup *s)
 	size_t i = 0;
 	while (i < s->have) {
 		if (s->buf[i] != 0xFE) {
+			if (s->debug) /* LAB_VM_DEBUG: the kernel's console, to stderr */
+				(void)!write(2, s->buf + i, 1);
 			i++;
 			continue;
 		}
@@ -473,6 +479,24 @@ static int watch_qemu(struct sup *s, pid_t pid, long deadline)
 	return st;
 }
 
+/* Under TCG the guest reads the host's TSC. Its kernel calibrates that
+ * against the emulated PIT, which fails on a loaded host ("tsc: Unable to
+ * calibrate against PIT") and then hangs the boot: measured here, its
+ * frequency goes on the command line (tsc_early_khz) instead. 0 if unsure. */
+static long host_tsc_khz(void)
+{
+	struct timespec a, b, pause = {0, 20 * 1000000};
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	unsigned long long t0 = __rdtsc();
+	nanosleep(&pause, NULL);
+	unsigned long long t1 = __rdtsc();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	long long ns = (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
+	if (ns <= 0 || t1 <= t0)
+		return 0;
+	return (long)((t1 - t0) * 1000000ULL / (unsigned long long)ns);
+}
+
 /* QEMU's command line for one attempt: KVM with the host's CPU, or TCG
  * emulating every feature it has. */
 static void build_args(struct sup *s)
@@ -504,7 +528,11 @@ static void build_args(struct sup *s)
 	arg_add(a, "-initrd");
 	arg_add(a, "%s", s->initrd);
 	arg_add(a, "-append");
-	arg_add(a, "quiet loglevel=1 panic=-1 random.trust_cpu=on");
+	char tsc[64] = "";
+	if (!kvm && s->tsc_khz > 0)
+		snprintf(tsc, sizeof tsc, " tsc_early_khz=%ld tsc=reliable", s->tsc_khz);
+	arg_add(a, "%s panic=-1 random.trust_cpu=on%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
+	        tsc);
 	const char *tags[3] = {"usr", "work", "home"}, *paths[3] = {"/usr", r->d.work, r->d.home};
 	for (int i = 0; i < (run_on(r, LAYER_ENV) ? 2 : 3); i++) {
 		arg_add(a, "-fsdev");
@@ -640,6 +668,8 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 	s.qemu = qemu;
 	s.kernel = kernel;
 	s.initrd = initrd;
+	s.debug = getenv("LAB_VM_DEBUG") != NULL;
+	s.tsc_khz = host_tsc_khz();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
