@@ -327,7 +327,7 @@ static void on_stop(int sig)
 
 struct sup {
 	struct run *r;
-	const char *qemu, *kernel, *initrd;
+	char qemu[PATH_MAX], kernel[PATH_MAX], initrd[PATH_MAX + 32];
 	const char *accel;
 	char why[120];
 	struct vm_args args;
@@ -485,7 +485,7 @@ static int watch_qemu(struct sup *s, pid_t pid, long deadline)
  * frequency goes on the command line (tsc_early_khz) instead. 0 if unsure. */
 static long host_tsc_khz(void)
 {
-	struct timespec a, b, pause = {0, 20 * 1000000};
+	struct timespec a, b, pause = {0, 20000000L};
 	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
 	unsigned long long t0 = __rdtsc();
 	nanosleep(&pause, NULL);
@@ -665,9 +665,9 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 	s.r = r;
 	s.accel = kvm_usable() ? "kvm" : "tcg";
 	s.serial = s.err = -1;
-	s.qemu = qemu;
-	s.kernel = kernel;
-	s.initrd = initrd;
+	str_copy(s.qemu, sizeof s.qemu, qemu);
+	str_copy(s.kernel, sizeof s.kernel, kernel);
+	str_copy(s.initrd, sizeof s.initrd, initrd);
 	s.debug = getenv("LAB_VM_DEBUG") != NULL;
 	s.tsc_khz = host_tsc_khz();
 	fflush(NULL);
