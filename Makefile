@@ -53,7 +53,17 @@ endif
 
 .PHONY: FORCE all clean install uninstall test test-deps test-unit bench sanitize run lint lint-deps
 
-all: containment-lab
+# The microvm rung's guest init (src/vm/init.c) runs as PID 1 of a guest
+# that has no libraries of its own: it is built static, and only where
+# glibc's static archive is installed (libc6-dev); without it the microvm
+# rung says so, as an ERROR.
+VM_LIBC := $(filter /%,$(shell $(CC) -print-file-name=libc.a))
+VM_INIT := $(if $(VM_LIBC),build/vm-init)
+ifeq ($(VM_LIBC),)
+$(info containment-lab: no static libc (libc6-dev): the microvm rung's guest init is not built)
+endif
+
+all: containment-lab $(VM_INIT)
 
 containment-lab: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
@@ -89,12 +99,18 @@ PROBE_STATIC := $(if $(filter /%,$(shell $(CC) -print-file-name=libc.a)),-static
 build/syscall_probe: tests/syscall_probe.c | build
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(PROBE_STATIC) -o $@ $<
 
+build/vm-init: src/vm/init.c | build
+	$(CC) -std=gnu11 $(WARN) -Os -static -o $@ $<
+
 test-unit: build/unit
 	./build/unit
 
 # The suite drives the TUI through tmux, drops to uid 65534 with setpriv and
 # runs the snippets with Debian's python3.
 TEST_TOOLS = tmux:tmux setpriv:util-linux /usr/bin/python3:python3 pgrep:procps
+# The microvm rung's tests need QEMU and a guest kernel: installed when root
+# (tests/microvm_test.sh skips, saying why, where they are missing).
+MICROVM_PKGS = qemu-system-x86 linux-image-amd64
 test-deps:
 	@missing=""; for t in $(TEST_TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t##*:}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -112,8 +128,15 @@ test-deps:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runsc >/dev/null 2>&1; } || \
 		echo "containment-lab: runsc could not be installed: the gvisor tests will say skipped"; \
 	fi
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	    { ! command -v qemu-system-x86_64 >/dev/null || ! ls /boot/vmlinuz-* >/dev/null 2>&1; }; then \
+		echo "containment-lab: installing $(MICROVM_PKGS) for the microvm rung's tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MICROVM_PKGS) >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MICROVM_PKGS) >/dev/null 2>&1; } || \
+		echo "containment-lab: could not install $(MICROVM_PKGS): the microvm tests will be skipped"; \
+	fi
 
-test: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe
+test: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe $(VM_INIT)
 	tests/run_all.sh
 
 # `make lint`: the program and the probe built with -Werror (in build/lint,
@@ -132,8 +155,8 @@ test: test-deps containment-lab build/containment-lab-san build/unit build/sysca
 #    table and every long-to-double of a figure we print; in C these are
 #    meant, and -Wconversion is the tool for the ones that are not.
 TIDY_CHECKS = -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,-clang-analyzer-valist.Uninitialized,-bugprone-narrowing-conversions
-LINT_SRCS = $(SRCS) tests/syscall_probe.c tests/unit.c
-FORMAT_FILES = $(SRCS) $(HDRS) $(wildcard tests/*.c)
+LINT_SRCS = $(SRCS) src/vm/init.c tests/syscall_probe.c tests/unit.c
+FORMAT_FILES = $(SRCS) $(HDRS) src/vm/init.c $(wildcard tests/*.c)
 LINT_TOOLS = clang-tidy:clang-tidy clang-format:clang-format
 lint-deps:
 	@missing=""; for t in $(LINT_TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t##*:}"; done; \
@@ -156,12 +179,14 @@ build/lint/containment-lab: $(SRCS:src/%.c=build/lint/%.o)
 	$(CC) -o $@ $^ $(PKG_LIBS)
 build/lint/syscall_probe: tests/syscall_probe.c | build/lint
 	$(CC) -std=gnu11 $(WARN) -O2 -Werror -o $@ $<
+build/lint/vm-init.o: src/vm/init.c | build/lint
+	$(CC) -std=gnu11 $(WARN) -O2 -Werror -c -o $@ $<
 build/lint/unit.o: tests/unit.c $(HDRS) | build/lint
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) -Isrc -O2 -Werror -c -o $@ $<
 
 # Both tools always run, so one look shows every finding; lint fails if
 # either found something.
-lint: lint-deps build/lint/containment-lab build/lint/syscall_probe build/lint/unit.o
+lint: lint-deps build/lint/containment-lab build/lint/syscall_probe build/lint/unit.o build/lint/vm-init.o
 	@echo "lint: clang-tidy ($(TIDY_CHECKS))"; \
 	tidy=0; clang-tidy --quiet --warnings-as-errors='*' --checks='$(TIDY_CHECKS)' $(LINT_SRCS) -- \
 		$(LAB_CFLAGS) $(PKG_CFLAGS) -Isrc 2>/dev/null || tidy=1; \
@@ -178,12 +203,13 @@ bench: containment-lab
 run: containment-lab
 	./containment-lab
 
-install: containment-lab
+install: containment-lab $(VM_INIT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/snippets $(DESTDIR)$(MANDIR)
 	install -m 0755 containment-lab $(DESTDIR)$(BINDIR)/containment-lab
 	install -m 0644 snippets/*.py snippets/*.csv $(DESTDIR)$(SHAREDIR)/snippets/
 	install -m 0644 layers.ini $(DESTDIR)$(SHAREDIR)/layers.ini
 	install -m 0644 docs/containment-lab.1 $(DESTDIR)$(MANDIR)/containment-lab.1
+	$(if $(VM_INIT),install -m 0755 build/vm-init $(DESTDIR)$(SHAREDIR)/vm-init)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/containment-lab $(DESTDIR)$(MANDIR)/containment-lab.1

@@ -1,22 +1,697 @@
-/* box_microvm.c — the microvm rung of the isolation ladder (not built yet:
- * a run on it is an honest ERROR, never a container run in disguise). */
+/* box_microvm.c — the microvm rung of the isolation ladder: the snippet runs
+ * on its own Linux kernel, in a QEMU microvm.
+ *
+ * Processes of one run:
+ *
+ *   lab (run.c: listener, event loop, evidence)
+ *    └─ supervisor   forked by start(), r->child_pid, leader of its own
+ *                    process group; dies with the lab (PDEATHSIG)
+ *        └─ qemu-system-x86_64 -M microvm   (same group; dies with the
+ *                    supervisor): the guest kernel, our init (src/vm/init.c)
+ *                    as its PID 1, the snippet as the init's child
+ *
+ * The initramfs is written at run time into the run folder (cpio newc, by
+ * the code below): our static init, /lab/conf (what to mount, the probe,
+ * the limits, argv), /lab/env (r->envp, LAB_ATTACKER rewritten to the
+ * user-mode NIC's gateway) and the guest kernel's own modules for
+ * virtio-mmio, 9p and (with a NIC) virtio-net. The host's /usr, the run's
+ * work folder and, with Clean-env off, the decoy home are 9p shares that
+ * QEMU itself keeps read-only.
+ *
+ * The guest speaks only in frames on its serial line (see vm/init.c); the
+ * supervisor turns them into the lab's protocol: the snippet's bytes into
+ * r->out, "P"/"S"/"E" lines into r->rep, and the guest kernel's release and
+ * boot id (the first "K" frame, sent before the snippet exists) into a
+ * private pipe (r->sync, unused by this box otherwise) that observe()
+ * reads.
+ *
+ * KVM: a guest under -accel kvm may hang where the host is itself a VM. If
+ * /dev/kvm is usable the supervisor tries it first and falls back to TCG
+ * when the guest's init has not spoken within KVM_DEADLINE_MS; nothing of
+ * the snippet runs before that word. LAB_MICROVM_ACCEL=tcg|kvm forces one. */
+#define _GNU_SOURCE
 #include "box.h"
+#include "system.h"
+#include "util.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
 
-static int microvm_start(struct run *r, struct lab_evidence *ev)
+#define KVM_DEADLINE_MS 3000
+#define GUEST_MEM_MB    512 /* without Resource-limits */
+#define GUEST_SLACK_MB  96  /* the guest kernel's own, beside the snippet's cap */
+#define QEMU            "qemu-system-x86_64"
+#define GATEWAY         "10.0.2.2" /* the user-mode NIC's host side */
+
+/* The guest kernel's modules we load, in this order (Debian's 6.1: all are
+ * modules). The NIC's three come last and only when there is a NIC. */
+static const char *const base_modules[] = {
+    "drivers/virtio/virtio_ring", "drivers/virtio/virtio", "drivers/virtio/virtio_mmio", "fs/netfs/netfs",
+    "fs/fscache/fscache",         "net/9p/9pnet",          "net/9p/9pnet_virtio",        "fs/9p/9p",
+};
+static const char *const nic_modules[] = {"net/core/failover", "drivers/net/net_failover", "drivers/net/virtio_net"};
+
+struct vm_args {
+	char *v[64];
+	int n;
+	char store[16384];
+	size_t used;
+};
+
+static void arg_add(struct vm_args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg_add(struct vm_args *a, const char *fmt, ...)
 {
-	(void)r;
-	snprintf(ev->error, sizeof ev->error, "the microvm rung is not built yet: run with --rung container");
-	return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(a->store + a->used, sizeof a->store - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof a->store - a->used || a->n >= 63)
+		abort(); /* the command line is ours and bounded: a bug */
+	a->v[a->n++] = a->store + a->used;
+	a->v[a->n] = NULL;
+	a->used += (size_t)n + 1;
+}
+
+/* ---------------- the guest kernel ---------------- */
+
+/* The release a bzImage names in its setup header ("6.1.0-57-amd64"). */
+static int kernel_release_of(const char *path, char *out, size_t cap)
+{
+	size_t len = 0;
+	char *img = read_file(path, &len, 64 << 20);
+	if (!img)
+		return -1;
+	int ok = -1;
+	if (len > 0x210 && !memcmp(img + 0x202, "HdrS", 4)) {
+		size_t off = (size_t)(unsigned char)img[0x20E] + ((size_t)(unsigned char)img[0x20F] << 8) + 0x200;
+		if (off < len) {
+			size_t k = strcspn(img + off, " \n");
+			if (off + k < len && k > 0 && k < cap) {
+				memcpy(out, img + off, k);
+				out[k] = '\0';
+				ok = 0;
+			}
+		}
+	}
+	free(img);
+	return ok;
+}
+
+static int find_kernel(const struct lab_config *cfg, char *path, size_t cap, char *release, size_t rcap,
+                       struct lab_evidence *ev)
+{
+	if (cfg->guest_kernel[0]) {
+		str_copy(path, cap, cfg->guest_kernel);
+	} else {
+		path[0] = '\0';
+		DIR *d = opendir("/boot");
+		char best[256] = "";
+		for (struct dirent *e; d && (e = readdir(d));)
+			if (!strncmp(e->d_name, "vmlinuz-", 8) && strverscmp(e->d_name, best) > 0)
+				str_copy(best, sizeof best, e->d_name);
+		if (d)
+			closedir(d);
+		if (best[0])
+			pathf(path, cap, "/boot/%s", best);
+	}
+	if (!path[0] || access(path, R_OK) < 0) {
+		snprintf(ev->error, sizeof ev->error,
+		         "no guest kernel%s%s: apt-get install linux-image-amd64 or set [isolation] kernel",
+		         path[0] ? " readable at " : "", path);
+		return -1;
+	}
+	if (kernel_release_of(path, release, rcap) < 0) {
+		snprintf(ev->error, sizeof ev->error, "%.200s is not a bzImage with a version in its header", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The module file for the guest's release, or "" when the kernel has it
+ * built in. -1 when it has neither. */
+static int module_path(const char *release, const char *mod, char *out, size_t cap)
+{
+	pathf(out, cap, "/lib/modules/%s/kernel/%s.ko", release, mod);
+	if (access(out, R_OK) == 0)
+		return 0;
+	char p[PATH_MAX], needle[200];
+	pathf(p, sizeof p, "/lib/modules/%s/modules.builtin", release);
+	snprintf(needle, sizeof needle, "kernel/%s.ko\n", mod);
+	char *builtin = read_file(p, NULL, 4 << 20);
+	bool in = builtin && strstr(builtin, needle);
+	free(builtin);
+	out[0] = '\0';
+	return in ? 0 : -1;
+}
+
+/* build/vm-init beside the binary (the source tree, or the sanitizer build
+ * in build/), else the installed one. */
+static int find_init(char *out, size_t cap)
+{
+	const char *env = getenv("LAB_VM_INIT");
+	if (env && env[0] == '/') {
+		str_copy(out, cap, env);
+		return access(out, R_OK);
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		if (pathf(out, cap, "%s/build/vm-init", exe) == 0 && access(out, R_OK) == 0)
+			return 0;
+		if (pathf(out, cap, "%s/vm-init", exe) == 0 && access(out, R_OK) == 0)
+			return 0;
+	}
+	str_copy(out, cap, LAB_SHAREDIR "/vm-init");
+	return access(out, R_OK);
+}
+
+static bool find_qemu(char *out, size_t cap)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	str_copy(buf, sizeof buf, path && path[0] ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+		if (dir[0] == '/' && pathf(out, cap, "%s/" QEMU, dir) == 0 && access(out, X_OK) == 0)
+			return true;
+	return false;
+}
+
+/* ---------------- the initramfs (cpio newc) ---------------- */
+
+static int cpio_entry(FILE *f, const char *name, unsigned mode, const char *data, size_t len, unsigned rmaj,
+                      unsigned rmin)
+{
+	static unsigned ino = 1;
+	static const char zeros[4] = {0};
+	size_t nlen = strlen(name) + 1;
+	fprintf(f, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X", ino++, mode, 0u, 0u,
+	        S_ISDIR(mode) ? 2u : 1u, 0u, len, 0u, 0u, rmaj, rmin, nlen, 0u);
+	fwrite(name, 1, nlen, f);
+	fwrite(zeros, 1, (4 - (110 + nlen) % 4) % 4, f);
+	if (len) {
+		fwrite(data, 1, len, f);
+		fwrite(zeros, 1, (4 - len % 4) % 4, f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int cpio_file(FILE *f, const char *name, const char *src, unsigned mode, struct lab_evidence *ev)
+{
+	size_t len = 0;
+	char *data = read_file(src, &len, 64 << 20);
+	if (!data) {
+		snprintf(ev->error, sizeof ev->error, "cannot read %.200s for the guest's initramfs: %s", src,
+		         strerror(errno));
+		return -1;
+	}
+	int r = cpio_entry(f, name, S_IFREG | mode, data, len, 0, 0);
+	free(data);
+	return r;
+}
+
+/* The guest's environment: the run's, with the attacker behind the NIC's
+ * gateway (the host's 127.0.0.1 is the guest's 10.0.2.2). */
+static void env_block(const struct run *r, struct strbuf *b)
+{
+	static const char from[] = "LAB_ATTACKER=http://127.0.0.1:";
+	for (char **e = r->envp; e && *e; e++) {
+		if (!strncmp(*e, from, sizeof from - 1))
+			sb_printf(b, "LAB_ATTACKER=http://" GATEWAY ":%s", *e + sizeof from - 1);
+		else
+			sb_puts(b, *e);
+		sb_add(b, "", 1);
+	}
+}
+
+static void conf_block(const struct run *r, struct strbuf *b)
+{
+	sb_printf(b, "share usr /usr\nshare work /work\n");
+	if (!run_on(r, LAYER_ENV)) /* the naive integration's credentials */
+		sb_printf(b, "share home /root\nleak /root/.aws/credentials\n");
+	if (!run_on(r, LAYER_NETWORK))
+		sb_printf(b, "net 1\n");
+	else if (r->have_decoys)
+		sb_printf(b, "probe " GATEWAY " %d\n", r->d.port);
+	if (run_on(r, LAYER_LIMITS)) {
+		const struct lab_limits *l = &r->cfg->limits;
+		sb_printf(b, "limit memory %llu\nlimit pids %ld\nlimit cpu_time %ld\nlimit file_size %llu\n",
+		          (unsigned long long)l->memory, l->pids, l->cpu_time, (unsigned long long)l->file_size);
+		sb_printf(b, "limit open_files %ld\n", l->open_files);
+	}
+	for (int i = 0; r->argv[i]; i++)
+		sb_printf(b, "arg %s\n", r->argv[i]);
+	sb_printf(b, "cwd %s\n", r->workdir);
+}
+
+static int write_initramfs(const struct run *r, const char *path, const char *init, const char *release,
+                           struct lab_evidence *ev)
+{
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		snprintf(ev->error, sizeof ev->error, "cannot write the guest's initramfs %.200s: %s", path,
+		         strerror(errno));
+		return -1;
+	}
+	static const char *const dirs[] = {"dev", "proc", "sys", "tmp", "usr", "work", "root", "lab", "lab/mod"};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs && !rc; i++)
+		rc = cpio_entry(f, dirs[i], S_IFDIR | 0755, NULL, 0, 0, 0);
+	if (!rc)
+		rc = cpio_entry(f, "dev/console", S_IFCHR | 0600, NULL, 0, 5, 1);
+	if (!rc)
+		rc = cpio_file(f, "init", init, 0755, ev);
+	struct strbuf b = {0};
+	conf_block(r, &b);
+	if (!rc)
+		rc = cpio_entry(f, "lab/conf", S_IFREG | 0644, b.s, b.len, 0, 0);
+	sb_free(&b);
+	env_block(r, &b);
+	if (!rc)
+		rc = cpio_entry(f, "lab/env", S_IFREG | 0644, b.s ? b.s : "", b.len, 0, 0);
+	sb_free(&b);
+	size_t nb = sizeof base_modules / sizeof *base_modules, nn = run_on(r, LAYER_NETWORK) ? 0 : 3;
+	for (size_t i = 0; i < nb + nn && !rc; i++) {
+		const char *mod = i < nb ? base_modules[i] : nic_modules[i - nb];
+		char src[PATH_MAX], name[128];
+		if (module_path(release, mod, src, sizeof src) < 0) {
+			snprintf(ev->error, sizeof ev->error,
+			         "the guest kernel %.64s has no %s module under /lib/modules/%.64s (the microVM needs "
+			         "virtio-mmio and 9p): install its modules or set [isolation] kernel",
+			         release, strrchr(mod, '/') + 1, release);
+			rc = -2;
+		} else if (src[0]) {
+			snprintf(name, sizeof name, "lab/mod/%02zu-%s.ko", i + 10, strrchr(mod, '/') + 1);
+			rc = cpio_file(f, name, src, 0644, ev);
+		}
+	}
+	if (!rc)
+		rc = cpio_entry(f, "TRAILER!!!", 0, NULL, 0, 0, 0);
+	if (fclose(f) != 0 && !rc)
+		rc = -1;
+	if (rc == -1 && !ev->error[0])
+		snprintf(ev->error, sizeof ev->error, "cannot write the guest's initramfs %.200s: %s", path,
+		         strerror(errno));
+	return rc ? -1 : 0;
+}
+
+/* ---------------- the supervisor (child side) ---------------- */
+
+static volatile sig_atomic_t stop_asked;
+static volatile pid_t qemu_pid;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
+	if (qemu_pid > 0)
+		kill(qemu_pid, SIGTERM); /* the guest ends with QEMU */
+}
+
+struct sup {
+	struct run *r;
+	char qemu[PATH_MAX], kernel[PATH_MAX], initrd[PATH_MAX + 32];
+	const char *accel;
+	char why[120];
+	struct vm_args args;
+	int serial, err;
+	unsigned char buf[4 + 65535];
+	size_t have;
+	char qerr[240];
+	size_t qerr_len;
+	bool said_kernel, said_status, said_error;
+	bool debug;
+	long tsc_khz;
+};
+
+static pid_t spawn_qemu(struct sup *s)
+{
+	int out[2], err[2];
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(127);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+			_exit(127);
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
+		sigaction(SIGTERM, &dfl, NULL);
+		execv(s->args.v[0], s->args.v);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	if (pid < 0) {
+		close(out[0]);
+		close(err[0]);
+		return -1;
+	}
+	s->serial = out[0];
+	s->err = err[0];
+	s->have = 0;
+	return pid;
+}
+
+static void put_line(int fd, const char *text, size_t n)
+{
+	(void)write_all(fd, text, n);
+}
+
+/* One frame from the guest. */
+static void on_frame(struct sup *s, char type, const char *data, size_t n)
+{
+	struct run *r = s->r;
+	if (type == 'O') {
+		if (r->out[1] >= 0)
+			(void)write_all(r->out[1], data, n);
+		return;
+	}
+	if (type != 'R' || n < 2)
+		return;
+	if (data[0] == 'K') {
+		if (!s->said_kernel) { /* later ones may be the snippet's */
+			char line[200];
+			const char *nl = memchr(data, '\n', n);
+			int k = snprintf(line, sizeof line, "%.*s %s %s\n", (int)(nl ? (size_t)(nl - data) : n), data,
+			                 s->accel, s->why);
+			put_line(r->sync[1], line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
+		}
+		s->said_kernel = true;
+		return;
+	}
+	if (data[0] == 'S')
+		s->said_status = true;
+	if (data[0] == 'E')
+		s->said_error = true;
+	if (data[0] == 'S' || data[0] == 'E' || data[0] == 'P')
+		put_line(r->rep[1], data, n);
+}
+
+/* Frames: 0xFE, type, length (16 bits, big-endian), bytes. Anything else on
+ * the line is skipped up to the next 0xFE. */
+static void parse_frames(struct sup *s)
+{
+	size_t i = 0;
+	while (i < s->have) {
+		if (s->buf[i] != 0xFE) {
+			if (s->debug) /* LAB_VM_DEBUG: the kernel's console, to stderr */
+				(void)!write(2, s->buf + i, 1);
+			i++;
+			continue;
+		}
+		if (s->have - i < 4)
+			break;
+		size_t len = ((size_t)s->buf[i + 2] << 8) | s->buf[i + 3];
+		if (s->have - i < 4 + len)
+			break;
+		on_frame(s, (char)s->buf[i + 1], (const char *)s->buf + i + 4, len);
+		i += 4 + len;
+	}
+	memmove(s->buf, s->buf + i, s->have - i);
+	s->have -= i;
+}
+
+/* Watches one QEMU to its end. Returns its wait status, or -2 when the
+ * deadline for the guest's first word passed (QEMU killed and reaped). */
+static int watch_qemu(struct sup *s, pid_t pid, long deadline)
+{
+	while (s->serial >= 0 || s->err >= 0) {
+		struct pollfd pf[2] = {{s->serial, POLLIN, 0}, {s->err, POLLIN, 0}};
+		long wait = deadline > 0 && !s->said_kernel ? deadline - monotonic_ms() : -1;
+		if (wait == 0 || (deadline > 0 && !s->said_kernel && wait < 0)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			close(s->serial);
+			close(s->err);
+			s->serial = s->err = -1;
+			return -2;
+		}
+		if (poll(pf, 2, (int)wait) < 0)
+			continue;
+		if (pf[0].revents) {
+			ssize_t n = read(s->serial, s->buf + s->have, sizeof s->buf - s->have);
+			if (n > 0) {
+				s->have += (size_t)n;
+				parse_frames(s);
+				if (s->have == sizeof s->buf)
+					s->have = 0; /* no frame is that long: noise */
+			} else if (n == 0 || errno != EINTR) {
+				close(s->serial);
+				s->serial = -1;
+			}
+		}
+		if (pf[1].revents) {
+			char tmp[512];
+			ssize_t n = read(s->err, tmp, sizeof tmp);
+			if (n > 0) {
+				size_t room = sizeof s->qerr - 1 - s->qerr_len, k = (size_t)n < room ? (size_t)n : room;
+				memcpy(s->qerr + s->qerr_len, tmp, k);
+				s->qerr_len += k;
+			} else if (n == 0 || errno != EINTR) {
+				close(s->err);
+				s->err = -1;
+			}
+		}
+	}
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return st;
+}
+
+/* Under TCG the guest reads the host's TSC. Its kernel calibrates that
+ * against the emulated PIT, which fails on a loaded host ("tsc: Unable to
+ * calibrate against PIT") and then hangs the boot: measured here, its
+ * frequency goes on the command line (tsc_early_khz) instead. 0 if unsure. */
+static long host_tsc_khz(void)
+{
+	struct timespec a, b, pause = {0, 20000000L};
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	unsigned long long t0 = __rdtsc();
+	nanosleep(&pause, NULL);
+	unsigned long long t1 = __rdtsc();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	long long ns = (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
+	if (ns <= 0 || t1 <= t0)
+		return 0;
+	return (long)((t1 - t0) * 1000000ULL / (unsigned long long)ns);
+}
+
+/* QEMU's command line for one attempt: KVM with the host's CPU, or TCG
+ * emulating every feature it has. */
+static void build_args(struct sup *s)
+{
+	struct run *r = s->r;
+	struct vm_args *a = &s->args;
+	bool kvm = !strcmp(s->accel, "kvm");
+	a->n = 0;
+	a->used = 0;
+	arg_add(a, "%s", s->qemu);
+	arg_add(a, "-M");
+	arg_add(a, "microvm");
+	arg_add(a, "-accel");
+	arg_add(a, "%s", s->accel);
+	arg_add(a, "-cpu");
+	arg_add(a, "%s", kvm ? "host" : "max");
+	uint64_t mb = run_on(r, LAYER_LIMITS) ? (r->cfg->limits.memory >> 20) + GUEST_SLACK_MB : GUEST_MEM_MB;
+	arg_add(a, "-m");
+	arg_add(a, "%lluM", (unsigned long long)mb);
+	arg_add(a, "-smp");
+	arg_add(a, "1");
+	arg_add(a, "-nodefaults");
+	arg_add(a, "-nographic");
+	arg_add(a, "-no-reboot");
+	arg_add(a, "-serial");
+	arg_add(a, "stdio");
+	arg_add(a, "-kernel");
+	arg_add(a, "%s", s->kernel);
+	arg_add(a, "-initrd");
+	arg_add(a, "%s", s->initrd);
+	arg_add(a, "-append");
+	char tsc[64] = "";
+	if (!kvm && s->tsc_khz > 0)
+		snprintf(tsc, sizeof tsc, " tsc_early_khz=%ld tsc=reliable", s->tsc_khz);
+	arg_add(a, "%s panic=-1 random.trust_cpu=on%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
+	        tsc);
+	const char *tags[3] = {"usr", "work", "home"}, *paths[3] = {"/usr", r->d.work, r->d.home};
+	for (int i = 0; i < (run_on(r, LAYER_ENV) ? 2 : 3); i++) {
+		arg_add(a, "-fsdev");
+		arg_add(a, "local,id=f%d,path=%s,security_model=none,readonly=on", i, paths[i]);
+		arg_add(a, "-device");
+		arg_add(a, "virtio-9p-device,fsdev=f%d,mount_tag=%s", i, tags[i]);
+	}
+	if (!run_on(r, LAYER_NETWORK)) {
+		arg_add(a, "-netdev");
+		arg_add(a, "user,id=n0,ipv6=off");
+		arg_add(a, "-device");
+		arg_add(a, "virtio-net-device,netdev=n0");
+	}
+}
+
+static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(125);
+	struct sigaction sa = {.sa_handler = on_stop};
+	sigaction(SIGTERM, &sa, NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	close(r->out[0]);
+	close(r->rep[0]);
+	close(r->sync[0]);
+	int st = 0;
+	for (;;) {
+		bool try_kvm = !strcmp(s->accel, "kvm") && !s->why[0];
+		build_args(s);
+		pid_t pid = spawn_qemu(s);
+		if (pid < 0) {
+			dprintf(r->rep[1], "E %d start %s: %s\n", errno, QEMU, s->args.v[0]);
+			_exit(125);
+		}
+		qemu_pid = pid;
+		if (stop_asked)
+			kill(pid, SIGTERM);
+		st = watch_qemu(s, pid,
+		                try_kvm && getenv("LAB_MICROVM_ACCEL") == NULL ? monotonic_ms() + KVM_DEADLINE_MS : -1);
+		qemu_pid = -1;
+		if (!try_kvm || s->said_kernel || stop_asked)
+			break;
+		s->accel = "tcg"; /* KVM failed or hung before the guest spoke */
+		if (st == -2)
+			snprintf(s->why, sizeof s->why, "(a KVM guest did not boot within %d ms)", KVM_DEADLINE_MS);
+		else
+			snprintf(s->why, sizeof s->why, "(QEMU under KVM failed: exit %d)",
+			         WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+		s->qerr_len = 0;
+	}
+	if (!s->said_status && !s->said_error) {
+		if (stop_asked) {
+			dprintf(r->rep[1], "S %d\n", SIGKILL); /* ended by the lab, as the container's init says */
+		} else {
+			s->qerr[s->qerr_len] = '\0';
+			for (char *c = s->qerr; *c; c++)
+				if (*c == '\n' || *c == '\r')
+					*c = ' ';
+			dprintf(r->rep[1], "E %d the microVM (%s, exit %d): %s\n", EIO,
+			        s->said_kernel ? "the guest ended without the snippet's status"
+			                       : "the guest's init never spoke",
+			        WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+			        s->qerr_len ? s->qerr : "no word from QEMU");
+		}
+	}
+	_exit(0);
+}
+
+/* ---------------- lab side ---------------- */
+
+static bool kvm_usable(void)
+{
+	const char *force = getenv("LAB_MICROVM_ACCEL");
+	if (force)
+		return !strcmp(force, "kvm");
+	return access("/dev/kvm", R_OK | W_OK) == 0;
 }
 
 static void microvm_kill(struct run *r, bool hard)
 {
-	(void)r;
-	(void)hard;
+	if (r->child_pid <= 0)
+		return;
+	if (!hard && kill(r->child_pid, SIGTERM) == 0)
+		return;
+	kill(-r->child_pid, SIGKILL); /* the supervisor's group: QEMU too */
+	kill(r->child_pid, SIGKILL);
 }
 
+static int microvm_start(struct run *r, struct lab_evidence *ev)
+{
+	char kernel[PATH_MAX], release[64], init[PATH_MAX], qemu[PATH_MAX], initrd[PATH_MAX + 32];
+	if (r->exec_mode || !r->have_decoys) {
+		snprintf(ev->error, sizeof ev->error,
+		         "exec on the microvm rung is not built yet: use `run`, or exec with --rung container");
+		return -1;
+	}
+	if (!find_qemu(qemu, sizeof qemu)) {
+		snprintf(ev->error, sizeof ev->error,
+		         QEMU " not found on PATH: apt-get install qemu-system-x86 (the microvm rung runs the "
+		              "snippet in a QEMU microVM)");
+		return -1;
+	}
+	if (find_kernel(r->cfg, kernel, sizeof kernel, release, sizeof release, ev) < 0)
+		return -1;
+	if (find_init(init, sizeof init) < 0) {
+		snprintf(ev->error, sizeof ev->error,
+		         "the guest's init (%.200s) is missing: `make build/vm-init` builds it (it needs static "
+		         "glibc: apt-get install libc6-dev)",
+		         init);
+		return -1;
+	}
+	if (strncmp(r->argv[0], "/usr/", 5) != 0) {
+		snprintf(ev->error, sizeof ev->error,
+		         "the microVM sees only the host's /usr: [paths] python (%.200s) must be under /usr",
+		         r->argv[0]);
+		return -1;
+	}
+	pathf(initrd, sizeof initrd, "%s/initramfs.cpio", r->d.dir);
+	if (write_initramfs(r, initrd, init, release, ev) < 0)
+		return -1;
+	if (pipe2(r->rep, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 || pipe2(r->sync, O_CLOEXEC) < 0) {
+		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	static struct sup s; /* large; the supervisor's own copy after fork */
+	memset(&s, 0, sizeof s);
+	s.r = r;
+	s.accel = kvm_usable() ? "kvm" : "tcg";
+	s.serial = s.err = -1;
+	str_copy(s.qemu, sizeof s.qemu, qemu);
+	str_copy(s.kernel, sizeof s.kernel, kernel);
+	str_copy(s.initrd, sizeof s.initrd, initrd);
+	s.debug = getenv("LAB_VM_DEBUG") != NULL;
+	s.tsc_khz = host_tsc_khz();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(ev->error, sizeof ev->error, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		supervise(r, &s);
+	}
+	setpgid(pid, pid); /* whichever of us is first */
+	r->child_pid = pid;
+	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	close(r->rep[1]);
+	close(r->out[1]);
+	close(r->sync[1]);
+	r->rep[1] = r->out[1] = r->sync[1] = -1;
+	return 0;
+}
+
+/* From outside, the lab sees QEMU, not the guest's processes: none are
+ * counted, and the memory cap is the VM's own size (and the guest's cgroup). */
 static void microvm_sample(const struct run *r, bool memory, struct box_sample *out)
 {
 	(void)r;
@@ -24,10 +699,39 @@ static void microvm_sample(const struct run *r, bool memory, struct box_sample *
 	*out = (struct box_sample){0};
 }
 
+/* The guest's init named its kernel before the snippet existed. */
+static void microvm_observe(struct run *r, struct lab_evidence *ev)
+{
+	char line[256] = "", rel[64] = "?", id[40] = "", accel[8] = "?";
+	ev->snippet_on_host = false;
+	if (r->sync[0] >= 0) {
+		fcntl(r->sync[0], F_SETFL, O_NONBLOCK);
+		ssize_t n = read(r->sync[0], line, sizeof line - 1);
+		line[n > 0 ? n : 0] = '\0';
+	}
+	int pos = 0;
+	if (sscanf(line, "K %63s %39s %7s %n", rel, id, accel, &pos) >= 3) {
+		str_copy(ev->kernel_release, sizeof ev->kernel_release, rel);
+		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	bool why = pos > 0 && line[pos];
+	run_mech_add(ev, "microVM: QEMU microvm, guest kernel %s, %s%s%s, 9p /usr ro", rel, accel, why ? " " : "",
+	             why ? line + pos : "");
+	if (run_on(r, LAYER_NETWORK))
+		run_mech_add(ev, "microVM without a NIC");
+	else
+		run_mech_add(ev, "user-mode NIC (the host's 127.0.0.1 is the guest's " GATEWAY ")");
+	if (run_on(r, LAYER_LIMITS))
+		run_mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
+		             (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
+}
+
 const struct box_ops box_microvm = {
     .name = "microvm",
-    .kernel = "?",
+    .kernel = "the guest's own kernel",
     .start = microvm_start,
     .kill = microvm_kill,
     .sample = microvm_sample,
+    .observe = microvm_observe,
 };

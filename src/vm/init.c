@@ -1,0 +1,457 @@
+/* vm/init.c — PID 1 of the microvm rung's guest (box_microvm.c), built
+ * static as build/vm-init and put into the initramfs the lab writes for
+ * each run. It is the guest's whole user space besides the snippet:
+ *
+ *   mount /proc /sys /dev /tmp; speak on /dev/ttyS0 (raw): our frames only
+ *   report the guest kernel's release and boot id (before anything of the
+ *     snippet runs: later frames cannot change them)
+ *   load the modules (/lab/mod/NN-name.ko, in name order): virtio-mmio, 9p,
+ *     and virtio-net when the run has a NIC
+ *   mount the 9p shares read-only (/usr, /work, /root), /bin /lib /lib64
+ *     /sbin as links into /usr (Debian's merged /usr)
+ *   lo up; eth0 10.0.2.15/24 via 10.0.2.2 when the run has a NIC
+ *   No-network's probe: connect() to the attacker, its errno reported
+ *   Resource-limits: a cgroup v2 group with memory.max and pids.max, and
+ *     the rlimits, set in the snippet's process right before execve
+ *   fork + exec the snippet, its stdout/stderr a pipe we relay as frames;
+ *   report its raw wait status; power off.
+ *
+ * Frames on the serial line: 0xFE, a type byte, a 16-bit big-endian length,
+ * the bytes. 'O' the snippet's output, 'R' a report line ("K release
+ * boot_id", "P errno", "S status", "E errno stage: what"). The kernel is
+ * not given the serial line as its console, so nothing else is on it.
+ *
+ * /lab/conf, one setting a line: "share TAG PATH", "net 1", "probe IP PORT",
+ * "limit memory|pids|cpu_time|file_size|open_files N", "arg X" (argv, in
+ * order), "cwd PATH", "leak FILE" (opened as the snippet's fd 3). /lab/env: the environment, one NUL-ended entry each.
+ * Every failure is reported with its stage and path, then the guest powers
+ * off. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define MAX_ARGS   16
+#define MAX_SHARES 4
+#define MAX_ENV    256
+
+static int con = -1;
+
+struct conf {
+	char share_tag[MAX_SHARES][32], share_path[MAX_SHARES][128];
+	int n_share;
+	int net;
+	char probe_ip[32];
+	int probe_port;
+	unsigned long long memory, file_size;
+	long pids, cpu_time, open_files;
+	char *argv[MAX_ARGS + 1];
+	int argc;
+	char cwd[128];
+	char leak[128]; /* Clean-env off: this file is the snippet's fd 3 */
+	char *envp[MAX_ENV + 1];
+};
+
+static void put_all(const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t w = write(con, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void frame(char type, const void *buf, size_t n)
+{
+	while (n > 0) {
+		size_t k = n > 65535 ? 65535 : n;
+		unsigned char h[4] = {0xFE, (unsigned char)type, (unsigned char)(k >> 8), (unsigned char)k};
+		put_all(h, sizeof h);
+		put_all(buf, k);
+		buf = (const char *)buf + k;
+		n -= k;
+	}
+}
+
+static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void report(const char *fmt, ...)
+{
+	char line[400];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		frame('R', line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+static void __attribute__((noreturn)) power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+static void __attribute__((noreturn)) fail(const char *stage, const char *what, int err)
+{
+	report("E %d %s: %s\n", err, stage, what);
+	power_off();
+}
+
+static void must_mount(const char *src, const char *dst, const char *type, unsigned long flags, const char *data)
+{
+	if (mkdir(dst, 0755) < 0 && errno != EEXIST)
+		fail("mkdir", dst, errno);
+	if (mount(src, dst, type, flags, data) < 0)
+		fail(type, dst, errno);
+}
+
+static void open_console(void)
+{
+	con = open("/dev/ttyS0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (con < 0)
+		power_off(); /* no way to say anything: the lab sees no report */
+	struct termios t;
+	if (tcgetattr(con, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(con, TCSANOW, &t);
+	}
+}
+
+static void report_kernel(void)
+{
+	struct utsname u;
+	char id[64] = "";
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, id, sizeof id - 1);
+		id[n > 0 ? n : 0] = '\0';
+		id[strcspn(id, "\n")] = '\0';
+		close(fd);
+	}
+	if (uname(&u) < 0)
+		fail("uname", "", errno);
+	report("K %s %s\n", u.release, id);
+}
+
+/* The whole small file at path, NUL-terminated; n gets its length. */
+static char *slurp(const char *path, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		fail("open", path, errno);
+	char *buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		fail("malloc", path, ENOMEM);
+	ssize_t got = read(fd, buf, (size_t)st.st_size);
+	if (got != st.st_size)
+		fail("read", path, got < 0 ? errno : EIO);
+	close(fd);
+	buf[got] = '\0';
+	*n = (size_t)got;
+	return buf;
+}
+
+static void read_conf(struct conf *c)
+{
+	size_t n;
+	char *text = slurp("/lab/conf", &n);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *val = strchr(line, ' ');
+		if (!val)
+			fail("read /lab/conf", line, EINVAL);
+		*val++ = '\0';
+		if (!strcmp(line, "share") && c->n_share < MAX_SHARES) {
+			char *path = strchr(val, ' ');
+			if (!path)
+				fail("read /lab/conf", val, EINVAL);
+			*path++ = '\0';
+			snprintf(c->share_tag[c->n_share], sizeof c->share_tag[0], "%s", val);
+			snprintf(c->share_path[c->n_share], sizeof c->share_path[0], "%s", path);
+			c->n_share++;
+		} else if (!strcmp(line, "net")) {
+			c->net = atoi(val);
+		} else if (!strcmp(line, "probe")) {
+			if (sscanf(val, "%31s %d", c->probe_ip, &c->probe_port) != 2)
+				fail("read /lab/conf", val, EINVAL);
+		} else if (!strcmp(line, "limit")) {
+			char name[32];
+			unsigned long long v;
+			if (sscanf(val, "%31s %llu", name, &v) != 2)
+				fail("read /lab/conf", val, EINVAL);
+			if (!strcmp(name, "memory"))
+				c->memory = v;
+			else if (!strcmp(name, "file_size"))
+				c->file_size = v;
+			else if (!strcmp(name, "pids"))
+				c->pids = (long)v;
+			else if (!strcmp(name, "cpu_time"))
+				c->cpu_time = (long)v;
+			else if (!strcmp(name, "open_files"))
+				c->open_files = (long)v;
+		} else if (!strcmp(line, "arg") && c->argc < MAX_ARGS) {
+			c->argv[c->argc++] = val;
+		} else if (!strcmp(line, "leak")) {
+			snprintf(c->leak, sizeof c->leak, "%s", val);
+		} else if (!strcmp(line, "cwd")) {
+			snprintf(c->cwd, sizeof c->cwd, "%s", val);
+		}
+	}
+	if (!c->argc)
+		fail("read /lab/conf", "no command", EINVAL);
+	char *env = slurp("/lab/env", &n);
+	int k = 0;
+	for (size_t i = 0; i < n && k < MAX_ENV; i += strlen(env + i) + 1)
+		c->envp[k++] = env + i;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static void load_modules(void)
+{
+	struct dirent **list;
+	int n = scandir("/lab/mod", &list, NULL, by_name);
+	if (n < 0)
+		fail("scandir", "/lab/mod", errno);
+	for (int i = 0; i < n; i++) {
+		char p[300];
+		if (list[i]->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "/lab/mod/%s", list[i]->d_name);
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			fail("open a module", p, errno);
+		if (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)
+			fail("finit_module", p, errno);
+		close(fd);
+	}
+}
+
+static void mount_shares(const struct conf *c)
+{
+	for (int i = 0; i < c->n_share; i++)
+		must_mount(c->share_tag[i], c->share_path[i], "9p", MS_RDONLY | MS_NODEV | MS_NOSUID,
+		           "trans=virtio,version=9p2000.L,msize=262144,cache=loose");
+	static const char *const links[] = {"bin", "lib", "lib64", "sbin"};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		char to[32], from[32];
+		snprintf(to, sizeof to, "usr/%s", links[i]);
+		snprintf(from, sizeof from, "/%s", links[i]);
+		if (symlink(to, from) < 0 && errno != EEXIST)
+			fail("symlink", from, errno);
+	}
+}
+
+static void if_up(int s, const char *name)
+{
+	struct ifreq ifr = {0};
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		fail("SIOCGIFFLAGS", name, errno);
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		fail("SIOCSIFFLAGS", name, errno);
+}
+
+static void set_addr(int s, unsigned long req, const char *ifname, const char *ip, const char *stage)
+{
+	struct ifreq ifr = {0};
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+	struct sockaddr_in *a = (struct sockaddr_in *)&ifr.ifr_addr;
+	a->sin_family = AF_INET;
+	inet_pton(AF_INET, ip, &a->sin_addr);
+	if (ioctl(s, req, &ifr) < 0)
+		fail(stage, ip, errno);
+}
+
+static void setup_network(const struct conf *c)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		fail("socket", "AF_INET", errno);
+	if_up(s, "lo");
+	if (c->net) {
+		set_addr(s, SIOCSIFADDR, "eth0", "10.0.2.15", "SIOCSIFADDR eth0");
+		set_addr(s, SIOCSIFNETMASK, "eth0", "255.255.255.0", "SIOCSIFNETMASK eth0");
+		if_up(s, "eth0");
+		struct rtentry rt = {0};
+		struct sockaddr_in *gw = (struct sockaddr_in *)&rt.rt_gateway;
+		struct sockaddr_in *dst = (struct sockaddr_in *)&rt.rt_dst;
+		struct sockaddr_in *mask = (struct sockaddr_in *)&rt.rt_genmask;
+		gw->sin_family = dst->sin_family = mask->sin_family = AF_INET;
+		inet_pton(AF_INET, "10.0.2.2", &gw->sin_addr);
+		rt.rt_flags = RTF_UP | RTF_GATEWAY;
+		if (ioctl(s, SIOCADDRT, &rt) < 0)
+			fail("SIOCADDRT", "default via 10.0.2.2", errno);
+	}
+	close(s);
+}
+
+static void probe(const struct conf *c)
+{
+	if (!c->probe_port)
+		return;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+	if (fd < 0) {
+		e = errno;
+	} else {
+		struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->probe_port)};
+		inet_pton(AF_INET, c->probe_ip, &a.sin_addr);
+		e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
+		close(fd);
+	}
+	report("P %d\n", e);
+}
+
+static void put_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fail("write", path, errno);
+	close(fd);
+}
+
+/* Resource-limits in the guest's own cgroup v2 (this kernel has no v1
+ * hierarchy mounted): a group for the snippet with memory.max, pids.max. */
+static void setup_cgroup(const struct conf *c)
+{
+	char v[32];
+	must_mount("cgroup2", "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	put_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory +pids");
+	if (mkdir("/sys/fs/cgroup/snippet", 0755) < 0)
+		fail("mkdir", "/sys/fs/cgroup/snippet", errno);
+	snprintf(v, sizeof v, "%llu", c->memory);
+	put_file("/sys/fs/cgroup/snippet/memory.max", v);
+	put_file("/sys/fs/cgroup/snippet/memory.swap.max", "0");
+	snprintf(v, sizeof v, "%ld", c->pids);
+	put_file("/sys/fs/cgroup/snippet/pids.max", v);
+}
+
+static void set_limit(int res, unsigned long long v, const char *what)
+{
+	struct rlimit rl = {v, res == RLIMIT_CPU ? v + 1 : v};
+	if (setrlimit(res, &rl) < 0)
+		fail("setrlimit", what, errno);
+}
+
+static void __attribute__((noreturn)) snippet_main(const struct conf *c, int out)
+{
+	int null = open("/dev/null", O_RDONLY);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		fail("set up stdio", "/dev/null and the output pipe", errno);
+	setsid();
+	if (c->leak[0]) {
+		int fd = open(c->leak, O_RDONLY);
+		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
+			fail("hand over the leaked credentials handle", c->leak, errno);
+	}
+	if (c->memory)
+		put_file("/sys/fs/cgroup/snippet/cgroup.procs", "0");
+	if (c->cwd[0] && chdir(c->cwd) < 0)
+		fail("chdir", c->cwd, errno);
+	if (c->memory) {
+		set_limit(RLIMIT_AS, c->memory, "RLIMIT_AS");
+		set_limit(RLIMIT_NPROC, (unsigned long long)c->pids, "RLIMIT_NPROC");
+		set_limit(RLIMIT_CPU, (unsigned long long)c->cpu_time, "RLIMIT_CPU");
+		set_limit(RLIMIT_FSIZE, c->file_size, "RLIMIT_FSIZE");
+		set_limit(RLIMIT_NOFILE, (unsigned long long)c->open_files, "RLIMIT_NOFILE");
+		set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
+	}
+	execve(c->argv[0], c->argv, c->envp);
+	fail("execve", c->argv[0], errno);
+}
+
+/* Relays the snippet's output until the pipe closes and the snippet is
+ * reaped; then ends what it left behind. */
+static void run_snippet(const struct conf *c)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		fail("pipe", "the output pipe", errno);
+	pid_t pid = fork();
+	if (pid < 0)
+		fail("fork", "the snippet", errno);
+	if (pid == 0)
+		snippet_main(c, p[1]);
+	close(p[1]);
+	int status = 0;
+	bool done = false, open_pipe = true;
+	char buf[4096];
+	while (!done || open_pipe) {
+		if (open_pipe) {
+			struct pollfd pf = {p[0], POLLIN, 0};
+			if (poll(&pf, 1, done ? 200 : 100) > 0) {
+				ssize_t n = read(p[0], buf, sizeof buf);
+				if (n > 0)
+					frame('O', buf, (size_t)n);
+				else if (n == 0 || errno != EINTR)
+					open_pipe = false;
+			} else if (done) {
+				open_pipe = false; /* a leftover holds the pipe open */
+			}
+		}
+		int st;
+		pid_t w;
+		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+			if (w == pid) {
+				status = st;
+				done = true;
+			}
+		if (w < 0 && errno == ECHILD && !done)
+			fail("waitpid", "the snippet", ECHILD);
+	}
+	kill(-1, SIGKILL);
+	report("S %d\n", status);
+}
+
+int main(void)
+{
+	struct conf c = {0};
+	must_mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	must_mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	must_mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL);
+	open_console();
+	report_kernel();
+	must_mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	read_conf(&c);
+	load_modules();
+	mount_shares(&c);
+	setup_network(&c);
+	probe(&c);
+	if (c.memory)
+		setup_cgroup(&c);
+	run_snippet(&c);
+	power_off();
+}

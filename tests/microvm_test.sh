@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tests/microvm_test.sh [BINARY] — the microvm rung (issue 8): as root, the
+# snippet runs on its own guest kernel in a QEMU microvm. The legit task
+# runs; exfiltration is CONTAINED by No-network (no NIC) and ESCAPES with
+# it off (a user-mode NIC reaches the host's listener); the guest's init
+# names its kernel; nothing is left behind. Skipped, with the reason, where
+# QEMU, a guest kernel or the static guest init is missing. TCG boots take
+# ~5 s here: four runs, about half a minute.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+T=$(mktemp -d /tmp/cl-microvm.XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"; suite_cleanup' EXIT
+
+why=""
+if [[ $(id -u) != 0 ]]; then
+	why="not root (the suite runs the microvm rung as root)"
+elif ! command -v qemu-system-x86_64 >/dev/null; then
+	why="qemu-system-x86_64 is missing (apt-get install qemu-system-x86)"
+elif ! compgen -G "/boot/vmlinuz-*" >/dev/null; then
+	why="no guest kernel under /boot (apt-get install linux-image-amd64)"
+elif [[ ! -x build/vm-init ]]; then
+	why="build/vm-init is missing: no static libc to build the guest init (apt-get install libc6-dev)"
+fi
+if [[ -n $why ]]; then
+	skip "the microvm rung" "$why"
+	finish
+	exit
+fi
+
+# the boot counts against the wall clock: TCG needs more than the default 5 s
+sed 's/^timeout = .*/timeout = 40s/' layers.ini >"$T/layers.ini"
+lab() { LAB_VM_INIT=$PWD/build/vm-init "$BIN" --config "$T/layers.ini" "$@"; }
+field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+before=$(leftovers_snapshot)
+
+t0=$(date +%s%N)
+j=$(lab run legit --on all --rung microvm --json)
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "# legit on the microvm rung: ${ms} ms wall"
+expect_eq "legit on the microvm rung: RAN OK" "$(field 'd["verdict"]' <<<"$j")" "RAN OK"
+mech=$(field 'd["mechanisms"]' <<<"$j")
+host_rel=$(uname -r)
+rel=$(sed -n 's/.*guest kernel \([^,]*\),.*/\1/p' <<<"$mech")
+if [[ -n $rel && $rel != "?" ]]; then
+	ok "the guest's init named its kernel ($rel; the host runs $host_rel)"
+else
+	not_ok "the guest's init named its kernel" "mechanisms: $mech"
+fi
+expect_contains "mechanisms say how the guest ran" "$mech" "microVM: QEMU microvm"
+if [[ $mech == *", kvm"* || $mech == *", tcg"* ]]; then
+	ok "mechanisms say tcg or kvm"
+else
+	not_ok "mechanisms say tcg or kvm" "$mech"
+fi
+
+j=$(lab run exfiltration --on all --rung microvm --json)
+expect_eq "exfiltration, all on: CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
+expect_eq "exfiltration, all on: by No-network" "$(field 'd["caught_by"]' <<<"$j")" "network"
+expect_contains "the guest's probe: connect() -> ENETUNREACH (no NIC)" "$j" '"net_probe_errno":101'
+
+j=$(lab run exfiltration --off network --rung microvm --json)
+expect_eq "exfiltration, No-network off: ESCAPED" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_contains "the attacker on the host received the canary row" "$j" '"attacker_got_canary":true'
+
+# Clean-env off shares the decoy home read-only at /root
+j=$(lab run secret-theft --off env --rung microvm --json)
+expect_eq "secret-theft, Clean-env off: ESCAPED (the decoy home at /root)" "$(field 'd["verdict"]' <<<"$j")" \
+	"ESCAPED"
+
+sleep 0.3
+after=$(leftovers_snapshot)
+if [[ $before == "$after" ]]; then
+	ok "nothing left behind (no qemu, no temp file)"
+else
+	not_ok "nothing left behind" "$(diff <(echo "$before") <(echo "$after"))"
+fi
+if pgrep -f "qemu-system-x86_64.*$CL_SUITE_TMP" >/dev/null; then
+	not_ok "no qemu process of the suite" "$(pgrep -a -f "qemu-system-x86_64.*$CL_SUITE_TMP")"
+else
+	ok "no qemu process of the suite"
+fi
+finish
