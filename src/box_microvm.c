@@ -396,6 +396,8 @@ static void on_frame(struct sup *s, char type, const char *data, size_t n)
 			                 s->accel, s->why);
 			put_line(r->sync[1], line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
 		}
+		if (!s->said_kernel)
+			put_line(r->rep[1], "T\n", 2); /* the snippet starts now: its wall clock too */
 		s->said_kernel = true;
 		return;
 	}

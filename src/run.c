@@ -251,7 +251,8 @@ struct watch {
 	struct decoy_scanner sc;
 	uint64_t cap;
 	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan, last_mem, kill_deadline;
-	char tail[TAIL_MAX]; /* the last bytes of output, for how it ended */
+	bool clock_restarted; /* the box said when the snippet itself started */
+	char tail[TAIL_MAX];  /* the last bytes of output, for how it ended */
 	size_t tail_len;
 	bool main_done, killed;
 	int status;
@@ -332,6 +333,14 @@ static void watch_report(struct watch *w)
 	ssize_t n = read(w->r->rep[0], buf, sizeof buf);
 	if (n > 0) {
 		sb_add(&w->rep, buf, (size_t)n);
+		/* "T": a box whose snippet starts late (a VM boots first) says
+		 * when it starts; the layer's wall clock is the snippet's, not
+		 * the boot's. The safety net still counts from the start. */
+		if (!w->clock_restarted && w->limit_deadline > 0 && w->rep.len >= 2 &&
+		    (!strncmp(w->rep.s, "T\n", 2) || memmem(w->rep.s, w->rep.len, "\nT\n", 3))) {
+			w->clock_restarted = true;
+			w->limit_deadline = monotonic_ms() + w->r->cfg->limits.timeout_ms;
+		}
 	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
 		close(w->r->rep[0]);
 		w->r->rep[0] = -1;
