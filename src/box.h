@@ -21,6 +21,10 @@ struct box_sample {
 struct box_ops {
 	const char *name;   /* "container" */
 	const char *kernel; /* who answers the snippet's system calls */
+	/* The snippet starts late (a VM boots first): the box reports "T"
+	 * when it does, and the layer's wall clock and the duration count
+	 * from there. The safety net counts from the start, whatever. */
+	bool late_start;
 	/* Starts the snippet and hands it "go": on success r->child_pid,
 	 * r->pidfd, r->rep[0] and (a run, not exec) r->out[0] are set.
 	 * 0, or -1 with ev->error filled (nothing is left running then). */

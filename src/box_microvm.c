@@ -732,6 +732,7 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 const struct box_ops box_microvm = {
     .name = "microvm",
     .kernel = "the guest's own kernel",
+    .late_start = true,
     .start = microvm_start,
     .kill = microvm_kill,
     .sample = microvm_sample,

@@ -252,6 +252,7 @@ struct watch {
 	uint64_t cap;
 	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan, last_mem, kill_deadline;
 	bool clock_restarted; /* the box said when the snippet itself started */
+	long t_snippet;       /* then (0: at the start, as for every box that starts at once) */
 	char tail[TAIL_MAX];  /* the last bytes of output, for how it ended */
 	size_t tail_len;
 	bool main_done, killed;
@@ -336,10 +337,12 @@ static void watch_report(struct watch *w)
 		/* "T": a box whose snippet starts late (a VM boots first) says
 		 * when it starts; the layer's wall clock is the snippet's, not
 		 * the boot's. The safety net still counts from the start. */
-		if (!w->clock_restarted && w->limit_deadline > 0 && w->rep.len >= 2 &&
+		if (w->box->late_start && !w->clock_restarted && w->rep.len >= 2 &&
 		    (!strncmp(w->rep.s, "T\n", 2) || memmem(w->rep.s, w->rep.len, "\nT\n", 3))) {
 			w->clock_restarted = true;
-			w->limit_deadline = monotonic_ms() + w->r->cfg->limits.timeout_ms;
+			w->t_snippet = monotonic_ms();
+			if (run_on(w->r, LAYER_LIMITS))
+				w->limit_deadline = w->t_snippet + w->r->cfg->limits.timeout_ms;
 		}
 	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
 		close(w->r->rep[0]);
@@ -365,7 +368,7 @@ static void watch_reap(struct watch *w, long now)
 	if (p != w->r->child_pid)
 		return;
 	w->main_done = true;
-	w->ev->duration_ms = now - w->t0;
+	w->ev->duration_ms = now - (w->t_snippet ? w->t_snippet : w->t0);
 	w->drain_deadline = now + DRAIN_MS;
 }
 
@@ -549,7 +552,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (box->start(r, ev) < 0)
 		return;
 	sweep_stale(); /* we would only wait otherwise */
-	w.limit_deadline = run_on(r, LAYER_LIMITS) ? w.t0 + cfg->limits.timeout_ms : -1;
+	w.limit_deadline = run_on(r, LAYER_LIMITS) && !box->late_start ? w.t0 + cfg->limits.timeout_ms : -1;
 	w.safety_deadline = w.t0 + cfg->safety_timeout_ms;
 	w.cap = cfg->safety_output;
 	if (run_on(r, LAYER_LIMITS) && cfg->limits.output < w.cap)
@@ -594,8 +597,10 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (box == &box_container)
 		run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
 		             run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
-	else
+	else if (box == &box_gvisor)
 		run_mech_add(ev, "range: own %spid/mount ns, init as PID 1, setsid", r->root_lab ? "" : "user/");
+	else
+		run_mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
 	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
 }
 

@@ -224,12 +224,14 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	char mem[32], cap[32];
 	fmt_bytes(mem, sizeof mem, ev->peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
-	if (r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION)))
+	if (r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
 		add(r,
-		    "processes: the snippet's live inside gVisor's Sentry, out of the host's sight; the run had %ld "
-		    "host processes (runsc's)",
-		    ev->host_procs);
-	else
+		    "processes and memory: the snippet's live inside %s, out of the host's sight; the figures below "
+		    "are %s own",
+		    r->rung == RUNG_GVISOR ? "gVisor's Sentry" : "the microVM's guest kernel",
+		    r->rung == RUNG_GVISOR ? "runsc's" : "QEMU's");
+	} else
+
 		add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
 		    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
 	add(r, "peak memory: %s (cap %s)%s", mem, cap,
@@ -239,22 +241,43 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	add(r, "CPU time: %.2f s over %ld ms wall", ev->cpu_s, ev->duration_ms);
 }
 
+/* On the upper rungs the snippet's processes and memory live in another
+ * kernel (gVisor's Sentry, the microVM's guest): what the host sees is
+ * runsc's or QEMU's own, so no figure of it may judge the bomb. */
+static bool resources_out_of_sight(struct lab_result *r)
+{
+	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
+	if (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)))
+		return false;
+	if (on && r->ev.timed_out) { /* the one mechanism the lab sees from here: its own clock */
+		r->verdict = VERDICT_CONTAINED;
+		r->caught_by = LAYER_LIMITS;
+		set_headline(r, "Resource-limits: killed by the wall clock at %.1f s", r->ev.duration_ms / 1000.0);
+		return true;
+	}
+	r->verdict = VERDICT_ERROR;
+	if (r->rung == RUNG_GVISOR)
+		set_headline(r,
+		             "gVisor keeps the snippet's processes and memory inside its Sentry: from outside "
+		             "the lab sees neither what the bomb took nor a limit firing, so it gives no verdict%s",
+		             on ? " (the Sentry enforces the OCI rlimits: see the snippet's own words)" : "");
+	else
+		set_headline(r,
+		             "The microVM keeps the snippet's processes and memory inside its guest kernel: the host "
+		             "sees only QEMU, so the lab gives no verdict%s",
+		             on ? " (the guest's cgroup and rlimits hold it: see the snippet's own words)" : "");
+	return true;
+}
+
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	char first[LAB_LINE] = "";
 	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
-	if (!over_caps(r, cfg)) {
+	if (!resources_out_of_sight(r) && !over_caps(r, cfg)) {
 		if (on && mechanisms_fired(r, cfg, first, sizeof first)) {
 			r->verdict = VERDICT_CONTAINED;
 			r->caught_by = LAYER_LIMITS;
 			set_headline(r, "Resource-limits: %s", first);
-		} else if (r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
-			r->verdict = VERDICT_ERROR;
-			set_headline(
-			    r,
-			    "gVisor keeps the snippet's processes and memory inside its Sentry: from outside "
-			    "the lab sees neither what the bomb took nor a limit firing, so it gives no verdict%s",
-			    on ? " (the Sentry enforces the OCI rlimits: see the snippet's own words)" : "");
 		} else if (broke_by_itself(r)) {
 			broke(r, "");
 		} else {
@@ -297,6 +320,12 @@ static void judge_secrets(struct lab_result *r)
 	add(r, ev->creds_mounted ? "the decoy credentials file was mounted" : "no credentials file was mounted");
 }
 
+/* The run was on the microvm rung (Isolation on): the guest's own kernel. */
+static bool vm(const struct lab_result *r)
+{
+	return r->rung == RUNG_MICROVM && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+}
+
 static void judge_exfil(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -308,7 +337,9 @@ static void judge_exfil(struct lab_result *r)
 		             ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
 		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns,
 		    bytes, ev->attacker_got_canary ? "present" : "absent");
-		add(r, "the sandbox shared the host's network namespace");
+		add(r, "%s",
+		    vm(r) ? "the microVM had a user-mode network card whose gateway reaches the host"
+		          : "the sandbox shared the host's network namespace");
 		return;
 	}
 	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
@@ -322,7 +353,9 @@ static void judge_exfil(struct lab_result *r)
 	} else {
 		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_NETWORK;
-		if (ev->net_probe_errno == ENETUNREACH)
+		if (ev->net_probe_errno == ENETUNREACH && vm(r))
+			set_headline(r, "connect() failed: Network is unreachable — the microVM has no network card");
+		else if (ev->net_probe_errno == ENETUNREACH)
 			set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network "
 			                "namespace with no interface");
 		else
@@ -332,8 +365,11 @@ static void judge_exfil(struct lab_result *r)
 			             strerror(ev->net_probe_errno));
 	}
 	if (ev->net_probe_errno >= 0)
-		add(r, "probe from inside %s: connect(127.0.0.1) -> %s (errno %d)",
-		    gv ? "a probe sandbox beside it (same runsc, same network)" : "the sandbox",
+		add(r, "probe from inside %s: connect(%s) -> %s (errno %d)",
+		    gv      ? "a probe sandbox beside it (same runsc, same network)"
+		    : vm(r) ? "the guest, by our init"
+		            : "the sandbox",
+		    vm(r) ? "the attacker's address" : "127.0.0.1",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	if (ev->attacker_bytes > 0)
 		add(r,
@@ -386,7 +422,12 @@ static void kernel_served_by_host(struct lab_result *r, const char *why)
 	set_headline(r, "Your kernel executed its system calls — one kernel bug away from a host takeover%s", why);
 	add(r, "the snippet ran as a host process on kernel %s, boot id %s", ev->kernel_release,
 	    ev->kernel_boot_id[0] ? ev->kernel_boot_id : "?");
-	add(r, "io_uring, bpf, userfaultfd, keyctl, perf_event_open and user namespaces were the host's own code");
+	add(r, "%s",
+	    (r->layers & LAYER_BIT(LAYER_ISOLATION))
+	        ? "every call it made reached the host's kernel: the seccomp filter turned the riskiest away "
+	          "there, in the same kernel one bug would undo"
+	        : "every call it made, io_uring, bpf, userfaultfd and keyctl among them, was served by the "
+	          "host's own kernel");
 }
 
 static void judge_kernel(struct lab_result *r)
