@@ -130,7 +130,7 @@ static int find_kernel(const struct lab_config *cfg, char *path, size_t cap, cha
 	}
 	if (!path[0] || access(path, R_OK) < 0) {
 		snprintf(ev->error, sizeof ev->error,
-		         "no guest kernel%s%s: apt-get install linux-image-amd64 or set [isolation] kernel",
+		         "no guest kernel%s%.200s: apt-get install linux-image-amd64 or set [isolation] kernel",
 		         path[0] ? " readable at " : "", path);
 		return -1;
 	}
