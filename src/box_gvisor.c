@@ -59,6 +59,7 @@
 struct gv_state {
 	char dir[PATH_MAX];   /* bundle, probe and state folders live here */
 	bool own_dir;         /* exec: a temp folder of ours, removed after */
+	int dir_lock;         /* our flock on it (0 = none yet: calloc'd) */
 	char runsc[PATH_MAX]; /* the runsc binary */
 	char python[PATH_MAX];
 	char id[48];
@@ -248,6 +249,7 @@ static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_sta
 		argv[n++] = "--rootless";
 	argv[n++] = run_on(r, LAYER_NETWORK) ? "--network=none" : "--network=host";
 	argv[n++] = "--platform=ptrace";
+	argv[n++] = "--ignore-cgroups"; /* none of runsc's own: a killed lab would leave them */
 	argv[n++] = root;
 	argv[n++] = "run";
 	argv[n++] = "--bundle";
@@ -403,6 +405,8 @@ static void gv_free(struct run *r)
 		return;
 	if (g->own_dir && g->dir[0])
 		remove_tree(g->dir);
+	if (g->own_dir && g->dir_lock > 0)
+		close(g->dir_lock);
 	free(g);
 	r->box_priv = NULL;
 }
@@ -429,6 +433,7 @@ static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev
 			return -1;
 		}
 		g->own_dir = true;
+		g->dir_lock = dir_lock(g->dir); /* another lab's sweep leaves it alone */
 	} else if (pathf(g->dir, sizeof g->dir, "%s/runsc", r->d.dir) < 0 || mkdir(g->dir, 0755) < 0) {
 		snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", g->dir, strerror(errno));
 		return -1;

@@ -83,6 +83,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 {
 	memset(d, 0, sizeof *d);
 	d->listen_fd = -1;
+	d->lock_fd = -1;
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
@@ -95,6 +96,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 		return -e;
 	}
 	chmod(d->dir, 0755);
+	d->lock_fd = dir_lock(d->dir);
 	pathf(d->work, sizeof d->work, "%s/work", d->dir);
 	pathf(d->home, sizeof d->home, "%s/home", d->dir);
 	pathf(d->host, sizeof d->host, "%s/host", d->dir);
@@ -334,6 +336,9 @@ void decoy_remove(struct lab_decoys *d)
 	d->received = NULL;
 	if (d->dir[0])
 		remove_tree(d->dir);
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
+	d->lock_fd = -1;
 	d->dir[0] = '\0';
 }
 

@@ -43,6 +43,7 @@ struct lab_decoys {
 	int n_secret; /* the last one is the credentials file's */
 	/* attacker */
 	int listen_fd;
+	int lock_fd; /* our flock on dir: the sweep of another lab leaves a live run alone */
 	int port;
 	struct attacker_conn conn[ATTACKER_CONNS];
 	long conns;

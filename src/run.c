@@ -93,7 +93,7 @@ static void sweep_stale(void)
 		char p[PATH_MAX];
 		struct stat st;
 		if (pid_gone(e->d_name, "containment-lab.") && pathf(p, sizeof p, "%s/%s", tmp, e->d_name) == 0 &&
-		    lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		    lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !dir_in_use(p))
 			remove_tree(p);
 	}
 	if (d)
@@ -129,6 +129,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .pidfd = -1};
 	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
 	r->d.listen_fd = -1;
+	r->d.lock_fd = -1;
 	r->uid = geteuid();
 	r->gid = getegid();
 	r->root_lab = r->uid == 0;
@@ -568,6 +569,10 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	r->child_pid = -1; /* reaped: its pid may be anyone's now */
 	parse_report(&w);
 	sb_free(&w.rep);
+	if (box->late_start && !w.clock_restarted && !ev->error[0])
+		snprintf(ev->error, sizeof ev->error,
+		         "the %s box never started the snippet (no word from its guest before the run ended%s)",
+		         box->name, ev->safety_net ? ": the safety net ended it" : "");
 	/* the report pipe closed on execve without an error line: it ran */
 	ev->started = w.main_done && !ev->error[0];
 	if (ev->started) {
@@ -610,8 +615,8 @@ static void run_cleanup(struct run *r)
 		kill(r->child_pid, SIGKILL);
 		waitpid(r->child_pid, NULL, __WALL);
 	}
-	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0],     &r->rep[1],   &r->out[0],   &r->out[1],
-	              &r->pidfd,   &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree};
+	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0],     &r->rep[1],   &r->out[0],    &r->out[1],
+	              &r->pidfd,   &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree, &r->d.lock_fd};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);

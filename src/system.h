@@ -5,6 +5,7 @@
 #ifndef LAB_SYSTEM_H
 #define LAB_SYSTEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -37,4 +38,10 @@ int fds_cloexec_from(int from);
 /* $TMPDIR when it is an absolute path, else /tmp: where run folders live. */
 const char *temp_dir(void);
 
+/* A run folder's owner holds an exclusive flock on it for as long as it
+ * lives (a lock survives pid namespaces, which a pid does not). dir_lock
+ * returns the locked descriptor (close it to let go), or -1. dir_in_use
+ * says whether a live process holds that lock. */
+int dir_lock(const char *path);
+bool dir_in_use(const char *path);
 #endif

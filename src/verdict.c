@@ -408,6 +408,13 @@ static void judge_takeover(struct lab_result *r)
 		add(r, "root inside was gVisor's root, a process of its Sentry, not of the host kernel");
 		return;
 	}
+	if (vm(r)) {
+		set_headline(r, "The host was out of reach: the snippet ran in a microVM on its own kernel");
+		add(r, "the guest saw only the host's /usr and its work folder, shared read-only over 9p");
+		add(r, "root inside was the guest's (the snippet itself ran as uid 65534 there); QEMU ran as an "
+		       "unprivileged uid on the host");
+		return;
+	}
 	set_headline(r, "The host was out of reach: a private root with no capabilities and a seccomp filter");
 	add(r, "the host folder was not in the sandbox's view (mount namespace + pivot_root)");
 	add(r, "sandbox root was an unprivileged uid outside, with every capability dropped");
@@ -483,7 +490,14 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 		set_headline(r, "Aborted: the run was stopped and cleaned up");
 		return;
 	}
-	if (!ev->started) {
+	/* What came out is evidence whatever the box said after: an error
+	 * reported late (a forged one, say) never hides an escape. */
+	bool got_out =
+	    ev->canaries_leaked > 0 || (ev->attacker_bytes > 0 && ev->attacker_from_run) || ev->host_target_written;
+	if (!ev->started && got_out && s->threat != THREAT_LEGIT) {
+		r->ev.started = true;
+		add(r, "the box also reported: %s", ev->error[0] ? ev->error : "an error");
+	} else if (!ev->started) {
 		r->verdict = VERDICT_ERROR;
 		set_headline(r, "%s", ev->error[0] ? ev->error : "the sandbox could not be built");
 		return;

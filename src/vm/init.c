@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <net/if.h>
 #include <net/route.h>
 #include <netinet/in.h>
@@ -137,6 +138,11 @@ static void must_mount(const char *src, const char *dst, const char *type, unsig
 static void open_console(void)
 {
 	con = open("/dev/ttyS0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/* ours alone: the snippet (uid 65534) must not speak on it */
+	static const char *const ttys[] = {"/dev/ttyS0", "/dev/ttyS1",   "/dev/ttyS2",
+	                                   "/dev/ttyS3", "/dev/console", "/dev/tty"};
+	for (size_t i = 0; i < sizeof ttys / sizeof *ttys; i++)
+		(void)chmod(ttys[i], 0600);
 	if (con < 0)
 		power_off(); /* no way to say anything: the lab sees no report */
 	struct termios t;
@@ -381,6 +387,11 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, int out
 		put_file("/sys/fs/cgroup/snippet/cgroup.procs", "0");
 	if (c->cwd[0] && chdir(c->cwd) < 0)
 		fail("chdir", c->cwd, errno);
+	/* The serial line carries the lab's evidence: the snippet runs as an
+	 * unprivileged uid, which can neither open it, nor lift the guest's
+	 * cgroup and rlimits, nor make a device node of its own. */
+	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+		fail("drop to uid 65534", "the snippet", errno);
 	if (c->memory) {
 		set_limit(RLIMIT_AS, c->memory, "RLIMIT_AS");
 		set_limit(RLIMIT_NPROC, (unsigned long long)c->pids, "RLIMIT_NPROC");
