@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,7 +83,7 @@ static void add_secret(struct lab_decoys *d, const char *name, const char *prefi
 int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof *d);
-	d->listen_fd = -1;
+	d->listen_fd = d->lock_fd = -1;
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
@@ -95,6 +96,14 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 		return -e;
 	}
 	chmod(d->dir, 0755);
+	/* Held until decoy_remove: a lab that cannot see our pid (one inside a
+	 * PID namespace, e.g. run by `audit`) must not take this run for a
+	 * dead one and sweep its folder away. */
+	d->lock_fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->lock_fd >= 0 && flock(d->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		close(d->lock_fd);
+		d->lock_fd = -1;
+	}
 	pathf(d->work, sizeof d->work, "%s/work", d->dir);
 	pathf(d->home, sizeof d->home, "%s/home", d->dir);
 	pathf(d->host, sizeof d->host, "%s/host", d->dir);
@@ -335,6 +344,9 @@ void decoy_remove(struct lab_decoys *d)
 	if (d->dir[0])
 		remove_tree(d->dir);
 	d->dir[0] = '\0';
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
+	d->lock_fd = -1;
 }
 
 static bool token_alnum(const char *t)

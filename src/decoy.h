@@ -41,6 +41,7 @@ struct lab_decoys {
 		int n_variant;
 	} secret[DECOY_SECRETS];
 	int n_secret; /* the last one is the credentials file's */
+	int lock_fd;  /* dir, flock()ed while the run lives (run.c's sweep of stale runs) */
 	/* attacker */
 	int listen_fd;
 	int port;
