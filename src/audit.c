@@ -185,8 +185,8 @@ static char **dup_argv(const char *const *v)
 	return out;
 }
 
-int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, char *why, size_t whylen, char *note,
-                 size_t notelen)
+int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
+                 size_t whylen, char *note, size_t notelen)
 {
 	const struct {
 		const char *name, *tool, *install;
@@ -199,6 +199,7 @@ int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, c
 	    {"runsc", "runsc", "apt-get install runsc", preset_runsc},
 	};
 	*argv = NULL;
+	*outside_range = false;
 	note[0] = why[0] = '\0';
 	if (!strcmp(name, "lab")) {
 		char self[PATH_MAX];
@@ -246,10 +247,20 @@ int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, c
 			    "setuid bits: it cannot run inside the range");
 			return 1;
 		}
-		if (!strcmp(name, "firejail"))
+		if (!strcmp(name, "firejail")) {
+			/* inside a PID namespace firejail says "an existing sandbox was
+			 * detected" and runs the command without any sandboxing */
+			*outside_range = true;
+			snprintf(
+			    note, notelen,
+			    "the range could not surround it: inside a PID namespace firejail detects \"an existing "
+			    "sandbox\" and runs the command unsandboxed, so it runs as a plain child of the lab "
+			    "(a subreaper that ends its tree); --private replaces the passwd entry's home, not $HOME");
+		}
+		if (!strcmp(name, "runsc"))
 			snprintf(note, notelen,
-			         "firejail's --private replaces the home of the passwd entry (/root), not $HOME: the "
-			         "decoy home the lab hands over stays in view");
+			         "gVisor keeps the snippet's processes inside its Sentry: the lab counts none of them, "
+			         "and the memory it sees is the Sentry's whole footprint, gVisor's own included");
 		*argv = dup_argv(presets[i].argv);
 		return 0;
 	}

@@ -18,6 +18,12 @@
  *              with the environment a real integration would hand it
  *              (run.c: the decoy secrets, HOME = the decoy home)
  *
+ * Outside the range (r->outside_range: a wrapper that will not run inside
+ * a PID namespace — firejail then runs "without any additional sandboxing
+ * features"): the init is a plain child and a subreaper, and ends the
+ * wrapper's tree by walking /proc; a process that leaves the tree (a
+ * daemon's) is out of the lab's reach, and the card says so.
+ *
  * As root there is no user namespace, so a setuid wrapper (firejail) works;
  * rootless, the range's user namespace ignores setuid bits. The host's view
  * is not made read-only here (the lab's range would otherwise decide what
@@ -60,9 +66,31 @@ static void wr_on_signal(int sig)
 	(void)sig;
 }
 
+/* Every process of the run but the init. In the range, PID 1's kill(-1)
+ * reaches exactly them; outside it (r->outside_range) kill(-1) would reach
+ * every process of the user's, so the init, a subreaper, walks its own
+ * descendants instead, until none is left. */
+static void wr_kill_rest(struct run *r)
+{
+	if (!r->outside_range) {
+		kill(-1, SIGKILL);
+		return;
+	}
+	for (int round = 0; round < 50; round++) {
+		pid_t pids[512];
+		int n = proc_descendants(getpid(), pids, 512, true);
+		if (n <= 0)
+			return;
+		for (int i = 0; i < n && i < 512; i++)
+			kill(pids[i], SIGKILL);
+		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+			;
+	}
+}
+
 static void __attribute__((noreturn)) wr_finish(struct run *r, int st)
 {
-	kill(-1, SIGKILL);
+	wr_kill_rest(r);
 	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
 		;
 	run_report(r, "S %d\n", st);
@@ -92,10 +120,13 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 		run_fail(r, "wait for the lab", "sync pipe", EPIPE);
 	close(g->sync[0]);
 	/* the wrapper's tools read /proc/self: a /proc of this PID namespace */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (!r->outside_range && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		run_fail(r, "make mounts private", "/", errno);
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+	if (!r->outside_range && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		run_fail(r, "mount", "a fresh /proc", errno);
+	/* outside the range, orphans come back to us, not to the host's init */
+	if (r->outside_range && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		run_fail(r, "prctl", "PR_SET_CHILD_SUBREAPER", errno);
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(r->out[1], 1) < 0 || dup2(r->out[1], 2) < 0)
 		run_fail(r, "set up stdio", "/dev/null and the output pipe", errno);
@@ -124,8 +155,8 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 		int sig = sigwaitinfo(&all, &si);
 		if (sig < 0)
 			continue;
-		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == 0) {
-			kill(-1, SIGKILL); /* the lab ends the run; we stay to reap it */
+		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == (r->outside_range ? getppid() : 0)) {
+			wr_kill_rest(r); /* the lab ends the run; we stay to reap it */
 			continue;
 		}
 		if (sig != SIGCHLD) {
@@ -172,8 +203,14 @@ static void wrapper_kill(struct run *r, bool hard)
 		if (sigqueue(r->child_pid, SIGTERM, v) == 0)
 			return;
 	}
-	/* the init is PID 1 of the run's namespace: the wrapper's whole tree
-	 * dies with it */
+	/* in the range the init is PID 1 of the run's namespace: the wrapper's
+	 * whole tree dies with it; outside, its descendants are ended first */
+	if (r->outside_range) {
+		pid_t pids[512];
+		int n = proc_descendants(r->child_pid, pids, 512, true);
+		for (int i = 0; i < n && i < 512; i++)
+			kill(pids[i], SIGKILL);
+	}
 	kill(r->child_pid, SIGKILL);
 }
 
@@ -191,7 +228,9 @@ static int wrapper_start(struct run *r, struct lab_evidence *ev)
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto fail;
 	}
-	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | (r->root_lab ? 0 : CLONE_NEWUSER);
+	unsigned long flags = SIGCHLD;
+	if (!r->outside_range)
+		flags |= CLONE_NEWPID | CLONE_NEWNS | (r->root_lab ? 0 : CLONE_NEWUSER);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
@@ -207,7 +246,7 @@ static int wrapper_start(struct run *r, struct lab_evidence *ev)
 	close(r->out[1]);
 	g.sync[0] = r->rep[1] = r->out[1] = -1;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if ((!r->root_lab && wr_write_maps(r, ev) < 0) || write(g.sync[1], "g", 1) != 1) {
+	if ((!r->root_lab && !r->outside_range && wr_write_maps(r, ev) < 0) || write(g.sync[1], "g", 1) != 1) {
 		if (!ev->error[0])
 			snprintf(ev->error, sizeof ev->error, "cannot hand the wrapper's init its go: %s",
 			         strerror(errno));

@@ -173,8 +173,11 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 /* `audit`: s run through a foreign sandbox's command prefix (box_wrapper.c)
  * instead of the lab's layers, with the decoys a real integration exposes
  * (audit.h says how the prefix's placeholders expand); same contract as
- * lab_run. res->audit is set and res->layers is 0. */
-void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, struct lab_result *res);
+ * lab_run, but outside_range runs the wrapper without the range's PID and
+ * mount namespaces (for wrappers that refuse to run inside one).
+ * res->audit is set and res->layers is 0. */
+void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
+                   struct lab_result *res);
 
 /* `exec`: any command, stdio passed through, same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the

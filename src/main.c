@@ -50,7 +50,8 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "                                     every snippet x all 16 layer combinations\n"
                                  "  exec [--on L|--off L] [--rw] -- CMD [ARG...]\n"
                                  "                                     any command under the chosen layers\n"
-                                 "  audit [--json|--markdown] [--preset NAME] [--snippet NAME]... [-- PREFIX...]\n"
+                                 "  audit [--json|--markdown] [--preset NAME] [--snippet NAME]...\n"
+                                 "        [--outside-range] [-- PREFIX...]\n"
                                  "                                     grade another sandbox: the attacks run\n"
                                  "                                     through PREFIX ({cmd}, {dir}, {VAR});\n"
                                  "                                     presets: bwrap firejail srt runsc lab\n"
@@ -396,6 +397,7 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 	enum matrix_format fmt = MATRIX_TEXT;
 	const char *preset = NULL, *names[AUDIT_SNIPPETS_MAX];
 	int n_names = 0, i = 1;
+	bool outside = false;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			i++;
@@ -405,6 +407,8 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 			fmt = MATRIX_JSON;
 		else if (!strcmp(argv[i], "--markdown"))
 			fmt = MATRIX_MARKDOWN;
+		else if (!strcmp(argv[i], "--outside-range"))
+			outside = true;
 		else if (!strcmp(argv[i], "--preset") || !strcmp(argv[i], "--snippet")) {
 			if (i + 1 >= argc)
 				return usage_error("audit: %s needs a name", argv[i]);
@@ -424,7 +428,7 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 		                   "-- PREFIX... e.g. audit -- bwrap --unshare-all ... {cmd}");
 	char **wrapper = NULL, why[LAB_LINE], note[LAB_LINE] = "";
 	if (preset) {
-		int rc = audit_preset(preset, cfg, &wrapper, why, sizeof why, note, sizeof note);
+		int rc = audit_preset(preset, cfg, &wrapper, &outside, why, sizeof why, note, sizeof note);
 		if (rc < 0)
 			return usage_error("audit: no preset '%s' (bwrap, firejail, srt, runsc, lab)", preset);
 		if (rc > 0) {
@@ -451,6 +455,10 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 		abort();
 	card->name = preset ? preset : "custom";
 	card->wrapper = wrapper ? wrapper : &argv[i];
+	if (outside && !note[0])
+		snprintf(note, sizeof note,
+		         "run outside the range (--outside-range): the lab ends the wrapper's "
+		         "process tree, but not what leaves it");
 	card->note = note;
 	int code = EXIT_OK;
 	for (int k = 0; k < n_names && code == EXIT_OK; k++) {
@@ -463,7 +471,7 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 		}
 		if (fmt == MATRIX_TEXT && isatty(2))
 			fprintf(stderr, "\r%d/%d %-20s", k + 1, n_names, s.name);
-		lab_audit_run(cfg, &s, card->wrapper, &card->res[card->n++]);
+		lab_audit_run(cfg, &s, card->wrapper, outside, &card->res[card->n++]);
 		snippet_free(&s);
 	}
 	if (fmt == MATRIX_TEXT && isatty(2))

@@ -605,7 +605,9 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (r->have_decoys)
 		gather_decoys(r, &w, ev);
 	run_layers_describe(r, ev);
-	if (box == &box_wrapper)
+	if (box == &box_wrapper && r->outside_range)
+		run_mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
+	else if (box == &box_wrapper)
 		run_mech_add(ev, "range: own %spid/mount ns, init as PID 1, setsid; host view as the wrapper leaves it",
 		             r->root_lab ? "" : "user/");
 	else if (box == &box_container)
@@ -706,7 +708,8 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	return 0;
 }
 
-void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, struct lab_result *res)
+void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
+                   struct lab_result *res)
 {
 	memset(res, 0, sizeof *res);
 	str_copy(res->snippet, sizeof res->snippet, s->name);
@@ -717,6 +720,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 
 	struct run r;
 	run_init(&r, cfg, 0);
+	r.outside_range = outside_range;
 	struct strbuf output = {0};
 	char **argv = NULL;
 	if (plan_audit(&r, s, &res->ev) == 0) {
