@@ -44,7 +44,13 @@ struct box_ops {
 	void (*observe)(struct run *r, struct lab_evidence *ev);
 };
 
-extern const struct box_ops box_container, box_gvisor, box_microvm;
+extern const struct box_ops box_container, box_gvisor, box_microvm, box_wrapper;
+
+/* The sampler of a box whose run is a tree of host processes below
+ * r->child_pid (box_container.c): how many there are and, when asked, their
+ * memory (proportional shares, memfds once each, and with private_tmp the
+ * files in the init's own /tmp and /dev/shm). */
+void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out);
 
 /* The box for a run: the Isolation layer's rung when it is on; with it
  * off every rung is the same container (the range, no Isolation). */

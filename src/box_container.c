@@ -542,7 +542,7 @@ static uint64_t memfd_bytes(pid_t pid, struct seen_files *seen)
 	return sum;
 }
 
-static void container_sample(const struct run *r, bool memory, struct box_sample *out)
+void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out)
 {
 	pid_t pids[512];
 	*out = (struct box_sample){0};
@@ -563,8 +563,9 @@ static void container_sample(const struct run *r, bool memory, struct box_sample
 		if (vm > out->vm_peak)
 			out->vm_peak = vm;
 	}
-	/* files parked in the run's private /tmp and /dev/shm */
-	if (n > 0)
+	/* files parked in the run's private /tmp and /dev/shm (a box whose
+	 * init shares the host's /tmp would count the host's files) */
+	if (n > 0 && private_tmp)
 		out->mem += tmpfs_used(pids[0], "/tmp") + tmpfs_used(pids[0], "/dev/shm");
 }
 
@@ -583,6 +584,11 @@ static void container_observe(struct run *r, struct lab_evidence *ev)
 		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
 		free(id);
 	}
+}
+
+static void container_sample(const struct run *r, bool memory, struct box_sample *out)
+{
+	box_sample_tree(r, memory, true, out);
 }
 
 const struct box_ops box_container = {

@@ -41,9 +41,9 @@ struct lab_decoys {
 		int n_variant;
 	} secret[DECOY_SECRETS];
 	int n_secret; /* the last one is the credentials file's */
+	int lock_fd;  /* dir, flock()ed while the run lives (run.c's sweep of stale runs) */
 	/* attacker */
 	int listen_fd;
-	int lock_fd; /* our flock on dir: the sweep of another lab leaves a live run alone */
 	int port;
 	struct attacker_conn conn[ATTACKER_CONNS];
 	long conns;

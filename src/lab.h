@@ -141,6 +141,7 @@ struct lab_result {
 	char headline[LAB_LINE]; /* one sentence for the big panel */
 	char evidence[LAB_EVIDENCE_MAX][LAB_LINE];
 	int n_evidence;
+	bool audit;   /* run through a foreign sandbox's wrapper (`audit`): no layer of the lab's */
 	char *output; /* raw captured bytes (NOT sanitised), owned */
 	size_t output_len;
 	struct lab_evidence ev;
@@ -168,6 +169,15 @@ struct lab_run_opts {
  * inherit marked close-on-exec (main does this for everything above 2). */
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
              struct lab_result *res);
+
+/* `audit`: s run through a foreign sandbox's command prefix (box_wrapper.c)
+ * instead of the lab's layers, with the decoys a real integration exposes
+ * (audit.h says how the prefix's placeholders expand); same contract as
+ * lab_run, but outside_range runs the wrapper without the range's PID and
+ * mount namespaces (for wrappers that refuse to run inside one).
+ * res->audit is set and res->layers is 0. */
+void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
+                   struct lab_result *res);
 
 /* `exec`: any command, stdio passed through, same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the

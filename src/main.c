@@ -1,6 +1,7 @@
 /* main.c — the command line: list, run, matrix, exec, tui. Parses options,
  * loads the config, and hands work to the engine; prints what comes back. */
 #define _GNU_SOURCE
+#include "audit.h"
 #include "job.h"
 #include "lab.h"
 #include "matrix.h"
@@ -49,6 +50,11 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "                                     every snippet x all 16 layer combinations\n"
                                  "  exec [--on L|--off L] [--rw] -- CMD [ARG...]\n"
                                  "                                     any command under the chosen layers\n"
+                                 "  audit [--json|--markdown] [--preset NAME] [--snippet NAME]...\n"
+                                 "        [--outside-range] [-- PREFIX...]\n"
+                                 "                                     grade another sandbox: the attacks run\n"
+                                 "                                     through PREFIX ({cmd}, {dir}, {VAR});\n"
+                                 "                                     presets: bwrap firejail srt runsc lab\n"
                                  "\n"
                                  "layers (L is a comma-separated list, or all / none):\n";
 static const char usage_tail[] = "  --on L turns exactly L on; --off L turns everything but L on;\n"
@@ -65,7 +71,8 @@ static const char usage_tail[] = "  --on L turns exactly L on; --off L turns eve
                                  "  --version       the version\n"
                                  "\n"
                                  "exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
-                                 "  matrix: 0 every cell as expected, 1 some differ; exec: the command's status\n"
+                                 "  matrix: 0 every cell as expected, 1 some differ; audit: 0 nothing escaped and\n"
+                                 "  legit ran, 1 otherwise, 4 the preset cannot run here; exec: the command's status\n"
                                  "  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
                                  "  config or snippet. See containment-lab(1).\n";
 
@@ -383,6 +390,111 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	return lab_exec(cfg, layers, rw, &argv[i]);
 }
 
+/* The snippets an audit runs by default: the legit task and the four
+ * attacks (the kernel exploit's verdict needs to see which kernel served
+ * it, which a foreign sandbox does not show). */
+static const char *const audit_default[] = {"legit", "resource-bomb", "secret-theft", "exfiltration", "host-takeover"};
+
+static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
+{
+	enum matrix_format fmt = MATRIX_TEXT;
+	const char *preset = NULL, *names[AUDIT_SNIPPETS_MAX];
+	int n_names = 0, i = 1;
+	bool outside = false;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "--json"))
+			fmt = MATRIX_JSON;
+		else if (!strcmp(argv[i], "--markdown"))
+			fmt = MATRIX_MARKDOWN;
+		else if (!strcmp(argv[i], "--outside-range"))
+			outside = true;
+		else if (!strcmp(argv[i], "--preset") || !strcmp(argv[i], "--snippet")) {
+			if (i + 1 >= argc)
+				return usage_error("audit: %s needs a name", argv[i]);
+			if (argv[i][2] == 'p')
+				preset = argv[++i];
+			else if (n_names < AUDIT_SNIPPETS_MAX)
+				names[n_names++] = argv[++i];
+			else
+				return usage_error("audit: at most %d snippets", AUDIT_SNIPPETS_MAX);
+		} else
+			return usage_error("audit: unknown option '%s' (put the sandbox's command after --)", argv[i]);
+	}
+	if (preset && i < argc)
+		return usage_error("audit: --preset %s or a command after --, not both", preset);
+	if (!preset && i >= argc)
+		return usage_error("audit: which sandbox? --preset NAME (bwrap, firejail, srt, runsc, lab) or "
+		                   "-- PREFIX... e.g. audit -- bwrap --unshare-all ... {cmd}");
+	char **wrapper = NULL, why[LAB_LINE], note[LAB_LINE] = "";
+	if (preset) {
+		int rc = audit_preset(preset, cfg, &wrapper, &outside, why, sizeof why, note, sizeof note);
+		if (rc < 0)
+			return usage_error("audit: no preset '%s' (bwrap, firejail, srt, runsc, lab)", preset);
+		if (rc > 0) {
+			if (fmt == MATRIX_JSON) {
+				struct strbuf b = {0};
+				sb_puts(&b, "{\"audit\":");
+				sb_json_str(&b, preset);
+				sb_puts(&b, ",\"skipped\":");
+				sb_json_str(&b, why);
+				sb_puts(&b, "}\n");
+				fputs(b.s, stdout);
+				sb_free(&b);
+			} else {
+				printf("audit: %s skipped: %s\n", preset, why);
+			}
+			return EXIT_ERROR;
+		}
+	}
+	if (!n_names)
+		for (size_t k = 0; k < sizeof audit_default / sizeof *audit_default; k++)
+			names[n_names++] = audit_default[k];
+	struct audit_card *card = calloc(1, sizeof *card);
+	if (!card)
+		abort();
+	card->name = preset ? preset : "custom";
+	card->wrapper = wrapper ? wrapper : &argv[i];
+	if (outside && !note[0])
+		snprintf(note, sizeof note,
+		         "run outside the range (--outside-range): the lab ends the wrapper's "
+		         "process tree, but not what leaves it");
+	card->note = note;
+	int code = EXIT_OK;
+	for (int k = 0; k < n_names && code == EXIT_OK; k++) {
+		struct snippet s;
+		char err[512];
+		if (snippet_resolve(cfg, names[k], &s, err, sizeof err) < 0) {
+			fprintf(stderr, "containment-lab: %s\n", err);
+			code = EXIT_USAGE;
+			break;
+		}
+		if (fmt == MATRIX_TEXT && isatty(2))
+			fprintf(stderr, "\r%d/%d %-20s", k + 1, n_names, s.name);
+		lab_audit_run(cfg, &s, card->wrapper, outside, &card->res[card->n++]);
+		snippet_free(&s);
+	}
+	if (fmt == MATRIX_TEXT && isatty(2))
+		fputs("\r                              \r", stderr);
+	if (code == EXIT_OK) {
+		if (fmt == MATRIX_JSON)
+			audit_card_json(card);
+		else if (fmt == MATRIX_MARKDOWN)
+			audit_card_markdown(card);
+		else
+			audit_card_text(card);
+		code = audit_card_status(card) ? EXIT_ESCAPED : EXIT_OK;
+	}
+	for (int k = 0; k < card->n; k++)
+		lab_result_free(&card->res[k]);
+	free(card);
+	audit_argv_free(wrapper);
+	return code;
+}
+
 /* --rung NAME (or --rung=NAME) anywhere on the line before exec's "--":
  * the Isolation layer's rung for run, matrix, exec and the screen, over
  * layers.ini's. Taken out of argv so no option loop sees it; returns the
@@ -473,5 +585,7 @@ int main(int argc, char **argv)
 		return cmd_matrix(&cfg, sub_argc, sub_argv);
 	if (!strcmp(cmd, "exec"))
 		return cmd_exec(&cfg, sub_argc, sub_argv);
-	return usage_error("unknown command '%s' (list, run, matrix, exec, tui)", cmd);
+	if (!strcmp(cmd, "audit"))
+		return cmd_audit(&cfg, sub_argc, sub_argv);
+	return usage_error("unknown command '%s' (list, run, matrix, exec, audit, tui)", cmd);
 }

@@ -8,6 +8,7 @@
  * measures CPU and memory from that child's rusage, which holds every
  * process of the run once the init is reaped. */
 #define _GNU_SOURCE
+#include "audit.h"
 #include "box.h"
 #include "layer.h"
 #include "layers/env.h"
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -83,6 +85,8 @@ static bool run_gone(const char *run)
 	return pid_gone(run, "run-");
 }
 
+/* A live run holds its folder flock()ed (decoy.c): its pid may only be
+ * out of our sight (we run in a PID namespace of its, under `audit`). */
 static void sweep_stale(void)
 {
 	if (geteuid() == 0)
@@ -599,7 +603,12 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (r->have_decoys)
 		gather_decoys(r, &w, ev);
 	run_layers_describe(r, ev);
-	if (box == &box_container)
+	if (box == &box_wrapper && r->outside_range)
+		run_mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
+	else if (box == &box_wrapper)
+		run_mech_add(ev, "range: own %spid/mount ns, init as PID 1, setsid; host view as the wrapper leaves it",
+		             r->root_lab ? "" : "user/");
+	else if (box == &box_container)
 		run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
 		             run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
 	else if (box == &box_gvisor)
@@ -628,6 +637,9 @@ static void run_cleanup(struct run *r)
 	else if (r->d.dir[0])
 		remove_tree(r->d.dir);
 	r->d.dir[0] = '\0';
+	if (r->d.lock_fd >= 0) /* a plant that failed half-way */
+		close(r->d.lock_fd);
+	r->d.lock_fd = -1;
 }
 
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
@@ -647,6 +659,77 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	if (plan_snippet(&r, s, &res->ev) == 0)
 		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
 	run_cleanup(&r);
+	res->output = output.s ? output.s : strdup("");
+	res->output_len = output.len;
+	verdict_decide(s, cfg, res);
+}
+
+/* ---------------- audit: a foreign sandbox ---------------- */
+
+/* What a real integration hands the wrapper: the caller's environment with
+ * its secrets, HOME = the decoy home (~/.aws/credentials in it), the task's
+ * inputs, and a host target outside the work folder: a shell start-up
+ * file in that home (~/.bashrc.d/persist), where a planted line would run
+ * in every shell the user opens. */
+static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidence *ev)
+{
+	char err[LAB_LINE * 2] = "", dir[PATH_MAX];
+	if (decoy_plant(&r->d, r->cfg, s, err, sizeof err) < 0) {
+		str_copy(ev->error, sizeof ev->error, err);
+		return -1;
+	}
+	r->have_decoys = true;
+	int e = decoy_listen(&r->d);
+	if (e < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot start the attacker listener on 127.0.0.1: %s",
+		         strerror(-e));
+		return -1;
+	}
+	if (pathf(dir, sizeof dir, "%s/.bashrc.d", r->d.home) < 0 || mkdirs(dir, 0755) < 0 ||
+	    pathf(r->d.host_target, sizeof r->d.host_target, "%s/persist", dir) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot create %.200s: %s", dir, strerror(errno));
+		return -1;
+	}
+	ev->canaries_planted = r->d.n_secret;
+	str_copy(ev->host_target, sizeof ev->host_target, r->d.host_target);
+	ev->host_visible = true;
+	decoy_naive_env(&r->d, r->d.home, &r->envp);
+	while (r->envp[r->n_env])
+		r->n_env++;
+	add_env(r, "LAB_DATA=%s", r->d.csv);
+	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
+	add_env(r, "LAB_HOST_TARGET=%s", r->d.host_target);
+	ev->env_vars = r->n_env;
+	str_copy(r->workdir, sizeof r->workdir, r->d.work);
+	r->argv[0] = (char *)r->cfg->python;
+	r->argv[1] = "-u";
+	r->argv[2] = r->d.snippet_file;
+	r->argv[3] = NULL;
+	return 0;
+}
+
+void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
+                   struct lab_result *res)
+{
+	memset(res, 0, sizeof *res);
+	str_copy(res->snippet, sizeof res->snippet, s->name);
+	res->threat = s->threat;
+	res->expected_layer = s->layer;
+	res->audit = true;
+	str_copy(res->consequence, sizeof res->consequence, s->consequence);
+
+	struct run r;
+	run_init(&r, cfg, 0);
+	r.outside_range = outside_range;
+	struct strbuf output = {0};
+	char **argv = NULL;
+	if (plan_audit(&r, s, &res->ev) == 0) {
+		argv = audit_expand(wrapper, r.argv, r.d.work, r.envp);
+		r.user_argv = argv;
+		run_watch(&r, &box_wrapper, NULL, &res->ev, &output);
+	}
+	run_cleanup(&r);
+	audit_argv_free(argv);
 	res->output = output.s ? output.s : strdup("");
 	res->output_len = output.len;
 	verdict_decide(s, cfg, res);

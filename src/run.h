@@ -39,6 +39,7 @@ struct run {
 	const struct lab_config *cfg;
 	unsigned layers;
 	bool exec_mode, rw;
+	bool outside_range; /* audit: the wrapper runs without the range's namespaces (box_wrapper.c) */
 	bool root_lab;
 	/* namespaces: the range always has a user, PID and mount namespace;
 	 * the layers add to them */

@@ -479,6 +479,107 @@ static void judge_kernel(struct lab_result *r)
 	    ev->kernel_boot_id, ev->host_scans);
 }
 
+/* ---- audit: a foreign sandbox (box_wrapper.c) ----
+ * The lab cannot see the wrapper's mechanism, only what came out. An attack
+ * is ESCAPED on the same evidence as in the lab's own runs; otherwise it is
+ * CONTAINED "by the wrapper", worded as what the evidence shows (nothing
+ * came out), never as a layer of the lab's; BROKE when it broke by itself. */
+
+static void audit_contained(struct lab_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void audit_contained(struct lab_result *r, const char *fmt, ...)
+{
+	char what[LAB_LINE];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (broke_by_itself(r)) {
+		broke(r, what);
+		return;
+	}
+	r->verdict = VERDICT_CONTAINED;
+	r->caught_by = -1;
+	set_headline(r, "by the wrapper: %s", what);
+}
+
+static void judge_audit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char a[32], b[32];
+	switch (s->threat) {
+	case THREAT_LEGIT:
+		judge_legit(s, r, cfg);
+		return;
+	case THREAT_RESOURCE:
+		if (!over_caps(r, cfg)) {
+			fmt_bytes(a, sizeof a, ev->peak_mem);
+			audit_contained(r,
+			                "the bomb stayed under every cap of layers.ini (%ld processes, %s, %.1f s CPU, "
+			                "%.1f s wall)",
+			                ev->peak_procs, a, ev->cpu_s, ev->duration_ms / 1000.0);
+		}
+		add(r,
+		    "peak processes: %ld of the interpreter at once (cap %ld) — counted in /proc; the wrapper's "
+		    "whole tree peaked at %ld",
+		    ev->peak_procs, cfg->limits.pids, ev->host_procs);
+		fmt_bytes(a, sizeof a, ev->peak_mem);
+		fmt_bytes(b, sizeof b, cfg->limits.memory);
+		add(r, "peak memory: %s (cap %s) — the tree's total, sampled by the lab", a, b);
+		add(r, "CPU time: %.2f s (cap %ld s) over %ld ms wall (cap %ld ms)", ev->cpu_s, cfg->limits.cpu_time,
+		    ev->duration_ms, cfg->limits.timeout_ms);
+		break;
+	case THREAT_SECRETS:
+		fmt_thousands(a, sizeof a, ev->out_bytes);
+		if (ev->canaries_leaked > 0) {
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(r, "%d of %d planted secrets came out through the wrapper: %s",
+			             ev->canaries_leaked, ev->canaries_planted, ev->leaked);
+		} else {
+			audit_contained(r, "none of the %d planted secrets came out (%s bytes of output, %s)",
+			                ev->canaries_planted, a,
+			                ev->attacker_bytes ? "none at the attacker" : "nothing at the attacker");
+		}
+		add(r,
+		    "handed to the wrapper: %d environment variables with the decoy keys, HOME = the decoy home "
+		    "with .aws/credentials",
+		    ev->env_vars);
+		break;
+	case THREAT_EXFIL:
+		fmt_thousands(a, sizeof a, ev->attacker_bytes);
+		if (ev->attacker_bytes > 0 && ev->attacker_from_run) {
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(r, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
+			             ev->attacker_got_canary ? ", the canary row of the customer data among them" : "");
+		} else {
+			audit_contained(
+			    r, "nothing of this run reached the attacker on the host's 127.0.0.1 (%ld connections)",
+			    ev->attacker_conns);
+		}
+		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns, a,
+		    ev->attacker_got_canary ? "present" : "absent");
+		break;
+	case THREAT_TAKEOVER:
+		if (ev->host_target_written) {
+			fmt_bytes(a, sizeof a, ev->host_target_size);
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(r, "it wrote the host target %s (%s)", ev->host_target, a);
+		} else {
+			audit_contained(r, "the host path the lab watches, %s, was not created", ev->host_target);
+		}
+		add(r, "the lab watches one host path (a shell start-up file in the decoy home, outside the work "
+		       "folder); other writes are not seen");
+		break;
+	default:
+		r->verdict = VERDICT_ERROR;
+		set_headline(r,
+		             "the lab cannot judge a %s through a foreign sandbox: it cannot see which kernel or "
+		             "mechanism served it",
+		             threat_name(s->threat));
+		return;
+	}
+	how_it_ended(r, cfg);
+}
+
 void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r)
 {
 	r->caught_by = -1;
@@ -500,6 +601,10 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	} else if (!ev->started) {
 		r->verdict = VERDICT_ERROR;
 		set_headline(r, "%s", ev->error[0] ? ev->error : "the sandbox could not be built");
+		return;
+	}
+	if (r->audit) {
+		judge_audit(s, r, cfg);
 		return;
 	}
 	switch (s->threat) {

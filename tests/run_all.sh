@@ -57,6 +57,7 @@ run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
 run "the gvisor rung: runsc, kernel-exploit, a few cells, nothing left behind" tests/gvisor_test.sh "$REL"
+run "audit: the attacks through other sandboxes (lab exec, bwrap, firejail, srt), nothing left behind" tests/audit_test.sh "$REL"
 run "the microvm rung: its own guest kernel in QEMU (ASan+UBSan)" tests/microvm_test.sh "$SAN"
 if command -v tmux >/dev/null; then
 	run "TUI in tmux" tests/tui_test.sh "$REL"

@@ -1,0 +1,449 @@
+/* audit.c — `audit`'s own room: the shipped prefixes of other sandboxes
+ * (presets), how a prefix's placeholders are filled, and the report card
+ * in text, markdown and JSON. The runs themselves are lab_audit_run's
+ * (run.c with box_wrapper.c); the verdicts verdict.c's. */
+#define _GNU_SOURCE
+#include "audit.h"
+#include "report.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------- placeholders ---------------- */
+
+static void argv_push(char ***v, int *n, char *s)
+{
+	char **g = realloc(*v, sizeof **v * (size_t)(*n + 2));
+	if (!g || !s)
+		abort();
+	g[(*n)++] = s;
+	g[*n] = NULL;
+	*v = g;
+}
+
+static const char *env_value(char *const *env, const char *name, size_t len)
+{
+	for (char *const *e = env; e && *e; e++)
+		if (!strncmp(*e, name, len) && (*e)[len] == '=')
+			return *e + len + 1;
+	return NULL;
+}
+
+/* One argument with every {cmd}, {dir} and {NAME} filled in; an unknown
+ * {WORD} is left as it is. */
+static char *expand_one(const char *a, const char *cmdline, const char *dir, char *const *env, bool *had_cmd)
+{
+	struct strbuf b = {0};
+	for (const char *p = a; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		if (close) {
+			size_t len = (size_t)(close - p - 1);
+			const char *v = NULL;
+			if (len == 3 && !strncmp(p + 1, "cmd", 3)) {
+				v = cmdline;
+				*had_cmd = true;
+			} else if (len == 3 && !strncmp(p + 1, "dir", 3)) {
+				v = dir;
+			} else if (len) {
+				v = env_value(env, p + 1, len);
+			}
+			if (v) {
+				sb_puts(&b, v);
+				p = close + 1;
+				continue;
+			}
+		}
+		sb_add(&b, p, 1);
+		p++;
+	}
+	sb_add(&b, "", 0);
+	return b.s ? b.s : strdup("");
+}
+
+char **audit_expand(char *const *tmpl, char *const *cmd, const char *dir, char *const *env)
+{
+	struct strbuf line = {0};
+	for (int i = 0; cmd[i]; i++)
+		sb_printf(&line, "%s%s", i ? " " : "", cmd[i]);
+	char **out = NULL;
+	int n = 0;
+	bool had_cmd = false;
+	for (int i = 0; tmpl[i]; i++) {
+		if (!strcmp(tmpl[i], "{cmd}")) {
+			for (int j = 0; cmd[j]; j++)
+				argv_push(&out, &n, strdup(cmd[j]));
+			had_cmd = true;
+			continue;
+		}
+		argv_push(&out, &n, expand_one(tmpl[i], line.s, dir, env, &had_cmd));
+	}
+	if (!had_cmd)
+		for (int j = 0; cmd[j]; j++)
+			argv_push(&out, &n, strdup(cmd[j]));
+	sb_free(&line);
+	return out;
+}
+
+void audit_argv_free(char **argv)
+{
+	for (char **a = argv; a && *a; a++)
+		free(*a);
+	free(argv);
+}
+
+/* ---------------- presets ---------------- */
+
+const char *const audit_preset_names[] = {"bwrap", "firejail", "srt", "runsc", "lab", NULL};
+
+static bool on_path(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin"), p[PATH_MAX];
+	bool found = false;
+	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save))
+		found = d[0] == '/' && pathf(p, sizeof p, "%s/%s", d, tool) == 0 && access(p, X_OK) == 0;
+	free(copy);
+	return found;
+}
+
+/* bubblewrap with the lesson's four layers as far as its flags go: every
+ * namespace (network included), a new session, no capabilities, a minimal
+ * read-only view (/usr and the merged-/usr links, a fresh /proc and /dev,
+ * a private /tmp, the work folder read-only) and a cleared environment
+ * with the task's inputs set again. bwrap has no resource limits. */
+static const char *const preset_bwrap[] = {"bwrap",
+                                           "--unshare-all",
+                                           "--die-with-parent",
+                                           "--new-session",
+                                           "--cap-drop",
+                                           "ALL",
+                                           "--ro-bind",
+                                           "/usr",
+                                           "/usr",
+                                           "--symlink",
+                                           "usr/bin",
+                                           "/bin",
+                                           "--symlink",
+                                           "usr/lib",
+                                           "/lib",
+                                           "--symlink",
+                                           "usr/lib64",
+                                           "/lib64",
+                                           "--symlink",
+                                           "usr/sbin",
+                                           "/sbin",
+                                           "--proc",
+                                           "/proc",
+                                           "--dev",
+                                           "/dev",
+                                           "--tmpfs",
+                                           "/tmp",
+                                           "--ro-bind",
+                                           "{dir}",
+                                           "{dir}",
+                                           "--chdir",
+                                           "{dir}",
+                                           "--clearenv",
+                                           "--setenv",
+                                           "PATH",
+                                           "/usr/bin",
+                                           "--setenv",
+                                           "LAB_DATA",
+                                           "{LAB_DATA}",
+                                           "--setenv",
+                                           "LAB_ATTACKER",
+                                           "{LAB_ATTACKER}",
+                                           "--setenv",
+                                           "LAB_HOST_TARGET",
+                                           "{LAB_HOST_TARGET}",
+                                           "{cmd}",
+                                           NULL};
+
+/* firejail without a profile: no network, a private (empty) home and /tmp
+ * would hide the work folder, so only the network and the home are cut. */
+static const char *const preset_firejail[] = {
+    "firejail",        "--quiet",      "--noprofile", "--net=none", "--private",
+    "--caps.drop=all", "--nonewprivs", "--",          "{cmd}",      NULL};
+
+/* Anthropic's sandbox runtime with its default settings. */
+static const char *const preset_srt[] = {"srt", "{cmd}", NULL};
+
+/* gVisor's `runsc do`: the host's root behind gVisor, no network. */
+static const char *const preset_runsc[] = {
+    "runsc", "--rootless", "--network=none", "--platform=ptrace", "--root={HOME}/.runsc", "do", "{cmd}", NULL};
+
+static char **dup_argv(const char *const *v)
+{
+	char **out = NULL;
+	int n = 0;
+	for (int i = 0; v[i]; i++)
+		argv_push(&out, &n, strdup(v[i]));
+	return out;
+}
+
+int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
+                 size_t whylen, char *note, size_t notelen)
+{
+	const struct {
+		const char *name, *tool, *install;
+		const char *const *argv;
+	} presets[] = {
+	    {"bwrap", "bwrap", "apt-get install bubblewrap", preset_bwrap},
+	    {"firejail", "firejail", "apt-get install firejail", preset_firejail},
+	    {"srt", "srt", "npm install -g @anthropic-ai/sandbox-runtime (needs node, bubblewrap, socat, ripgrep)",
+	     preset_srt},
+	    {"runsc", "runsc", "apt-get install runsc", preset_runsc},
+	};
+	*argv = NULL;
+	*outside_range = false;
+	note[0] = why[0] = '\0';
+	if (!strcmp(name, "lab")) {
+		char self[PATH_MAX];
+		ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (k <= 0) {
+			snprintf(why, whylen, "cannot find the lab's own binary (/proc/self/exe)");
+			return 1;
+		}
+		self[k] = '\0';
+		char **out = NULL;
+		int n = 0;
+		argv_push(&out, &n, strdup(self));
+		if (cfg->path[0]) {
+			argv_push(&out, &n, strdup("--config"));
+			argv_push(&out, &n, strdup(cfg->path));
+		}
+		/* Clean-env lets only layers.ini's allow-list through: the task's
+		 * inputs are handed over explicitly, as an integration would */
+		const char *const rest[] = {"exec",
+		                            "--on",
+		                            "all",
+		                            "--",
+		                            "/usr/bin/env",
+		                            "LAB_DATA={LAB_DATA}",
+		                            "LAB_ATTACKER={LAB_ATTACKER}",
+		                            "LAB_HOST_TARGET={LAB_HOST_TARGET}",
+		                            "{cmd}",
+		                            NULL};
+		for (int i = 0; rest[i]; i++)
+			argv_push(&out, &n, strdup(rest[i]));
+		*argv = out;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof presets / sizeof *presets; i++) {
+		if (strcmp(name, presets[i].name) != 0)
+			continue;
+		if (!on_path(presets[i].tool)) {
+			snprintf(why, whylen, "%s is not installed (%s)", presets[i].tool, presets[i].install);
+			return 1;
+		}
+		if (!strcmp(name, "firejail") && geteuid() != 0) {
+			snprintf(
+			    why, whylen,
+			    "firejail is setuid root, and the range's user namespace (the lab is rootless) ignores "
+			    "setuid bits: it cannot run inside the range");
+			return 1;
+		}
+		if (!strcmp(name, "firejail")) {
+			/* inside a PID namespace firejail says "an existing sandbox was
+			 * detected" and runs the command without any sandboxing */
+			*outside_range = true;
+			snprintf(
+			    note, notelen,
+			    "the range could not surround it: inside a PID namespace firejail detects \"an existing "
+			    "sandbox\" and runs the command unsandboxed, so it runs as a plain child of the lab "
+			    "(a subreaper that ends its tree); --private replaces the passwd entry's home, not $HOME");
+		}
+		if (!strcmp(name, "runsc"))
+			snprintf(note, notelen,
+			         "gVisor keeps the snippet's processes inside its Sentry: the lab counts none of them, "
+			         "and the memory it sees is the Sentry's whole footprint, gVisor's own included");
+		*argv = dup_argv(presets[i].argv);
+		return 0;
+	}
+	return -1;
+}
+
+/* ---------------- the card ---------------- */
+
+static const struct lab_result *find(const struct audit_card *c, enum lab_threat t)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->res[i].threat == t)
+			return &c->res[i];
+	return NULL;
+}
+
+/* "Clean-env missing — ..." for each attack that escaped, from its evidence. */
+static void missing_layers(const struct audit_card *c, struct strbuf *b, const char *sep)
+{
+	int n = 0;
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		const struct lab_result *r = find(c, lab_layers[l].threat);
+		if (!r || r->verdict != VERDICT_ESCAPED)
+			continue;
+		const struct lab_evidence *ev = &r->ev;
+		char a[32];
+		sb_printf(b, "%s%s missing — ", n++ ? sep : "", lab_layers[l].name);
+		switch (lab_layers[l].threat) {
+		case THREAT_SECRETS:
+			sb_printf(b, "the caller's secrets were readable inside: %s came out", ev->leaked);
+			break;
+		case THREAT_EXFIL:
+			fmt_thousands(a, sizeof a, ev->attacker_bytes);
+			sb_printf(b, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
+			          ev->attacker_got_canary ? " with the customer data's canary row" : "");
+			break;
+		case THREAT_TAKEOVER:
+			sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host_target);
+			break;
+		case THREAT_RESOURCE:
+			/* over_caps' headline: "The bomb took N processes (cap M), ..." */
+			sb_puts(b, !strncmp(r->headline, "The bomb took ", 14) ? r->headline + 14 : r->headline);
+			break;
+		default:
+			break;
+		}
+	}
+	if (!n)
+		sb_puts(b, "none: no attack got out");
+}
+
+static bool legit_failed(const struct audit_card *c)
+{
+	const struct lab_result *r = find(c, THREAT_LEGIT);
+	return r && r->verdict != VERDICT_RAN_OK;
+}
+
+static void wrapper_line(const struct audit_card *c, struct strbuf *b)
+{
+	for (int i = 0; c->wrapper && c->wrapper[i]; i++)
+		sb_printf(b, "%s%s", i ? " " : "", c->wrapper[i]);
+}
+
+static const char claim[] = "Every line rests on the lab's outside evidence (canaries in the output or at the "
+                            "attacker, the host target, the wrapper's process tree sampled against layers.ini's "
+                            "caps). CONTAINED means nothing came out; the lab cannot see which mechanism of the "
+                            "wrapper held it back.";
+static const char no_legit[] = "The legit task did not run OK: the wrapper may not run the code at all, so "
+                               "CONTAINED below proves little.";
+
+void audit_card_text(const struct audit_card *c)
+{
+	struct strbuf b = {0};
+	sb_printf(&b, "audit: %s\nwrapper: ", c->name);
+	wrapper_line(c, &b);
+	sb_puts(&b, "\n");
+	if (c->note && c->note[0])
+		sb_printf(&b, "note: %s\n", c->note);
+	if (legit_failed(c))
+		sb_printf(&b, "warning: %s\n", no_legit);
+	sb_puts(&b, "\n");
+	for (int i = 0; i < c->n; i++) {
+		const struct lab_result *r = &c->res[i];
+		sb_printf(&b, "  %-15s %-10s %s\n", r->snippet, verdict_name(r->verdict), r->headline);
+		for (int k = 0; k < r->n_evidence; k++)
+			sb_printf(&b, "  %-15s %-10s   %s\n", "", "", r->evidence[k]);
+		if (r->verdict == VERDICT_FAILED || r->verdict == VERDICT_ERROR) {
+			/* the wrapper's own complaint is usually why */
+			size_t len = r->output_len < 400 ? r->output_len : 400;
+			sb_printf(&b, "  %-15s %-10s   output: %.*s\n", "", "", (int)len, r->output ? r->output : "");
+		}
+	}
+	sb_puts(&b, "\nmissing: ");
+	missing_layers(c, &b, "\n         ");
+	sb_printf(&b, "\n\n%s\n", claim);
+	char *inert = sanitize_output(b.s, b.len, 0);
+	report_fputs(inert, stdout);
+	free(inert);
+	sb_free(&b);
+}
+
+void audit_card_markdown(const struct audit_card *c)
+{
+	struct strbuf b = {0};
+	sb_printf(&b, "### `%s`\n\n`", c->name);
+	wrapper_line(c, &b);
+	sb_puts(&b, "`\n\n");
+	if (c->note && c->note[0])
+		sb_printf(&b, "Note: %s\n\n", c->note);
+	if (legit_failed(c))
+		sb_printf(&b, "**Warning:** %s\n\n", no_legit);
+	sb_puts(&b, "| snippet | verdict | evidence |\n|---|---|---|\n");
+	for (int i = 0; i < c->n; i++)
+		sb_printf(&b, "| %s | %s | %s |\n", c->res[i].snippet, verdict_name(c->res[i].verdict),
+		          c->res[i].headline);
+	sb_puts(&b, "\nMissing: ");
+	missing_layers(c, &b, "; ");
+	sb_puts(&b, "\n");
+	char *inert = sanitize_output(b.s, b.len, 0);
+	fputs(inert, stdout);
+	free(inert);
+	sb_free(&b);
+}
+
+void audit_card_json(const struct audit_card *c)
+{
+	struct strbuf b = {0};
+	sb_puts(&b, "{\"audit\":");
+	sb_json_str(&b, c->name);
+	sb_puts(&b, ",\"wrapper\":[");
+	for (int i = 0; c->wrapper && c->wrapper[i]; i++) {
+		if (i)
+			sb_puts(&b, ",");
+		sb_json_str(&b, c->wrapper[i]);
+	}
+	sb_puts(&b, "],\"note\":");
+	sb_json_str(&b, c->note && c->note[0] ? c->note : NULL);
+	sb_puts(&b, ",\"results\":[");
+	for (int i = 0; i < c->n; i++) {
+		const struct lab_result *r = &c->res[i];
+		sb_puts(&b, i ? ",{\"snippet\":" : "{\"snippet\":");
+		sb_json_str(&b, r->snippet);
+		sb_puts(&b, ",\"threat\":");
+		sb_json_str(&b, threat_key(r->threat));
+		sb_puts(&b, ",\"verdict\":");
+		sb_json_str(&b, verdict_name(r->verdict));
+		sb_puts(&b, ",\"headline\":");
+		sb_json_str(&b, r->headline);
+		sb_puts(&b, ",\"evidence\":[");
+		for (int k = 0; k < r->n_evidence; k++) {
+			if (k)
+				sb_puts(&b, ",");
+			sb_json_str(&b, r->evidence[k]);
+		}
+		sb_printf(&b,
+		          "],\"peak_procs\":%ld,\"peak_mem\":%llu,\"cpu_s\":%.3f,\"duration_ms\":%ld,"
+		          "\"canaries_leaked\":%d,\"attacker_bytes\":%llu,\"host_target_written\":%s}",
+		          r->ev.peak_procs, (unsigned long long)r->ev.peak_mem, r->ev.cpu_s, r->ev.duration_ms,
+		          r->ev.canaries_leaked, (unsigned long long)r->ev.attacker_bytes,
+		          r->ev.host_target_written ? "true" : "false");
+	}
+	sb_puts(&b, "],\"missing\":[");
+	int n = 0;
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		const struct lab_result *r = find(c, lab_layers[l].threat);
+		if (r && r->verdict == VERDICT_ESCAPED) {
+			if (n++)
+				sb_puts(&b, ",");
+			sb_json_str(&b, lab_layers[l].key);
+		}
+	}
+	sb_printf(&b, "],\"legit_ok\":%s,\"ok\":%s}\n", legit_failed(c) ? "false" : "true",
+	          audit_card_status(c) ? "false" : "true");
+	fputs(b.s, stdout);
+	sb_free(&b);
+}
+
+int audit_card_status(const struct audit_card *c)
+{
+	if (legit_failed(c))
+		return 1;
+	for (int i = 0; i < c->n; i++)
+		if (c->res[i].verdict == VERDICT_ESCAPED)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* audit.h — `containment-lab audit`: the lesson's attacks run through the
+ * sandbox the user already has (a command prefix), and the report card.
+ *
+ * Life cycle: audit_preset (or the caller's own prefix) -> for each snippet
+ * lab_audit_run (run.c, box_wrapper.c: audit_expand fills the prefix in)
+ * -> audit_card_text/json/markdown. */
+#ifndef LAB_AUDIT_H
+#define LAB_AUDIT_H
+
+#include "lab.h"
+
+#define AUDIT_SNIPPETS_MAX 16
+
+/* The prefix with its placeholders filled in, as a new NULL-terminated argv:
+ * an argument "{cmd}" becomes the snippet's command line (cmd, one argument
+ * each); "{cmd}" inside a longer argument becomes it joined by spaces;
+ * "{dir}" the run's work folder (the snippet and its data); "{NAME}" the
+ * value of NAME in env (the environment handed to the wrapper, e.g.
+ * {LAB_DATA}, {HOME}). Without "{cmd}" anywhere, cmd is appended. */
+char **audit_expand(char *const *tmpl, char *const *cmd, const char *dir, char *const *env);
+void audit_argv_free(char **argv);
+
+/* A shipped, tested prefix: 0 and *argv (free with audit_argv_free), or 1
+ * when its tool is missing or cannot run here (why says so), or -1 when
+ * there is no such preset. note: what the card should say about how the
+ * preset runs ("" if nothing); *outside_range when the wrapper cannot run
+ * inside the range's PID namespace. */
+int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
+                 size_t whylen, char *note, size_t notelen);
+extern const char *const audit_preset_names[]; /* NULL-terminated */
+
+struct audit_card {
+	const char *name; /* the preset's name, or "custom" */
+	char *const *wrapper;
+	const char *note;
+	struct lab_result res[AUDIT_SNIPPETS_MAX];
+	int n;
+};
+
+void audit_card_text(const struct audit_card *c);
+void audit_card_markdown(const struct audit_card *c);
+void audit_card_json(const struct audit_card *c);
+/* 0 when no attack escaped and every legit task ran, else 1 */
+int audit_card_status(const struct audit_card *c);
+
+#endif

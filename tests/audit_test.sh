@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/audit_test.sh [BINARY] — `audit`: the lesson's attacks run through
+# another sandbox's command prefix, judged by the lab's outside evidence.
+#  - the lab's own `exec --on all`: every attack CONTAINED, legit RAN OK;
+#  - `exec --on none`: the secrets, the exfiltration and the bomb ESCAPED;
+#    the host takeover is CONTAINED, because exec's range (always on, even
+#    with every layer off) shows the host read-only and /tmp private, so the
+#    decoy home's start-up file is out of its reach — the truth, asserted;
+#  - bwrap with the lesson-like preset (Debian's bubblewrap, installed when
+#    root): all namespaces, --clearenv, a minimal read-only view, no limits:
+#    secrets, exfiltration and takeover CONTAINED, the bomb ESCAPED;
+#  - firejail (installed when root): it refuses to sandbox inside a PID
+#    namespace, so the preset runs it outside the range, and with
+#    --noprofile --net=none --private it stops only the exfiltration: the
+#    environment passes, $HOME is the decoy's (its --private covers /root),
+#    no limits;
+#  - srt when installed (npm -g @anthropic-ai/sandbox-runtime): secrets and
+#    bomb ESCAPED, exfiltration and takeover CONTAINED (issue 12's finding);
+#  - the placeholders, the usage errors, JSON and markdown; nothing left
+#    behind after any audit.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+trap 'suite_cleanup' EXIT
+lab() { "$BIN" --config layers.ini "$@"; }
+field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+verdicts() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(r["snippet"]+"="+r["verdict"] for r in d["results"]))'; }
+
+before=$(leftovers_snapshot)
+
+# install what the presets need, as the suite does its other deps
+if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+	missing=""
+	command -v bwrap >/dev/null || missing="$missing bubblewrap"
+	command -v firejail >/dev/null || missing="$missing firejail"
+	if [[ -n $missing ]]; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null 2>&1 ||
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null 2>&1; }
+	fi
+fi
+
+# ---- usage ----
+lab audit >/dev/null 2>&1
+expect_eq "audit without a sandbox: usage error (2)" "$?" 2
+lab audit --preset nosuch >/dev/null 2>&1
+expect_eq "audit --preset nosuch: usage error (2)" "$?" 2
+lab audit --preset lab -- /bin/true >/dev/null 2>&1
+expect_eq "audit --preset and a prefix: usage error (2)" "$?" 2
+
+# ---- placeholders: {dir}, {VAR}, {cmd} inside an argument ----
+out=$(lab audit --snippet legit -- /bin/sh -c 'cd {dir} && test -f {LAB_DATA} && exec {cmd}' 2>&1)
+expect_contains "audit: {dir}, {LAB_DATA} and {cmd} inside an argument expand" "$out" "RAN OK"
+
+# ---- the lab's own exec --on all: all CONTAINED ----
+j=$(lab audit --json --preset lab); rc=$?
+expect_eq "audit --preset lab: exit 0" "$rc" 0
+expect_eq "audit --preset lab: every attack CONTAINED, legit RAN OK" "$(verdicts <<<"$j")" \
+	"legit=RAN OK resource-bomb=CONTAINED secret-theft=CONTAINED exfiltration=CONTAINED host-takeover=CONTAINED"
+expect_contains "audit: CONTAINED is the wrapper's, never a lab layer's" "$j" "by the wrapper:"
+expect_eq "audit --preset lab: nothing missing" "$(field 'd["missing"]' <<<"$j")" "[]"
+
+# ---- the lab's exec --on none ----
+j=$(lab audit --json -- "$BIN" --config "$PWD/layers.ini" exec --on none -- {cmd}); rc=$?
+expect_eq "audit of exec --on none: exit 1" "$rc" 1
+expect_eq "audit of exec --on none: the card, threat by threat" "$(verdicts <<<"$j")" \
+	"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=ESCAPED host-takeover=CONTAINED"
+expect_eq "audit of exec --on none: missing layers" "$(field '",".join(d["missing"])' <<<"$j")" "network,env,limits"
+
+# ---- bwrap, the lesson-like preset ----
+if command -v bwrap >/dev/null; then
+	j=$(lab audit --json --preset bwrap); rc=$?
+	expect_eq "audit --preset bwrap: exit 1 (the bomb)" "$rc" 1
+	expect_eq "audit --preset bwrap: the card, threat by threat" "$(verdicts <<<"$j")" \
+		"legit=RAN OK resource-bomb=ESCAPED secret-theft=CONTAINED exfiltration=CONTAINED host-takeover=CONTAINED"
+	expect_eq "audit --preset bwrap: Resource-limits missing" "$(field '",".join(d["missing"])' <<<"$j")" "limits"
+	t=$(lab audit --preset bwrap --snippet resource-bomb)
+	expect_contains "audit text: the missing layer with its figures" "$t" "Resource-limits missing — "
+else
+	skip "audit --preset bwrap" "bubblewrap is not installed (apt-get install bubblewrap; the suite installs it as root)"
+fi
+
+# ---- firejail ----
+if command -v firejail >/dev/null && [[ $(id -u) == 0 ]]; then
+	j=$(lab audit --json --preset firejail)
+	expect_eq "audit --preset firejail: the card, threat by threat" "$(verdicts <<<"$j")" \
+		"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=CONTAINED host-takeover=ESCAPED"
+	expect_contains "audit --preset firejail: says the range could not surround it" "$j" "the range could not surround it"
+elif command -v firejail >/dev/null; then
+	out=$(lab audit --preset firejail); rc=$?
+	expect_eq "audit --preset firejail rootless: skipped (4)" "$rc" 4
+	expect_contains "audit --preset firejail rootless: says why" "$out" "setuid"
+else
+	skip "audit --preset firejail" "firejail is not installed (apt-get install firejail; the suite installs it as root)"
+fi
+
+# ---- srt ----
+if command -v srt >/dev/null; then
+	j=$(lab audit --json --preset srt)
+	expect_eq "audit --preset srt: the card, threat by threat" "$(verdicts <<<"$j")" \
+		"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=CONTAINED host-takeover=CONTAINED"
+else
+	out=$(lab audit --preset srt); rc=$?
+	expect_eq "audit --preset srt without srt: skipped (4)" "$rc" 4
+	skip "audit --preset srt" "srt is not installed (npm install -g @anthropic-ai/sandbox-runtime)"
+fi
+
+# ---- markdown ----
+m=$(lab audit --markdown --preset lab --snippet legit)
+expect_contains "audit --markdown: a table" "$m" "| legit | RAN OK |"
+
+# ---- nothing left behind ----
+sleep 0.3
+expect_eq "nothing left behind after the audits" "$(leftovers_snapshot)" "$before"
+expect_eq "no decoy start-up file left anywhere in the suite's folder" \
+	"$(find "$CL_SUITE_TMP" -path '*bashrc.d*' 2>/dev/null)" ""
+finish
