@@ -44,6 +44,16 @@ struct box_ops {
 	void (*observe)(struct run *r, struct lab_evidence *ev);
 };
 
+/* Helpers the boxes share (box_container.c). */
+/* Writes the child's uid_map and gid_map ("IN OUT 1"), after denying
+ * setgroups when asked (an unprivileged writer must). 0, or -1 with
+ * ev->error naming the file. */
+int box_write_id_maps(const struct run *r, unsigned in_uid, long out_uid, unsigned in_gid, long out_gid,
+                      bool deny_setgroups, struct lab_evidence *ev);
+/* A soft kill: asks the run's init, from outside its namespace, to end
+ * and reap everything else (see child_init_and_exec). true when asked. */
+bool box_ask_init_to_end(const struct run *r);
+
 extern const struct box_ops box_container, box_gvisor, box_microvm, box_wrapper;
 
 /* The sampler of a box whose run is a tree of host processes below

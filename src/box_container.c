@@ -372,30 +372,41 @@ static void userns_advice(char *out, size_t cap, int err)
 		         strerror(err));
 }
 
-static int write_maps(struct run *r, struct lab_evidence *ev)
+int box_write_id_maps(const struct run *r, unsigned in_uid, long out_uid, unsigned in_gid, long out_gid,
+                      bool deny_setgroups, struct lab_evidence *ev)
 {
 	char p[64], map[64];
 	int e;
 	snprintf(p, sizeof p, "/proc/%d/setgroups", r->child_pid);
-	if (!r->root_lab && (e = file_put(p, "deny")) < 0)
+	if (deny_setgroups && (e = file_put(p, "deny")) < 0)
 		goto fail;
 	snprintf(p, sizeof p, "/proc/%d/uid_map", r->child_pid);
-	snprintf(map, sizeof map, "%u %ld 1\n", (unsigned)r->inside_uid, r->map_uid);
+	snprintf(map, sizeof map, "%u %ld 1\n", in_uid, out_uid);
 	if ((e = file_put(p, map)) < 0)
 		goto fail;
 	snprintf(p, sizeof p, "/proc/%d/gid_map", r->child_pid);
-	snprintf(map, sizeof map, "%d %ld 1\n", r->inside_uid == 0 ? 0 : (int)r->gid, r->map_gid);
+	snprintf(map, sizeof map, "%u %ld 1\n", in_gid, out_gid);
 	if ((e = file_put(p, map)) < 0)
 		goto fail;
-	if (write(r->sync[1], "m", 1) != 1) {
-		e = -errno;
-		goto fail;
-	}
 	return 0;
 fail:
 	snprintf(ev->error, sizeof ev->error, "cannot write %s (\"%.*s\"): %s", p, (int)strcspn(map, "\n"), map,
 	         strerror(-e));
 	return -1;
+}
+
+/* The lab's ids, or Isolation's (root inside, an unprivileged uid out),
+ * then "m": the child may take them. */
+static int write_maps(struct run *r, struct lab_evidence *ev)
+{
+	if (box_write_id_maps(r, (unsigned)r->inside_uid, r->map_uid, r->inside_uid == 0 ? 0 : (unsigned)r->gid,
+	                      r->map_gid, !r->root_lab, ev) < 0)
+		return -1;
+	if (write(r->sync[1], "m", 1) != 1) {
+		snprintf(ev->error, sizeof ev->error, "cannot let the sandbox take its ids: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* go: 'g', how many cgroup fds, whether Isolation's filter and
@@ -434,16 +445,18 @@ static int send_go(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
+bool box_ask_init_to_end(const struct run *r)
+{
+	union sigval v = {.sival_int = 0};
+	return r->child_pid > 0 && sigqueue(r->child_pid, SIGTERM, v) == 0;
+}
+
 static void container_kill(struct run *r, bool hard)
 {
 	if (r->child_pid <= 0)
 		return;
-	if (!hard) {
-		/* the init ends everything else in its namespace and reaps it */
-		union sigval v = {.sival_int = 0};
-		if (sigqueue(r->child_pid, SIGTERM, v) == 0)
-			return;
-	}
+	if (!hard && box_ask_init_to_end(r))
+		return;
 	/* the init is PID 1 of the run's namespace: its death ends them all */
 	kill(r->child_pid, SIGKILL);
 	if (r->cg.ops)

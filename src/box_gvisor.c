@@ -445,36 +445,12 @@ static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev
 	return gv_write_bundles(r, g, ev);
 }
 
-static int gv_write_maps(struct run *r, struct lab_evidence *ev)
-{
-	char p[64], map[64];
-	int e;
-	snprintf(p, sizeof p, "/proc/%d/setgroups", r->child_pid);
-	if ((e = file_put(p, "deny")) < 0)
-		goto fail;
-	snprintf(p, sizeof p, "/proc/%d/uid_map", r->child_pid);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)r->uid, (unsigned)r->uid);
-	if ((e = file_put(p, map)) < 0)
-		goto fail;
-	snprintf(p, sizeof p, "/proc/%d/gid_map", r->child_pid);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)r->gid, (unsigned)r->gid);
-	if ((e = file_put(p, map)) < 0)
-		goto fail;
-	return 0;
-fail:
-	snprintf(ev->error, sizeof ev->error, "cannot write %s: %s", p, strerror(-e));
-	return -1;
-}
-
 static void gvisor_kill(struct run *r, bool hard)
 {
 	if (r->child_pid <= 0)
 		return;
-	if (!hard) {
-		union sigval v = {.sival_int = 0};
-		if (sigqueue(r->child_pid, SIGTERM, v) == 0)
-			return;
-	}
+	if (!hard && box_ask_init_to_end(r))
+		return;
 	/* the init is PID 1 of the run's namespace: every runsc dies with it */
 	kill(r->child_pid, SIGKILL);
 }
@@ -511,7 +487,8 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 		r->out[1] = -1;
 	}
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if ((!r->root_lab && gv_write_maps(r, ev) < 0) || write(g->sync[1], "g", 1) != 1) {
+	if ((!r->root_lab && box_write_id_maps(r, (unsigned)r->uid, r->uid, (unsigned)r->gid, r->gid, true, ev) < 0) ||
+	    write(g->sync[1], "g", 1) != 1) {
 		if (!ev->error[0])
 			snprintf(ev->error, sizeof ev->error, "cannot hand runsc's init its go: %s", strerror(errno));
 		gvisor_kill(r, true);

@@ -173,36 +173,12 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 
 /* ---------------- lab side ---------------- */
 
-static int wr_write_maps(struct run *r, struct lab_evidence *ev)
-{
-	char p[64], map[64];
-	int e;
-	snprintf(p, sizeof p, "/proc/%d/setgroups", r->child_pid);
-	if ((e = file_put(p, "deny")) < 0)
-		goto fail;
-	snprintf(p, sizeof p, "/proc/%d/uid_map", r->child_pid);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)r->uid, (unsigned)r->uid);
-	if ((e = file_put(p, map)) < 0)
-		goto fail;
-	snprintf(p, sizeof p, "/proc/%d/gid_map", r->child_pid);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)r->gid, (unsigned)r->gid);
-	if ((e = file_put(p, map)) < 0)
-		goto fail;
-	return 0;
-fail:
-	snprintf(ev->error, sizeof ev->error, "cannot write %s: %s", p, strerror(-e));
-	return -1;
-}
-
 static void wrapper_kill(struct run *r, bool hard)
 {
 	if (r->child_pid <= 0)
 		return;
-	if (!hard) {
-		union sigval v = {.sival_int = 0};
-		if (sigqueue(r->child_pid, SIGTERM, v) == 0)
-			return;
-	}
+	if (!hard && box_ask_init_to_end(r))
+		return;
 	/* in the range the init is PID 1 of the run's namespace: the wrapper's
 	 * whole tree dies with it; outside, its descendants are ended first */
 	if (r->outside_range) {
@@ -246,7 +222,9 @@ static int wrapper_start(struct run *r, struct lab_evidence *ev)
 	close(r->out[1]);
 	g.sync[0] = r->rep[1] = r->out[1] = -1;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if ((!r->root_lab && !r->outside_range && wr_write_maps(r, ev) < 0) || write(g.sync[1], "g", 1) != 1) {
+	if ((!r->root_lab && !r->outside_range &&
+	     box_write_id_maps(r, (unsigned)r->uid, r->uid, (unsigned)r->gid, r->gid, true, ev) < 0) ||
+	    write(g.sync[1], "g", 1) != 1) {
 		if (!ev->error[0])
 			snprintf(ev->error, sizeof ev->error, "cannot hand the wrapper's init its go: %s",
 			         strerror(errno));
