@@ -48,6 +48,9 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
  * reader must never index a table or print a verdict from it. */
 #define BOOL  0, 1
 #define COUNT 0, LONG_MAX
+/* a cgroup counter: -1 when its file could not be read (the lab reads
+ * those with "> 0" and says "unknown" otherwise) */
+#define CG_COUNT -1, LONG_MAX
 /* one field a line */
 /* clang-format off */
 #define INT_FIELDS(X) \
@@ -67,10 +70,10 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("peak_procs", ev->peak_procs, COUNT)                        \
 	X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                     \
 	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)     \
-	X("pids_max_events", ev->pids_max_events, COUNT)              \
-	X("mem_failcnt", ev->mem_failcnt, COUNT)                      \
-	X("oom_kills", ev->oom_kills, COUNT)                          \
-	X("cpu_throttled", ev->cpu_throttled, COUNT)                  \
+	X("pids_max_events", ev->pids_max_events, CG_COUNT)              \
+	X("mem_failcnt", ev->mem_failcnt, CG_COUNT)                      \
+	X("oom_kills", ev->oom_kills, CG_COUNT)                          \
+	X("cpu_throttled", ev->cpu_throttled, CG_COUNT)                  \
 	X("cgroup_used", ev->cgroup_used, BOOL)                       \
 	X("out_bytes", ev->out_bytes, 0, LLONG_MAX)                   \
 	X("out_truncated", ev->out_truncated, BOOL)                   \
