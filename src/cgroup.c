@@ -273,7 +273,7 @@ void cgroup_sweep(bool (*owner_gone)(const char *run))
 		for (struct dirent *e; d && (e = readdir(d));) {
 			char p[PATH_MAX];
 			if (strncmp(e->d_name, CG_BASE ".", plen) != 0 || !owner_gone(e->d_name + plen) ||
-			    pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) < 0)
+			    pathf(p, sizeof p, "%s/%s", hier[i], e->d_name) < 0 || dir_in_use(p))
 				continue;
 			/* whatever still runs in a dead lab's cgroup is a sandbox that
 			 * outlived it: the safety net ends it now */
@@ -306,8 +306,13 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 		return -ENOTSUP;
 	}
 	for (int i = 0; i < CG_V1_COUNT; i++)
-		cg->attach_fd[i] = -1;
+		cg->attach_fd[i] = cg->lock_fd[i] = -1;
 	int r = ops->create(cg, lim, run);
+	/* a lab in another PID namespace cannot see our pid: the lock, not
+	 * the pid, tells its sweep that this cgroup's run is alive */
+	for (int i = 0; r == 0 && i < CG_V1_COUNT; i++)
+		if (cg->path[i][0])
+			cg->lock_fd[i] = dir_lock(cg->path[i]);
 	if (r == 0)
 		r = ops->open_attach(cg);
 	if (r < 0) {
@@ -335,5 +340,8 @@ void cgroup_teardown(struct lab_cgroup *cg)
 	cgroup_close_attach(cg);
 	if (cg->ops)
 		cg->ops->destroy(cg);
+	for (int i = 0; cg->ops && i < CG_V1_COUNT; i++)
+		if (cg->lock_fd[i] > 2) /* a struct never set up holds zeros, not descriptors */
+			close(cg->lock_fd[i]);
 	cg->ops = NULL;
 }

@@ -16,6 +16,7 @@ struct lab_cgroup {
 	char path[CG_V1_COUNT][PATH_MAX]; /* v2 uses path[0] */
 	int attach_fd[CG_V1_COUNT];       /* opened by the lab, written by the sandbox */
 	int n_attach;
+	int lock_fd[CG_V1_COUNT]; /* our flock on each folder: another lab's sweep leaves a live run's cgroup alone */
 };
 
 struct cgroup_ops {
