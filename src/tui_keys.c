@@ -303,10 +303,7 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 
 void tui_draw_help(const struct tui_state *st)
 {
-	static const char *const legend[] = {
-	    "Matrix cells: O RAN OK  C CONTAINED  E ESCAPED  F FAILED  ! ERROR",
-	    "              * differs from the truth table   . not run yet",
-	};
+	char legend[2][REPORT_LEGEND_MAX + 16];
 	size_t i, nkeys = sizeof keys / sizeof keys[0];
 	int w = COLS - 4 > 76 ? 76 : COLS - 4, h, x, y, row, l, lw = 15;
 	int want_layers;
@@ -314,6 +311,9 @@ void tui_draw_help(const struct tui_state *st)
 
 	if (w < 40)
 		return;
+	memcpy(legend[0], "Cells: ", 8);
+	report_verdict_legend(legend[0] + 7, sizeof legend[0] - 7);
+	snprintf(legend[1], sizeof legend[1], "       * differs from the truth table   ? not run yet");
 	h = (int)nkeys + 2 + 1 + 2;
 	want_layers = LINES - 2 - h - 2 >= LAYER_COUNT + 1;
 	if (want_layers)

@@ -205,6 +205,8 @@ if wait_for main "$total/$total as expected" 180; then
 else
 	tui_not_ok "the matrix completes with $total/$total as expected" main
 fi
+check_on "the matrix legend: + CONTAINED, X ESCAPED, . RAN OK" main has main "X ESCAPED"
+check_on "the matrix cells: host-takeover contained with all on (+)" main has main "host-takeover     +"
 keys main m
 check_on "m goes back to the lab" main wait_for main "SNIPPETS" 5
 
