@@ -7,6 +7,7 @@
 #include "matrix.h"
 #include "report.h"
 #include "tui.h"
+#include "twin.h"
 #include "util.h"
 
 #include <errno.h>
@@ -55,6 +56,9 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "                                     grade another sandbox: the attacks run\n"
                                  "                                     through PREFIX ({cmd}, {dir}, {VAR});\n"
                                  "                                     presets: bwrap firejail srt runsc lab\n"
+                                 "  twin [--on L|--off L] [--docker|--bwrap]\n"
+                                 "                                     the same layers as a docker run (or\n"
+                                 "                                     bwrap) command, flag by flag\n"
                                  "\n"
                                  "layers (L is a comma-separated list, or all / none):\n";
 static const char usage_tail[] = "  --on L turns exactly L on; --off L turns everything but L on;\n"
@@ -390,6 +394,36 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	return lab_exec(cfg, layers, rw, &argv[i]);
 }
 
+/* twin [--on L|--off L] [--docker|--bwrap]: the layers as another tool's
+ * command line (twin.c); --rung was taken out of argv by main. */
+static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
+{
+	struct layer_choice lc = {0};
+	enum twin_tool tool = TWIN_DOCKER;
+	int took;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--docker"))
+			tool = TWIN_DOCKER;
+		else if (!strcmp(argv[i], "--bwrap"))
+			tool = TWIN_BWRAP;
+		else if ((took = layer_option(&lc, argc, argv, i)) != 0) {
+			if (took < 0)
+				return EXIT_USAGE;
+			i += took - 1;
+		} else
+			return usage_error("twin: unknown argument '%s'", argv[i]);
+	}
+	unsigned layers = 0;
+	int rc = choose_layers(cfg, &lc, &layers);
+	if (rc)
+		return rc;
+	struct strbuf b = {0};
+	twin_text(cfg, layers, (enum lab_rung)cfg->rung, tool, &b);
+	report_fputs(b.s, stdout);
+	sb_free(&b);
+	return EXIT_OK;
+}
+
 /* The snippets an audit runs by default: the legit task and the four
  * attacks (the kernel exploit's verdict needs to see which kernel served
  * it, which a foreign sandbox does not show). */
@@ -587,5 +621,7 @@ int main(int argc, char **argv)
 		return cmd_exec(&cfg, sub_argc, sub_argv);
 	if (!strcmp(cmd, "audit"))
 		return cmd_audit(&cfg, sub_argc, sub_argv);
-	return usage_error("unknown command '%s' (list, run, matrix, exec, audit, tui)", cmd);
+	if (!strcmp(cmd, "twin"))
+		return cmd_twin(&cfg, sub_argc, sub_argv);
+	return usage_error("unknown command '%s' (list, run, matrix, exec, audit, twin, tui)", cmd);
 }

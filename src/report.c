@@ -343,16 +343,28 @@ void report_json(const struct lab_result *r)
 
 char report_verdict_letter(enum lab_verdict v)
 {
+	/* marks no layer letter (I N E L) or digit can be read as, each its
+	 * own shape in monochrome and ASCII: the colour only repeats them */
 	static const char letter[VERDICT_COUNT] = {
-	    [VERDICT_RAN_OK] = 'O',  [VERDICT_FAILED] = 'F', [VERDICT_CONTAINED] = 'C',
-	    [VERDICT_ESCAPED] = 'E', [VERDICT_ERROR] = '!',  [VERDICT_BROKE] = 'B',
+	    [VERDICT_RAN_OK] = '.',  [VERDICT_FAILED] = 'F', [VERDICT_CONTAINED] = '+',
+	    [VERDICT_ESCAPED] = 'X', [VERDICT_ERROR] = '!',  [VERDICT_BROKE] = 'B',
 	};
 	return (int)v >= 0 && v < VERDICT_COUNT ? letter[v] : '!';
 }
 
 const enum lab_verdict report_verdict_order[VERDICT_COUNT] = {
-    VERDICT_RAN_OK, VERDICT_CONTAINED, VERDICT_ESCAPED, VERDICT_FAILED, VERDICT_ERROR, VERDICT_BROKE,
+    VERDICT_CONTAINED, VERDICT_ESCAPED, VERDICT_RAN_OK, VERDICT_FAILED, VERDICT_ERROR, VERDICT_BROKE,
 };
+
+void report_verdict_legend(char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (int i = 0; i < VERDICT_COUNT && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%c %s", i ? "  " : "",
+		                         report_verdict_letter(report_verdict_order[i]),
+		                         verdict_name(report_verdict_order[i]));
+}
 
 char report_layer_letter(int layer)
 {
@@ -397,11 +409,9 @@ static void matrix_legend(const struct matrix *m)
 	         matrix_limits_mechanism(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
-	text_out(", '-' = off\ncells:");
-	for (int i = 0; i < VERDICT_COUNT; i++)
-		text_out(" %c=%s", report_verdict_letter(report_verdict_order[i]),
-		         verdict_name(report_verdict_order[i]));
-	text_out(", '*' = not as expected\n\n%-15s", "");
+	char legend[REPORT_LEGEND_MAX];
+	report_verdict_legend(legend, sizeof legend);
+	text_out(", '-' = off\ncells: %s  (* = not as expected, ? = not run)\n\n%-15s", legend, "");
 }
 
 /* The grid: a row per snippet, a column per layer combination, all on first. */
@@ -432,8 +442,11 @@ static void matrix_grid(const struct matrix *m, bool md)
 			else
 				snprintf(cell, sizeof cell, "%c%s", report_verdict_letter(c->res.verdict),
 				         c->res.verdict == c->expected ? "" : "*");
-			if (md)
-				text_out(" %s |", done ? verdict_name(c->res.verdict) : "not run");
+			if (md && done)
+				text_out(" `%c` %s%s |", report_verdict_letter(c->res.verdict),
+				         verdict_name(c->res.verdict), c->res.verdict == c->expected ? "" : " *");
+			else if (md)
+				text_out(" not run |");
 			else
 				text_out("   %-2s", cell);
 		}
@@ -488,8 +501,13 @@ static void matrix_differences(const struct matrix *m, bool md)
 
 static void matrix_text(const struct matrix *m, bool md)
 {
-	if (!md)
+	if (!md) {
 		matrix_legend(m);
+	} else {
+		char legend[REPORT_LEGEND_MAX];
+		report_verdict_legend(legend, sizeof legend);
+		text_out("cells: %s (* = not as expected)\n\n", legend);
+	}
 	matrix_grid(m, md);
 	matrix_differences(m, md);
 	struct matrix_counts n = matrix_count(m);

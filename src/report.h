@@ -19,10 +19,16 @@ char *sanitize_output(const char *buf, size_t len, size_t max_bytes);
 void report_text(const struct lab_result *r, int fd_is_tty);
 void report_json(const struct lab_result *r);
 
-/* The one letter a matrix cell shows: O C E F ! */
+/* The one mark a matrix cell shows, the table every face uses (the matrix
+ * text and markdown, the screen's list, grid and help): + CONTAINED,
+ * X ESCAPED, . RAN OK, F FAILED, ! ERROR, B BROKE -- never a layer letter
+ * (I N E L) nor a digit, and readable without colour. */
 char report_verdict_letter(enum lab_verdict v);
-/* The order verdicts are listed in a legend: O C E F ! */
+/* The order verdicts are listed in a legend: + X . F ! B */
 extern const enum lab_verdict report_verdict_order[VERDICT_COUNT];
+/* The legend line: "+ CONTAINED  X ESCAPED  . RAN OK  F FAILED  ! ERROR  B BROKE". */
+#define REPORT_LEGEND_MAX 96
+void report_verdict_legend(char *out, size_t len);
 /* A layer's letter: I N E L (the first of its key, upper case). */
 char report_layer_letter(int layer);
 

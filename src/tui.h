@@ -69,6 +69,11 @@ struct tui_state {
 	int code_page;   /* code lines per page (set while drawing) */
 	enum tui_view view;
 	bool help;
+	/* d: the docker (b: bwrap) twin of the toggles, over the screen */
+	bool twin;
+	bool twin_bwrap;
+	int twin_top; /* first line shown (the drawing clamps it) */
+	int twin_page;
 
 	/* the single run */
 	struct job job;
@@ -101,6 +106,7 @@ void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((form
 int tui_key_dispatch(struct tui_state *st, int ch);
 void tui_draw_footer(const struct tui_state *st, int y, int width);
 void tui_draw_help(const struct tui_state *st);
+void tui_draw_twin(struct tui_state *st);
 
 /* tui_draw.c */
 enum tui_look {

@@ -883,6 +883,8 @@ void tui_draw(struct tui_state *st)
 		draw_sandbox(st);
 	}
 	tui_draw_footer(st, LINES - 1, COLS);
+	if (st->twin)
+		tui_draw_twin(st);
 	if (st->help)
 		tui_draw_help(st);
 	refresh();

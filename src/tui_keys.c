@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "twin.h"
 
 #define KEY_ESC    27
 #define KEY_CTRL_L 12
@@ -176,6 +177,65 @@ static int key_escape(struct tui_state *st, int ch)
 	return TUI_REDRAW;
 }
 
+static int key_twin(struct tui_state *st, int ch)
+{
+	(void)ch;
+	st->twin = !st->twin;
+	st->twin_top = 0;
+	st->twin_bwrap = false; /* d opens the docker one; b swaps */
+	return TUI_REDRAW;
+}
+
+/* The twin's overlay holds the keys while it is open: it scrolls, b swaps
+ * docker and bwrap, Esc, q and d close it; every other key is ignored. */
+static int twin_key(struct tui_state *st, int ch)
+{
+	int page = st->twin_page > 1 ? st->twin_page - 1 : 1;
+
+	switch (ch) {
+	case KEY_ESC:
+	case 'q':
+	case 'Q':
+	case 'd':
+		st->twin = false;
+		break;
+	case 'b':
+		st->twin_bwrap = !st->twin_bwrap;
+		st->twin_top = 0;
+		break;
+	case KEY_UP:
+	case 'k':
+		st->twin_top = st->twin_top > 0 ? st->twin_top - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		st->twin_top++; /* the drawing clamps it */
+		break;
+	case KEY_PPAGE:
+	case '[':
+		st->twin_top = st->twin_top > page ? st->twin_top - page : 0;
+		break;
+	case KEY_NPAGE:
+	case ']':
+	case ' ':
+		st->twin_top += page;
+		break;
+	case KEY_HOME:
+	case 'g':
+		st->twin_top = 0;
+		break;
+	case KEY_MOUSE: {
+		MEVENT ev;
+
+		getmouse(&ev);
+		return TUI_HANDLED;
+	}
+	default:
+		return TUI_HANDLED;
+	}
+	return TUI_REDRAW;
+}
+
 static int key_repaint(struct tui_state *st, int ch)
 {
 	(void)st;
@@ -222,6 +282,7 @@ static const struct tui_key keys[] = {
      "run the snippet for real (matrix: run all cells again)",
      key_enter},
     {{'m', 0}, "m", "matrix", "back", "matrix: all snippets x 16 layer sets; m again: back", key_matrix},
+    {{'d', 0}, "d", "twin", NULL, "the docker twin of the toggles, flag by flag (b: bwrap; Esc/q/d closes)", key_twin},
     {{'a', 0}, "a", "abort", "abort", "abort the run(s): the sandbox is killed and cleaned up", key_abort},
     {{KEY_PPAGE, '[', KEY_NPAGE, ']', 0}, "PgUp/PgDn [ ]", "code", NULL, "scroll the snippet's code", key_page},
     {{KEY_HOME, 'g', KEY_END, 'G', 0},
@@ -247,6 +308,8 @@ int tui_key_dispatch(struct tui_state *st, int ch)
 		st->help = false;
 		return TUI_REDRAW;
 	}
+	if (st->twin && !st->help)
+		return twin_key(st, ch);
 	if (st->help && ch == KEY_MOUSE) {
 		MEVENT ev;
 
@@ -303,10 +366,7 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 
 void tui_draw_help(const struct tui_state *st)
 {
-	static const char *const legend[] = {
-	    "Matrix cells: O RAN OK  C CONTAINED  E ESCAPED  F FAILED  ! ERROR",
-	    "              * differs from the truth table   . not run yet",
-	};
+	char legend[2][REPORT_LEGEND_MAX + 16];
 	size_t i, nkeys = sizeof keys / sizeof keys[0];
 	int w = COLS - 4 > 76 ? 76 : COLS - 4, h, x, y, row, l, lw = 15;
 	int want_layers;
@@ -314,6 +374,9 @@ void tui_draw_help(const struct tui_state *st)
 
 	if (w < 40)
 		return;
+	memcpy(legend[0], "Cells: ", 8);
+	report_verdict_legend(legend[0] + 7, sizeof legend[0] - 7);
+	snprintf(legend[1], sizeof legend[1], "       * differs from the truth table   ? not run yet");
 	h = (int)nkeys + 2 + 1 + 2;
 	want_layers = LINES - 2 - h - 2 >= LAYER_COUNT + 1;
 	if (want_layers)
@@ -342,4 +405,90 @@ void tui_draw_help(const struct tui_state *st)
 		snprintf(buf, sizeof buf, "[%d] %-16s stops %s", l + 1, lab_layers[l].name, lab_layers[l].stops);
 		tui_put(row, x + 2, w - 4, buf, A_NORMAL);
 	}
+}
+
+/* Appends line (len bytes) to out wrapped at width columns at spaces, each
+ * continuation indented two more than the line. */
+static void wrap_line(struct strbuf *out, const char *line, size_t len, size_t width)
+{
+	size_t indent = 0, cut, pad = 0, room;
+
+	while (indent < len && line[indent] == ' ')
+		indent++;
+	indent += 2;
+	if (indent > width / 2)
+		indent = 0;
+	for (;;) {
+		room = width - pad;
+		sb_printf(out, "%*s", (int)pad, "");
+		if (len <= room) {
+			sb_add(out, line, len);
+			sb_puts(out, "\n");
+			return;
+		}
+		for (cut = room; cut > 0 && line[cut] != ' '; cut--)
+			;
+		if (cut == 0)
+			cut = room;
+		sb_add(out, line, cut);
+		sb_puts(out, "\n");
+		while (cut < len && line[cut] == ' ')
+			cut++;
+		line += cut;
+		len -= cut;
+		pad = indent;
+		if (!len)
+			return;
+	}
+}
+
+void tui_draw_twin(struct tui_state *st)
+{
+	struct strbuf raw = {0}, b = {0};
+	int x = 0, y = 1, w = COLS, h = LINES - 2, rows = h - 2, n = 0, row;
+	const char *line, *nl;
+	char title[160];
+
+	if (w < 40 || rows < 3)
+		return;
+	twin_text(st->cfg, st->layers, (enum lab_rung)st->cfg->rung, st->twin_bwrap ? TWIN_BWRAP : TWIN_DOCKER, &raw);
+	for (line = raw.s; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		wrap_line(&b, line, nl ? (size_t)(nl - line) : strlen(line), (size_t)(w - 4));
+		if (!nl)
+			break;
+	}
+	sb_free(&raw);
+	for (line = b.s; line && *line; line = nl + 1, n++)
+		if (!(nl = strchr(line, '\n')))
+			break;
+	st->twin_page = rows;
+	if (st->twin_top > n - rows)
+		st->twin_top = n - rows;
+	if (st->twin_top < 0)
+		st->twin_top = 0;
+	for (row = 0; row < h; row++)
+		tui_fill(y + row, x, w, A_NORMAL);
+	tui_frame(y, x, h, w, A_BOLD);
+	snprintf(title, sizeof title, " %s TWIN %d-%d/%d  b: %s  j/k [ ] scroll  Esc/q/d closes ",
+	         st->twin_bwrap ? "BWRAP" : "DOCKER", st->twin_top + 1,
+	         st->twin_top + rows < n ? st->twin_top + rows : n, n, st->twin_bwrap ? "docker" : "bwrap");
+	tui_put(y, x + 2, w - 4, title, A_BOLD);
+	row = 0;
+	for (line = b.s; line && *line && row < st->twin_top + rows; row++) {
+		char buf[512];
+		size_t len;
+
+		nl = strchr(line, '\n');
+		len = nl ? (size_t)(nl - line) : strlen(line);
+		if (row >= st->twin_top) {
+			snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+			tui_put(y + 1 + row - st->twin_top, x + 2, w - 4, buf,
+			        buf[0] == ' ' && strstr(buf, "# ") ? A_NORMAL : A_BOLD);
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	sb_free(&b);
 }

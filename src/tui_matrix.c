@@ -154,7 +154,7 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 			attr = A_DIM;
 			switch (cell->state) {
 			case MATRIX_PENDING:
-				c[1] = '.';
+				c[1] = '?';
 				break;
 			case MATRIX_SKIPPED:
 				c[1] = ' ';
@@ -197,7 +197,7 @@ static void draw_legend(const struct tui_state *st, const struct geo *g)
 	if (y < g->grid_y + g->rows)
 		tui_put(y++, g->legend_x, w, "* differs", A_NORMAL);
 	if (y < g->grid_y + g->rows)
-		tui_put(y++, g->legend_x, w, ". pending", A_DIM);
+		tui_put(y++, g->legend_x, w, "? pending", A_NORMAL);
 }
 
 static void off_names(unsigned mask, char *buf, size_t len)

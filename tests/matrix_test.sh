@@ -54,6 +54,12 @@ if [[ $(id -u) == 0 ]]; then
 	out=$("$BIN" --config layers.ini matrix --jobs 3); rc=$?
 	expect_eq "matrix text: exit 0" "$rc" 0
 	expect_contains "matrix text summary" "$out" "96/96 cells as expected"
+	expect_contains "matrix text: a legend of the marks" "$out" "cells: + CONTAINED  X ESCAPED  . RAN OK  F FAILED"
+	# every cell is one of the marks, never a layer letter (I N E L) or a digit
+	bad=$(awk '/^(legit|resource-bomb|secret-theft|exfiltration|host-takeover|kernel-exploit) / && NF == 17 {
+		for (i = 2; i <= NF; i++) if ($i !~ /^[+X.F!B][*]?$/) print $1, $i }' <<<"$out")
+	expect_eq "matrix text: cells show only + X . F ! B" "$bad" ""
+	expect_contains "matrix text: host-takeover's row, contained then escaped" "$out" "host-takeover     +    +"
 	# /root may be 0700: stage what the unprivileged run needs where it can read
 	mkdir "$T/lab"
 	cp "$BIN" "$T/lab/containment-lab"
@@ -72,6 +78,8 @@ else
 fi
 md=$("$BIN" --config layers.ini matrix --markdown)
 expect_contains "matrix --markdown is a table, all layers on first" "$md" "| snippet | INEL | INE- |"
+expect_contains "matrix --markdown: a legend of the marks" "$md" "cells: + CONTAINED  X ESCAPED  . RAN OK"
+expect_contains "matrix --markdown: a cell gives its mark and name" "$md" "| legit | \`.\` RAN OK |"
 sleep 0.2
 expect_eq "nothing left behind after the matrices" "$(leftovers_snapshot)" "$before"
 finish

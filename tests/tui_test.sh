@@ -177,7 +177,7 @@ wait_for main "Clean-env ON" 5
 keys main '?'
 if wait_for main "HELP" 5; then ok "? opens the help"; else tui_not_ok "? opens the help" main; fi
 check_on "the help lists every key" main all_of main "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
-	"m  " "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit"
+	"m  " "d  " "docker twin" "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit"
 keys main Escape
 if wait_gone main "HELP:" 5; then ok "Esc closes the help"; else tui_not_ok "Esc closes the help" main; fi
 
@@ -190,6 +190,24 @@ else
 	tui_not_ok "at 80x24 the layers and snippets are drawn" main
 fi
 check_on "at 80x24 the result is still there" main has main "CONTAINED"
+# d: the docker twin of the toggles, over the screen
+keys main d
+if wait_for main "DOCKER TWIN" 5; then ok "d opens the docker twin at 80x24"; else tui_not_ok "d opens the docker twin at 80x24" main; fi
+check_on "the twin at 80x24: the command, No-network's and Isolation's flags" main all_of main "docker run --rm -i" \
+	"--network none" "--cap-drop ALL" "--read-only" "Esc/q/d closes"
+keys main b
+check_on "b in the twin: the bwrap one" main wait_for main "BWRAP TWIN" 5
+keys main d
+if wait_gone main "TWIN" 5; then ok "d closes the twin"; else tui_not_ok "d closes the twin" main; fi
+keys main 2
+wait_for main "No-network OFF" 5
+keys main d
+check_on "No-network off: the twin has no --network none" main wait_for main "DOCKER TWIN" 5
+check_on "No-network off: the twin has no --network none (checked)" main lacks main "--network none"
+keys main q
+if wait_gone main "TWIN" 5; then ok "q closes the twin (and does not quit)"; else tui_not_ok "q closes the twin (and does not quit)" main; fi
+keys main 2
+wait_for main "No-network ON" 5
 tmux_ resize-window -t main -x 70 -y 20
 if wait_for main "terminal too small: need at least 80x24" 5; then ok "below 80x24 it says the terminal is too small"; else tui_not_ok "below 80x24 it says the terminal is too small" main; fi
 tmux_ resize-window -t main -x 100 -y 30
@@ -205,6 +223,8 @@ if wait_for main "$total/$total as expected" 180; then
 else
 	tui_not_ok "the matrix completes with $total/$total as expected" main
 fi
+check_on "the matrix legend: + CONTAINED, X ESCAPED, . RAN OK" main has main "X ESCAPED"
+check_on "the matrix cells: host-takeover contained with all on (+)" main has main "host-takeover     +"
 keys main m
 check_on "m goes back to the lab" main wait_for main "SNIPPETS" 5
 

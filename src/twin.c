@@ -1,0 +1,237 @@
+/* twin.c — `containment-lab twin`: the chosen layers as a `docker run` or a
+ * `bwrap` command line. First the command, ready to paste; then each flag
+ * again with the layer it stands for and what it stops; then the gaps both
+ * ways. The numbers come from the config (layers.ini's caps), so the twin
+ * says what this lab really applies. */
+#include "twin.h"
+#include "report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TWIN_FLAGS_MAX 48
+
+struct twin_flag {
+	char flag[160];
+	const char *why; /* one line: the layer, what it stops */
+};
+
+struct twin {
+	struct twin_flag f[TWIN_FLAGS_MAX];
+	int n;
+};
+
+static void add(struct twin *t, const char *why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(struct twin *t, const char *why, const char *fmt, ...)
+{
+	if (t->n >= TWIN_FLAGS_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->f[t->n].flag, sizeof t->f[t->n].flag, fmt, ap);
+	va_end(ap);
+	t->f[t->n++].why = why;
+}
+
+/* 268435456 -> "256m": docker's and prlimit's spelling of a size */
+static void size_word(uint64_t v, char *out, size_t len, bool upper)
+{
+	const char *unit = upper ? "GMK" : "gmk";
+	for (int i = 0; i < 3; i++) {
+		uint64_t u = 1ULL << (10 * (3 - i));
+		if (v >= u && v % u == 0) {
+			snprintf(out, len, "%llu%c", (unsigned long long)(v / u), unit[i]);
+			return;
+		}
+	}
+	snprintf(out, len, "%llu", (unsigned long long)v);
+}
+
+static bool on(unsigned layers, enum lab_layer l)
+{
+	return (layers & LAYER_BIT(l)) != 0;
+}
+
+static void docker_flags(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, struct twin *t)
+{
+	const struct lab_limits *lim = &cfg->limits;
+	char mem[32], tmp[32];
+	size_word(lim->memory, mem, sizeof mem, false);
+	size_word(cfg->tmp_size, tmp, sizeof tmp, false);
+
+	if (on(layers, LAYER_ISOLATION)) {
+		add(t, "Isolation: the root file system cannot be written (host takeover)", "--read-only");
+		add(t, "Isolation: a private, bounded /tmp, gone with the container", "--tmpfs /tmp:size=%s", tmp);
+		add(t, "Isolation: no capabilities, so no mount, no raw sockets, no ptrace", "--cap-drop ALL");
+		add(t, "Isolation: never root on the host (the lab maps the sandbox's root to this uid outside)",
+		    "--user %ld:%ld", cfg->outside_uid, cfg->outside_uid);
+		add(t, "Isolation: setuid binaries cannot raise privileges", "--security-opt no-new-privileges");
+		add(t, "Isolation: its own host name (UTS namespace)", "--hostname %s", cfg->hostname);
+		if (rung == RUNG_GVISOR)
+			add(t, "gvisor rung: gVisor's Sentry answers the system calls, not the host kernel",
+			    "--runtime runsc");
+	} else {
+		add(t,
+		    "Isolation off, the naive integration: the project folder writable in the container "
+		    "(the lab's host takeover writes into the host's folder)",
+		    "-v \"$PWD\":/work");
+	}
+	if (on(layers, LAYER_NETWORK))
+		add(t, "No-network: only loopback inside; the upload to the attacker cannot connect", "--network none");
+	if (on(layers, LAYER_ENV)) {
+		char names[LAB_ENV_ALLOW_MAX * (LAB_ENV_NAME_MAX + 8)] = "";
+		for (int i = 0; i < cfg->n_env_allow; i++)
+			str_append(names, sizeof names, "%s--env %s", i ? " " : "", cfg->env_allow[i]);
+		if (cfg->n_env_allow)
+			add(t, "Clean-env: only the allow-listed names pass (layers.ini [env] allow)", "%s", names);
+		add(t, "Clean-env: HOME reset, no ~/.aws or .env in sight (secret theft)", "--env HOME=%s",
+		    cfg->clean_home);
+	} else {
+		add(t, "Clean-env off, the naive integration: every secret in .env handed to the snippet",
+		    "--env-file .env");
+		add(t, "Clean-env off, the naive integration: the cloud credentials mounted for convenience",
+		    "-v ~/.aws:/root/.aws:ro");
+	}
+	if (on(layers, LAYER_LIMITS)) {
+		add(t, "Resource-limits: memory cap (cgroup memory.max), no swap beyond it",
+		    "--memory %s --memory-swap %s", mem, mem);
+		add(t, "Resource-limits: CPU quota in cores (cgroup cpu.max)", "--cpus %g", lim->cpu);
+		add(t, "Resource-limits: processes at once (cgroup pids.max): the fork bomb stops", "--pids-limit %ld",
+		    lim->pids);
+		add(t, "Resource-limits: CPU seconds per process (RLIMIT_CPU)", "--ulimit cpu=%ld", lim->cpu_time);
+		add(t, "Resource-limits: largest file written (RLIMIT_FSIZE, bytes)", "--ulimit fsize=%llu",
+		    (unsigned long long)lim->file_size);
+		add(t, "Resource-limits: open descriptors (RLIMIT_NOFILE)", "--ulimit nofile=%ld:%ld", lim->open_files,
+		    lim->open_files);
+	}
+}
+
+static void bwrap_flags(const struct lab_config *cfg, unsigned layers, struct twin *t)
+{
+	const struct lab_limits *lim = &cfg->limits;
+	char mem[32];
+	size_word(lim->memory, mem, sizeof mem, false);
+
+	if (on(layers, LAYER_LIMITS)) {
+		/* bwrap has no resource flags: the caps go on the command in front */
+		add(t, "Resource-limits: memory, CPU quota and processes in a cgroup (bwrap has no flag)",
+		    "systemd-run --user --scope -p MemoryMax=%s -p CPUQuota=%g%% -p TasksMax=%ld", mem, lim->cpu * 100,
+		    lim->pids);
+		add(t, "Resource-limits: the lab's rlimits (CPU seconds, file size, descriptors)",
+		    "prlimit --cpu=%ld --fsize=%llu --nofile=%ld", lim->cpu_time, (unsigned long long)lim->file_size,
+		    lim->open_files);
+	}
+	add(t, NULL, "bwrap");
+	if (on(layers, LAYER_ISOLATION)) {
+		add(t, "Isolation: own user, PID, IPC, UTS and cgroup namespaces",
+		    "--unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try");
+		add(t, "Isolation: the system read-only, nothing of the home folder",
+		    "--ro-bind /usr /usr --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin");
+		add(t, "Isolation: a private /tmp, /proc of its own PID namespace, a minimal /dev",
+		    "--tmpfs /tmp --proc /proc --dev /dev");
+		add(t, "Isolation: no capabilities, not root inside", "--cap-drop ALL --uid %ld --gid %ld",
+		    cfg->outside_uid, cfg->outside_uid);
+		add(t, "Isolation: its own host name; dies with the lab, no terminal to inject into",
+		    "--hostname %s --die-with-parent --new-session", cfg->hostname);
+		add(t,
+		    "Isolation: a seccomp filter as compiled BPF on descriptor 10 (bwrap has none of its own; the "
+		    "lab's "
+		    "filter would have to be exported)",
+		    "--seccomp 10");
+	} else {
+		add(t, "Isolation off: the host's whole file system, writable (host takeover)", "--bind / /");
+	}
+	if (on(layers, LAYER_NETWORK))
+		add(t, "No-network: an empty network namespace; the upload cannot connect", "--unshare-net");
+	if (on(layers, LAYER_ENV)) {
+		add(t, "Clean-env: start from an empty environment", "--clearenv");
+		for (int i = 0; i < cfg->n_env_allow; i++)
+			add(t, "Clean-env: only the allow-listed names pass", "--setenv %s \"$%s\"", cfg->env_allow[i],
+			    cfg->env_allow[i]);
+		add(t, "Clean-env: HOME reset, no credentials in sight", "--setenv HOME %s", cfg->clean_home);
+	} else if (on(layers, LAYER_ISOLATION)) {
+		/* without --clearenv bwrap passes the whole environment on, secrets
+		 * included; with Isolation off, --bind / / shows ~/.aws already */
+		add(t,
+		    "Clean-env off, the naive integration: the cloud credentials mounted (and bwrap passes "
+		    "the whole environment on)",
+		    "--ro-bind ~/.aws ~/.aws");
+	}
+}
+
+static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
+                 struct strbuf *b)
+{
+	const char *tn = tool == TWIN_DOCKER ? "docker" : "bwrap";
+	char out[32], safety_out[32];
+	size_word(cfg->limits.output, out, sizeof out, true);
+	size_word(cfg->safety_output, safety_out, sizeof safety_out, true);
+
+	sb_printf(b, "\nwhat %s does not cover that the lab does:\n", tn);
+	if (on(layers, LAYER_LIMITS)) {
+		sb_printf(b,
+		          "  - the wall clock (%.1f s): no %s flag; `timeout` in front of the client does not end "
+		          "%s\n",
+		          cfg->limits.timeout_ms / 1000.0, tn,
+		          tool == TWIN_DOCKER ? "the container (docker kill does)" : "what left its session");
+		sb_printf(b, "  - the output cap (%s kept): no %s flag%s\n", out, tn,
+		          tool == TWIN_DOCKER ? "; --log-opt max-size bounds only the log file" : "");
+	}
+	sb_printf(b, "  - the safety net, whatever the layers: no run outlives %.0f s or keeps more than %s\n",
+	          cfg->safety_timeout_ms / 1000.0, safety_out);
+	if (on(layers, LAYER_ISOLATION) && rung == RUNG_MICROVM)
+		sb_printf(b,
+		          "  - the microvm rung: no %s flag; a guest kernel of its own needs a microVM runtime "
+		          "(Firecracker, or Kata Containers as a docker runtime)\n",
+		          tn);
+	if (on(layers, LAYER_ISOLATION) && rung == RUNG_GVISOR && tool == TWIN_BWRAP)
+		sb_puts(b, "  - the gvisor rung: no bwrap flag; gVisor's `runsc do` runs a command under its Sentry\n");
+	if (on(layers, LAYER_ISOLATION) && tool == TWIN_DOCKER)
+		sb_puts(b, "  - the lab's seccomp filter: docker applies its own default profile without a flag, a "
+		           "different list; the lab's (new namespaces by clone/unshare, TIOCSTI, io_uring, ...) "
+		           "would have to be written out for --security-opt seccomp=FILE.json\n");
+	if (on(layers, LAYER_ISOLATION) && tool == TWIN_DOCKER)
+		sb_puts(b, "  - a user namespace: docker maps container uids 1:1 to the host's unless the daemon is "
+		           "set up with userns-remap; the lab always runs in one\n");
+	sb_puts(b, "  - the evidence: planted secrets and canaries, the attacker's listener, the host target "
+	           "checked from outside, and a verdict\n");
+
+	sb_printf(b, "\nwhat %s does that the lab does not:\n", tn);
+	if (tool == TWIN_DOCKER) {
+		sb_puts(b, "  - an image: its own root file system and Python, pinned and shared through a registry\n");
+		sb_puts(b, "  - the daemon's own defaults: an AppArmor/SELinux profile, masked /proc paths, a "
+		           "bridge with port mapping when the network is on\n");
+	} else {
+		sb_puts(b, "  - bind exactly the folders you name, nothing else: the lab picks its view itself\n");
+		sb_puts(b, "  - runs without a daemon or root, on any kernel with user namespaces\n");
+	}
+}
+
+void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool, struct strbuf *b)
+{
+	struct twin t = {0};
+	char label[REPORT_LABEL_MAX];
+
+	report_layers_label(layers, true, label);
+	sb_printf(b, "# the %s twin of containment-lab with layers %s, rung %s%s\n",
+	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(rung),
+	          on(layers, LAYER_ISOLATION) ? "" : " (the rung matters only with Isolation on)");
+	if (tool == TWIN_DOCKER) {
+		add(&t, NULL, "docker run --rm -i");
+		docker_flags(cfg, layers, rung, &t);
+		add(&t, NULL, "python:3-slim python3 - < SNIPPET.py");
+	} else {
+		bwrap_flags(cfg, layers, &t);
+		add(&t, NULL, "%s SNIPPET.py", cfg->python);
+	}
+	for (int i = 0; i < t.n; i++)
+		sb_printf(b, "%s%s%s\n", i ? "  " : "", t.f[i].flag, i + 1 < t.n ? " \\" : "");
+	sb_puts(b, "\nflag by flag, what each stops:\n");
+	for (int i = 0; i < t.n; i++)
+		if (t.f[i].why)
+			sb_printf(b, "  %s\n      # %s\n", t.f[i].flag, t.f[i].why);
+	if (tool == TWIN_DOCKER && !on(layers, LAYER_NETWORK))
+		sb_puts(b, "  (no network flag: docker's default bridge network reaches the attacker's listener)\n");
+	gaps(cfg, layers, rung, tool, b);
+}

@@ -1,0 +1,18 @@
+/* twin.h — the lab's layers said in another sandbox's words: for a set of
+ * layers and a rung, the equivalent `docker run` or `bwrap` command line,
+ * flag by flag with what each flag stops, then what that tool does not
+ * cover that the lab does, and the reverse (`containment-lab twin`, the
+ * screen's d). Pure text from the config: nothing is run. */
+#ifndef TWIN_H
+#define TWIN_H
+
+#include "lab.h"
+#include "util.h" /* struct strbuf */
+
+enum twin_tool { TWIN_DOCKER, TWIN_BWRAP };
+
+/* Appends the twin's text to b, lines ending in '\n'. */
+void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
+               struct strbuf *b);
+
+#endif
