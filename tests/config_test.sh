@@ -9,7 +9,7 @@ source tests/lib.sh
 BIN=$(realpath "${1:-./containment-lab}")
 T=$(mktemp -d /tmp/cl-config.XXXXXX)
 chmod 755 "$T"
-trap 'rm -rf "$T"' EXIT
+trap 'rm -rf "$T"; suite_cleanup' EXIT
 
 # load NAME TEXT: writes $T/NAME.ini, runs `list` with it; sets rc and err
 load() {

@@ -17,6 +17,7 @@ tmux_() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
 	tmux_ kill-server >/dev/null 2>&1
 	rm -rf "$T"
+	suite_cleanup
 }
 trap cleanup EXIT
 

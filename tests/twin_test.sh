@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
 BIN=$(realpath "${1:-./containment-lab}")
 twin() { "$BIN" --config layers.ini "$@" 2>&1; }
+trap suite_cleanup EXIT
 
 layer_keys=(isolation network env limits)
 # has OUT NEEDLE WANT(0|1): prints a complaint when the needle's presence differs
