@@ -53,6 +53,10 @@ int box_write_id_maps(const struct run *r, unsigned in_uid, long out_uid, unsign
 /* A soft kill: asks the run's init, from outside its namespace, to end
  * and reap everything else (see child_init_and_exec). true when asked. */
 bool box_ask_init_to_end(const struct run *r);
+/* The lab's side right after the clone: keeps the init's pid and a pidfd,
+ * closes the child's ends (its end of the sync pair, the report and
+ * output pipes' write ends). */
+void box_after_clone(struct run *r, pid_t pid, int *child_sync_end);
 
 extern const struct box_ops box_container, box_gvisor, box_microvm, box_wrapper;
 

@@ -445,6 +445,18 @@ static int send_go(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
+void box_after_clone(struct run *r, pid_t pid, int *child_sync_end)
+{
+	r->child_pid = pid;
+	int *ends[] = {child_sync_end, &r->rep[1], &r->out[1]};
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+		if (*ends[i] >= 0) {
+			close(*ends[i]);
+			*ends[i] = -1;
+		}
+	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
 bool box_ask_init_to_end(const struct run *r)
 {
 	union sigval v = {.sival_int = 0};
@@ -479,15 +491,7 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 	}
 	if (pid == 0)
 		child_main(r);
-	r->child_pid = pid;
-	close(r->sync[0]);
-	close(r->rep[1]);
-	r->sync[0] = r->rep[1] = -1;
-	if (r->out[1] >= 0) {
-		close(r->out[1]);
-		r->out[1] = -1;
-	}
-	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	box_after_clone(r, pid, &r->sync[0]);
 	if (write_maps(r, ev) < 0 || run_layers_prepare(r, ev) < 0 || send_go(r, ev) < 0) {
 		container_kill(r, true);
 		waitpid(pid, NULL, __WALL);

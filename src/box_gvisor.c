@@ -478,15 +478,7 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 	}
 	if (pid == 0)
 		gv_init(r, g);
-	r->child_pid = pid;
-	close(g->sync[0]);
-	close(r->rep[1]);
-	g->sync[0] = r->rep[1] = -1;
-	if (r->out[1] >= 0) {
-		close(r->out[1]);
-		r->out[1] = -1;
-	}
-	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	box_after_clone(r, pid, &g->sync[0]);
 	if ((!r->root_lab && box_write_id_maps(r, (unsigned)r->uid, r->uid, (unsigned)r->gid, r->gid, true, ev) < 0) ||
 	    write(g->sync[1], "g", 1) != 1) {
 		if (!ev->error[0])

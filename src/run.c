@@ -142,10 +142,10 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	r->map_gid = r->gid;
 }
 
-static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
+/* The run's folder, canaries and attacker listener (decoy.c). */
+static int plant_decoys(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	char err[LAB_LINE * 2] = "";
-	bool iso = run_on(r, LAYER_ISOLATION);
 	if (decoy_plant(&r->d, r->cfg, s, err, sizeof err) < 0) {
 		str_copy(ev->error, sizeof ev->error, err);
 		return -1;
@@ -157,6 +157,14 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 		         strerror(-e));
 		return -1;
 	}
+	return 0;
+}
+
+static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
+{
+	bool iso = run_on(r, LAYER_ISOLATION);
+	if (plant_decoys(r, s, ev) < 0)
+		return -1;
 	const char *base = strrchr(r->d.dir, '/');
 	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
 	ev->canaries_planted = r->d.n_secret;
@@ -673,18 +681,9 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
  * in every shell the user opens. */
 static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
-	char err[LAB_LINE * 2] = "", dir[PATH_MAX];
-	if (decoy_plant(&r->d, r->cfg, s, err, sizeof err) < 0) {
-		str_copy(ev->error, sizeof ev->error, err);
+	char dir[PATH_MAX];
+	if (plant_decoys(r, s, ev) < 0)
 		return -1;
-	}
-	r->have_decoys = true;
-	int e = decoy_listen(&r->d);
-	if (e < 0) {
-		snprintf(ev->error, sizeof ev->error, "cannot start the attacker listener on 127.0.0.1: %s",
-		         strerror(-e));
-		return -1;
-	}
 	if (pathf(dir, sizeof dir, "%s/.bashrc.d", r->d.home) < 0 || mkdirs(dir, 0755) < 0 ||
 	    pathf(r->d.host_target, sizeof r->d.host_target, "%s/persist", dir) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot create %.200s: %s", dir, strerror(errno));
