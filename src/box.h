@@ -53,6 +53,23 @@ int box_write_id_maps(const struct run *r, unsigned in_uid, long out_uid, unsign
 /* A soft kill: asks the run's init, from outside its namespace, to end
  * and reap everything else (see child_init_and_exec). true when asked. */
 bool box_ask_init_to_end(const struct run *r);
+/* PID 1 of a run, shared by the boxes' inits: the kernel drops signals
+ * PID 1 has no handler for, so the init installs one for every signal,
+ * waits for them (all blocked by the caller before it forked `main`),
+ * forwards what it is sent to `main`, takes the lab's queued SIGTERM (from
+ * `lab_as`: 0 when the lab is outside the namespace) as "end the rest and
+ * stay to reap", and calls finish() once `main` is reaped. */
+struct box_init {
+	pid_t main;
+	pid_t lab_as;
+	bool keep_stdio;                                      /* the caller's terminal is the command's */
+	void (*end_rest)(struct run *r);                      /* everything but the init (PID 1's kill(-1)) */
+	void (*reaped)(pid_t pid, void *ctx);                 /* another child of the init ended (optional) */
+	void (*finish)(struct run *r, int status, void *ctx); /* must not return */
+	void *ctx;
+};
+void __attribute__((noreturn)) box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all);
+
 /* The lab's side right after the clone: keeps the init's pid and a pidfd,
  * closes the child's ends (its end of the sync pair, the report and
  * output pipes' write ends). */

@@ -252,11 +252,59 @@ static void init_on_signal(int sig)
 	(void)sig;
 }
 
+void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all)
+{
+	/* the command may share our uid: it must not reach our report pipe
+	 * through /proc/1/fd */
+	prctl(PR_SET_DUMPABLE, 0);
+	struct sigaction sa = {.sa_handler = init_on_signal};
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &sa, NULL);
+	/* the output pipe and the terminal belong to the command */
+	for (int fd = 0; !bi->keep_stdio && fd < 3; fd++)
+		close(fd);
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(all, &si);
+		if (sig < 0)
+			continue;
+		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == bi->lab_as) {
+			/* the lab (a process inside would show another pid): end
+			 * the run but stay to reap it, so its CPU time reaches our
+			 * rusage and the lab's */
+			bi->end_rest(r);
+			continue;
+		}
+		if (sig != SIGCHLD) {
+			kill(bi->main, sig);
+			continue;
+		}
+		int st;
+		pid_t w;
+		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+			if (w == bi->main) {
+				bi->finish(r, st, bi->ctx);
+				_exit(125); /* finish() never returns */
+			}
+			if (bi->reaped)
+				bi->reaped(w, bi->ctx);
+		}
+	}
+}
+
+static void end_rest_in_namespace(struct run *r)
+{
+	(void)r;
+	kill(-1, SIGKILL); /* as PID 1: everything in the namespace but us */
+}
+
 /* The snippet is gone: the run ends with it. What it left behind is ended
  * and reaped here, by us, so that its CPU time reaches our rusage (the
  * kernel's own clean-up of a dying namespace would not count it). */
-static void __attribute__((noreturn)) init_finish(struct run *r, int status)
+static void init_finish(struct run *r, int status, void *ctx)
 {
+	(void)ctx;
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
 		;
@@ -264,10 +312,9 @@ static void __attribute__((noreturn)) init_finish(struct run *r, int status)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
-/* PID 1 of the run: the kernel drops signals that PID 1 has no handler
- * for, so the snippet is its child, not PID 1 itself. The init forwards
- * what it is sent, reaps orphans, and when the snippet ends reports its
- * raw status ("S N") and exits; the kernel then ends the rest. */
+/* PID 1 of the run: the snippet is its child, not PID 1 itself (see
+ * box_init_loop). When the snippet ends, its raw status goes to the lab
+ * ("S N"). */
 static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 {
 	sigset_t all, old;
@@ -280,38 +327,8 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		child_exec(r);
 	}
-	/* the snippet may share our uid: it must not reach our report pipe
-	 * through /proc/1/fd */
-	prctl(PR_SET_DUMPABLE, 0);
-	struct sigaction sa = {.sa_handler = init_on_signal};
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &sa, NULL);
-	/* the output pipe and the terminal belong to the snippet */
-	for (int fd = 0; fd < 3; fd++)
-		close(fd);
-	for (;;) {
-		siginfo_t si;
-		int sig = sigwaitinfo(&all, &si);
-		if (sig < 0)
-			continue;
-		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == 0) {
-			/* the lab, from outside the namespace (a process inside
-			 * would show its pid): end the run but stay to reap it,
-			 * so its CPU time reaches our rusage and the lab's */
-			kill(-1, SIGKILL);
-			continue;
-		}
-		if (sig != SIGCHLD) {
-			kill(pid, sig);
-			continue;
-		}
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
-			if (w == pid)
-				init_finish(r, st);
-	}
+	struct box_init bi = {.main = pid, .lab_as = 0, .end_rest = end_rest_in_namespace, .finish = init_finish};
+	box_init_loop(r, &bi, &all);
 }
 
 /* The child's whole setup, one checked step after another. */

@@ -277,11 +277,6 @@ static pid_t gv_spawn(struct run *r, struct gv_state *g, bool probe, const sigse
 	gv_exec_runsc(r, g, probe);
 }
 
-static void gv_on_signal(int sig)
-{
-	(void)sig;
-}
-
 /* runsc run exits with the container's status, a signal as 128+N (as a
  * shell says it), and 128 itself when runsc failed. */
 static int gv_status(int st)
@@ -310,6 +305,24 @@ static void __attribute__((noreturn)) gv_finish(struct run *r, struct gv_state *
 	int raw = gv_status(st);
 	run_report(r, "S %d\n", raw);
 	_exit(WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw));
+}
+
+static void gv_end_rest(struct run *r)
+{
+	(void)r;
+	kill(-1, SIGKILL); /* the lab ends the run; we stay to reap it */
+}
+
+static void gv_reaped(pid_t pid, void *ctx)
+{
+	struct gv_state *g = ctx;
+	if (pid == g->probe)
+		g->probe = -1;
+}
+
+static void gv_finish_cb(struct run *r, int status, void *ctx)
+{
+	gv_finish(r, ctx, status);
 }
 
 static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
@@ -349,36 +362,14 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 		run_fail(r, "setsid", "a new session", errno);
 	g->snippet = gv_spawn(r, g, false, &none);
 	g->probe = r->exec_mode ? -1 : gv_spawn(r, g, true, &none);
-	prctl(PR_SET_DUMPABLE, 0);
-	struct sigaction sa = {.sa_handler = gv_on_signal};
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &sa, NULL);
-	if (!r->exec_mode)
-		for (int fd = 0; fd < 3; fd++)
-			close(fd);
-	for (;;) {
-		siginfo_t si;
-		int sig = sigwaitinfo(&all, &si);
-		if (sig < 0)
-			continue;
-		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == 0) {
-			kill(-1, SIGKILL); /* the lab ends the run; we stay to reap it */
-			continue;
-		}
-		if (sig != SIGCHLD) {
-			kill(g->snippet, sig);
-			continue;
-		}
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
-			if (w == g->probe)
-				g->probe = -1;
-			if (w == g->snippet)
-				gv_finish(r, g, st);
-		}
-	}
+	struct box_init bi = {.main = g->snippet,
+	                      .lab_as = 0,
+	                      .keep_stdio = r->exec_mode,
+	                      .end_rest = gv_end_rest,
+	                      .reaped = gv_reaped,
+	                      .finish = gv_finish_cb,
+	                      .ctx = g};
+	box_init_loop(r, &bi, &all);
 }
 
 /* ---------------- lab side ---------------- */

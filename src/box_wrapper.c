@@ -61,11 +61,6 @@ struct wr_seen {
 	long tree_peak;
 };
 
-static void wr_on_signal(int sig)
-{
-	(void)sig;
-}
-
 /* Every process of the run but the init. In the range, PID 1's kill(-1)
  * reaches exactly them; outside it (r->outside_range) kill(-1) would reach
  * every process of the user's, so the init, a subreaper, walks its own
@@ -95,6 +90,12 @@ static void __attribute__((noreturn)) wr_finish(struct run *r, int st)
 		;
 	run_report(r, "S %d\n", st);
 	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+static void wr_finish_cb(struct run *r, int status, void *ctx)
+{
+	(void)ctx;
+	wr_finish(r, status);
 }
 
 /* The init's list of steps, then PID 1's loop (as box_gvisor.c's). */
@@ -143,32 +144,11 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 		execvpe(r->user_argv[0], r->user_argv, r->envp);
 		run_fail(r, "execve", r->user_argv[0], errno);
 	}
-	prctl(PR_SET_DUMPABLE, 0);
-	struct sigaction sa = {.sa_handler = wr_on_signal};
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &sa, NULL);
-	for (int fd = 0; fd < 3; fd++)
-		close(fd);
-	for (;;) {
-		siginfo_t si;
-		int sig = sigwaitinfo(&all, &si);
-		if (sig < 0)
-			continue;
-		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == (r->outside_range ? getppid() : 0)) {
-			wr_kill_rest(r); /* the lab ends the run; we stay to reap it */
-			continue;
-		}
-		if (sig != SIGCHLD) {
-			kill(g->wrapper, sig);
-			continue;
-		}
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
-			if (w == g->wrapper)
-				wr_finish(r, st);
-	}
+	struct box_init bi = {.main = g->wrapper,
+	                      .lab_as = r->outside_range ? getppid() : 0,
+	                      .end_rest = wr_kill_rest,
+	                      .finish = wr_finish_cb};
+	box_init_loop(r, &bi, &all);
 }
 
 /* ---------------- lab side ---------------- */
