@@ -53,6 +53,13 @@ int box_write_id_maps(const struct run *r, unsigned in_uid, long out_uid, unsign
 /* A soft kill: asks the run's init, from outside its namespace, to end
  * and reap everything else (see child_init_and_exec). true when asked. */
 bool box_ask_init_to_end(const struct run *r);
+/* The first steps of every box's child, right after the clone: the
+ * worker's handlers back to default with every signal blocked (the init
+ * waits for them with sigwaitinfo, the command unblocks), the lab's ends
+ * closed (lab_sync_end is the lab's end of the box's sync pair), and the
+ * death signal armed: if the lab dies, the run dies. */
+void box_child_begin(struct run *r, int lab_sync_end);
+
 /* PID 1 of a run, shared by the boxes' inits: the kernel drops signals
  * PID 1 has no handler for, so the init installs one for every signal,
  * waits for them (all blocked by the caller before it forked `main`),

@@ -97,25 +97,24 @@ void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which)
 }
 
 /* The worker's handlers and mask must not reach the snippet. */
-static void child_reset_signals(void)
+static void child_arm_death_signal(struct run *r);
+
+void box_child_begin(struct run *r, int lab_sync_end)
 {
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	for (int s = 1; s < NSIG; s++)
 		if (s != SIGKILL && s != SIGSTOP)
 			sigaction(s, &dfl, NULL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-static void child_close_lab_ends(struct run *r)
-{
-	close(r->sync[1]);
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	close(lab_sync_end);
 	close(r->rep[0]);
 	if (r->out[0] >= 0)
 		close(r->out[0]);
 	if (r->have_decoys && r->d.listen_fd >= 0)
 		close(r->d.listen_fd);
+	child_arm_death_signal(r);
 }
 
 /* If the lab dies, the sandbox dies (this survives execve). Armed again
@@ -317,14 +316,14 @@ static void init_finish(struct run *r, int status, void *ctx)
  * ("S N"). */
 static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 {
-	sigset_t all, old;
+	sigset_t all, none; /* every signal is blocked since box_child_begin */
 	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	sigemptyset(&none);
 	pid_t pid = fork();
 	if (pid < 0)
 		run_fail(r, "fork", "the snippet (init stays PID 1)", errno);
 	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		child_exec(r);
 	}
 	struct box_init bi = {.main = pid, .lab_as = 0, .end_rest = end_rest_in_namespace, .finish = init_finish};
@@ -334,9 +333,7 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 /* The child's whole setup, one checked step after another. */
 static void __attribute__((noreturn)) child_main(struct run *r)
 {
-	child_reset_signals();
-	child_close_lab_ends(r);
-	child_arm_death_signal(r);
+	box_child_begin(r, r->sync[1]);
 	child_take_ids(r);
 	child_build_view(r);
 	child_receive_go(r);

@@ -101,21 +101,10 @@ static void wr_finish_cb(struct run *r, int status, void *ctx)
 /* The init's list of steps, then PID 1's loop (as box_gvisor.c's). */
 static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 {
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &dfl, NULL);
+	box_child_begin(r, g->sync[1]);
 	sigset_t all, none;
 	sigfillset(&all);
 	sigemptyset(&none);
-	sigprocmask(SIG_BLOCK, &all, NULL);
-	close(r->rep[0]);
-	close(r->out[0]);
-	if (r->have_decoys && r->d.listen_fd >= 0)
-		close(r->d.listen_fd);
-	close(g->sync[1]);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		run_fail(r, "prctl", "PR_SET_PDEATHSIG", errno);
 	char c;
 	if (read(g->sync[0], &c, 1) != 1)
 		run_fail(r, "wait for the lab", "sync pipe", EPIPE);
