@@ -59,6 +59,12 @@ bool box_ask_init_to_end(const struct run *r);
  * closed (lab_sync_end is the lab's end of the box's sync pair), and the
  * death signal armed: if the lab dies, the run dies. */
 void box_child_begin(struct run *r, int lab_sync_end);
+/* Waits for the lab's one byte on the child's end of the sync pair (its
+ * maps are written), then closes it. */
+void box_child_await_lab(struct run *r, int child_sync_end);
+/* A /proc of the run's own PID namespace, in a mount namespace of its own
+ * (tools read /proc/self; runsc re-executes /proc/self/exe). */
+void box_child_fresh_proc(struct run *r);
 
 /* PID 1 of a run, shared by the boxes' inits: the kernel drops signals
  * PID 1 has no handler for, so the init installs one for every signal,

@@ -44,12 +44,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,6 +115,22 @@ void box_child_begin(struct run *r, int lab_sync_end)
 	if (r->have_decoys && r->d.listen_fd >= 0)
 		close(r->d.listen_fd);
 	child_arm_death_signal(r);
+}
+
+void box_child_await_lab(struct run *r, int child_sync_end)
+{
+	char c;
+	if (read(child_sync_end, &c, 1) != 1)
+		run_fail(r, "wait for the lab", "sync pipe", EPIPE);
+	close(child_sync_end);
+}
+
+void box_child_fresh_proc(struct run *r)
+{
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		run_fail(r, "make mounts private", "/", errno);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		run_fail(r, "mount", "a fresh /proc", errno);
 }
 
 /* If the lab dies, the sandbox dies (this survives execve). Armed again
@@ -601,20 +617,13 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 }
 
 /* The snippet was a child of our init, a process of the host's kernel: the
- * host's own release and boot id answered it. */
+ * host's own release and boot id (run.c read them just before) answered it. */
 static void container_observe(struct run *r, struct lab_evidence *ev)
 {
-	struct utsname u;
 	(void)r;
 	ev->snippet_on_host = ev->started;
-	if (uname(&u) == 0)
-		str_copy(ev->kernel_release, sizeof ev->kernel_release, u.release);
-	char *id = read_file("/proc/sys/kernel/random/boot_id", NULL, 64);
-	if (id) {
-		id[strcspn(id, "\n")] = '\0';
-		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
-		free(id);
-	}
+	str_copy(ev->kernel_release, sizeof ev->kernel_release, ev->host_release);
+	str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, ev->host_boot_id);
 }
 
 static void container_sample(const struct run *r, bool memory, struct box_sample *out)

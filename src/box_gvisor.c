@@ -331,15 +331,8 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	sigset_t all, none;
 	sigfillset(&all);
 	sigemptyset(&none);
-	char c;
-	if (read(g->sync[0], &c, 1) != 1)
-		run_fail(r, "wait for the lab", "sync pipe", EPIPE);
-	close(g->sync[0]);
-	/* runsc re-executes /proc/self/exe: a /proc of this PID namespace */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		run_fail(r, "make mounts private", "/", errno);
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		run_fail(r, "mount", "a fresh /proc", errno);
+	box_child_await_lab(r, g->sync[0]);
+	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(r->out[1], 1) < 0 || dup2(r->out[1], 2) < 0)

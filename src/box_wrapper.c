@@ -105,15 +105,9 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 	sigset_t all, none;
 	sigfillset(&all);
 	sigemptyset(&none);
-	char c;
-	if (read(g->sync[0], &c, 1) != 1)
-		run_fail(r, "wait for the lab", "sync pipe", EPIPE);
-	close(g->sync[0]);
-	/* the wrapper's tools read /proc/self: a /proc of this PID namespace */
-	if (!r->outside_range && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		run_fail(r, "make mounts private", "/", errno);
-	if (!r->outside_range && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		run_fail(r, "mount", "a fresh /proc", errno);
+	box_child_await_lab(r, g->sync[0]);
+	if (!r->outside_range)
+		box_child_fresh_proc(r); /* the wrapper's tools read /proc/self */
 	/* outside the range, orphans come back to us, not to the host's init */
 	if (r->outside_range && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		run_fail(r, "prctl", "PR_SET_CHILD_SUBREAPER", errno);

@@ -178,12 +178,20 @@ static void skip_pending(struct matrix *m)
 	m->next = m->n_cells;
 }
 
-void matrix_abort(struct matrix *m)
+/* No more cells start; false when nothing was running. */
+static bool stop_starting(struct matrix *m)
 {
 	if (!matrix_running(m))
-		return;
+		return false;
 	m->aborted = true;
 	skip_pending(m);
+	return true;
+}
+
+void matrix_abort(struct matrix *m)
+{
+	if (!stop_starting(m))
+		return;
 	for (int k = 0; k < m->max_jobs; k++)
 		if (m->job_cell[k] >= 0)
 			job_abort(&m->jobs[k]);
@@ -191,10 +199,8 @@ void matrix_abort(struct matrix *m)
 
 void matrix_halt(struct matrix *m)
 {
-	if (!matrix_running(m))
+	if (!stop_starting(m))
 		return;
-	m->aborted = true;
-	skip_pending(m);
 	/* Every worker is told first, then each is reaped: their grace
 	 * periods run side by side, so a halt takes one, not one per worker. */
 	for (int k = 0; k < m->max_jobs; k++)

@@ -600,7 +600,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
 	            w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
-	host_kernel(ev);
+	host_kernel(ev); /* before observe(): a box compares with it, the container copies it */
 	if (box->observe)
 		box->observe(r, ev);
 	if (ev->peak_mem_from_cgroup)
