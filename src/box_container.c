@@ -114,6 +114,8 @@ void box_child_begin(struct run *r, int lab_sync_end)
 		close(r->out[0]);
 	if (r->have_decoys && r->d.listen_fd >= 0)
 		close(r->d.listen_fd);
+	if (r->eg.api_fd >= 0) /* the small internet is the lab's, not the run's */
+		close(r->eg.api_fd);
 	child_arm_death_signal(r);
 }
 

@@ -41,6 +41,8 @@ void config_defaults(struct lab_config *cfg)
 	for (size_t i = 0; i < sizeof allow / sizeof *allow; i++)
 		str_copy(cfg->env_allow[cfg->n_env_allow++], LAB_ENV_NAME_MAX, allow[i]);
 	str_copy(cfg->clean_home, sizeof cfg->clean_home, "/tmp");
+	cfg->net_mode = NET_MODE_NONE;
+	str_copy(cfg->net_allow[cfg->n_net_allow++], LAB_NET_HOST_MAX, "api.lab.test:80");
 	cfg->limits = (struct lab_limits){
 	    .memory = 256ull << 20,
 	    .pids = 32,
@@ -200,18 +202,20 @@ static void fmt_ms_bound(char *out, size_t cap, long ms)
 /* ---- the table ---- */
 
 enum key_kind {
-	KEY_LAYER,    /* bool: a layer on or off by default */
-	KEY_SIZE,     /* uint64_t bytes */
-	KEY_MS,       /* long milliseconds, written as a duration */
-	KEY_SECONDS,  /* long whole seconds (rounded up), written as a duration */
-	KEY_COUNT,    /* long, decimal */
-	KEY_CORES,    /* double */
-	KEY_HOSTNAME, /* char[]: one word */
-	KEY_RUNG,     /* int: a rung of the isolation ladder, by name */
-	KEY_NAMES,    /* the env allow-list */
-	KEY_ABSPATH,  /* char[]: an absolute path, taken as written */
-	KEY_PATH,     /* char[]: a path, relative ones beside the file */
-	KEY_PROGRAM,  /* KEY_PATH that must be an executable file now */
+	KEY_LAYER,     /* bool: a layer on or off by default */
+	KEY_SIZE,      /* uint64_t bytes */
+	KEY_MS,        /* long milliseconds, written as a duration */
+	KEY_SECONDS,   /* long whole seconds (rounded up), written as a duration */
+	KEY_COUNT,     /* long, decimal */
+	KEY_CORES,     /* double */
+	KEY_HOSTNAME,  /* char[]: one word */
+	KEY_RUNG,      /* int: a rung of the isolation ladder, by name */
+	KEY_NAMES,     /* the env allow-list */
+	KEY_NETMODE,   /* int: No-network's setting, by name */
+	KEY_HOSTPORTS, /* the proxy's allow-list: host:port pairs */
+	KEY_ABSPATH,   /* char[]: an absolute path, taken as written */
+	KEY_PATH,      /* char[]: a path, relative ones beside the file */
+	KEY_PROGRAM,   /* KEY_PATH that must be an executable file now */
 };
 
 struct config_key {
@@ -236,6 +240,8 @@ static const struct config_key config_keys[] = {
     {"isolation", "outside_uid", KEY_COUNT, 1, 4294967294.0, FIELD(outside_uid), "an unprivileged uid like 65534"},
     {"isolation", "rung", KEY_RUNG, 0, 0, FIELD(rung), "container, gvisor or microvm"},
     {"isolation", "kernel", KEY_ABSPATH, 0, 0, FIELD(guest_kernel), "the absolute path of a guest kernel"},
+    {"network", "mode", KEY_NETMODE, 0, 0, FIELD(net_mode), "none or allowlist"},
+    {"network", "allow", KEY_HOSTPORTS, 0, LAB_NET_ALLOW_MAX, FIELD(net_allow), "host:port pairs like api.lab.test:80"},
     {"env", "allow", KEY_NAMES, 0, LAB_ENV_ALLOW_MAX, FIELD(env_allow), "variable names like PATH LANG"},
     {"env", "home", KEY_ABSPATH, 0, 0, FIELD(clean_home), "an absolute path"},
     {"limits", "memory", KEY_SIZE, 16 << 20, 64.0 * (1 << 30), FIELD(limits.memory), "a size like 256M"},
@@ -253,7 +259,6 @@ static const struct config_key config_keys[] = {
 };
 #define N_KEYS (sizeof config_keys / sizeof *config_keys)
 
-/* [network] has no keys: the namespace simply has no interface up. */
 static const char *const config_sections[] = {"layers", "isolation", "network", "env", "limits", "safety", "paths"};
 #define N_SECTIONS (sizeof config_sections / sizeof *config_sections)
 
@@ -438,6 +443,72 @@ static int set_names(struct ini_state *st, const struct config_key *k, const cha
 	return 1;
 }
 
+/* One host:port of [network] allow: a DNS name (letters, digits, '-', '.')
+ * and a port 1-65535. NULL, or why not. */
+static const char *bad_hostport(const char *tok)
+{
+	const char *colon = strrchr(tok, ':');
+	if (!colon || colon == tok)
+		return "expected host:port";
+	for (const char *p = tok; p < colon; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '.'))
+			return "a host name holds only letters, digits, '-' and '.'";
+	char *end;
+	errno = 0;
+	long port = strtol(colon + 1, &end, 10);
+	if (!isdigit((unsigned char)colon[1]) || *end || errno || port < 1 || port > 65535)
+		return "the port must be a number 1-65535";
+	if (strlen(tok) >= LAB_NET_HOST_MAX)
+		return "too long";
+	return NULL;
+}
+
+/* [network] allow: every pair checked before the list replaces the old one
+ * (an empty list is allowed: then the proxy refuses everything). */
+static int set_hostports(struct ini_state *st, const struct config_key *k, const char *v)
+{
+	struct lab_config *cfg = st->cfg;
+	char pairs[LAB_NET_ALLOW_MAX][LAB_NET_HOST_MAX];
+	int n = 0, ok = 1;
+	char *list = strdup(v);
+	if (!list)
+		return config_error(st, "%s: out of memory", k->key);
+	for (char *save = NULL, *tok = strtok_r(list, " ,\t", &save); tok && ok; tok = strtok_r(NULL, " ,\t", &save)) {
+		const char *why = bad_hostport(tok);
+		if (why)
+			ok = config_error(st, "%s: '%s': %s", k->key, shown(st, 1, tok), why);
+		else if (n == LAB_NET_ALLOW_MAX)
+			ok = config_error(st, "%s: more than %d host:port pairs", k->key, LAB_NET_ALLOW_MAX);
+		else
+			str_copy(pairs[n++], LAB_NET_HOST_MAX, tok);
+	}
+	free(list);
+	if (!ok)
+		return 0;
+	memcpy(cfg->net_allow, pairs, sizeof pairs);
+	cfg->n_net_allow = n;
+	return 1;
+}
+
+bool config_net_allowed(const struct lab_config *cfg, const char *host, int port)
+{
+	char want[LAB_NET_HOST_MAX + 16];
+	snprintf(want, sizeof want, "%s:%d", host, port);
+	for (int i = 0; i < cfg->n_net_allow; i++)
+		if (!strcasecmp(cfg->net_allow[i], want))
+			return true;
+	return false;
+}
+
+void config_net_rule(const struct lab_config *cfg, char *out, size_t cap)
+{
+	str_copy(out, cap, "allow =");
+	for (int i = 0; i < cfg->n_net_allow; i++)
+		str_append(out, cap, " %s", cfg->net_allow[i]);
+	if (!cfg->n_net_allow)
+		str_append(out, cap, " (nothing)");
+}
+
 /* A path, relative ones beside the file; a program must be there now. */
 static int set_path(struct ini_state *st, const struct config_key *k, const char *v, const char *sv, void *field)
 {
@@ -494,6 +565,15 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 	}
 	case KEY_NAMES:
 		return set_names(st, k, v);
+	case KEY_NETMODE: {
+		int mode = lab_net_mode_by_key(v);
+		if (mode < 0)
+			return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
+		*(int *)field = mode;
+		return 1;
+	}
+	case KEY_HOSTPORTS:
+		return set_hostports(st, k, v);
 	case KEY_PATH:
 	case KEY_PROGRAM:
 		return set_path(st, k, v, sv, field);

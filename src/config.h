@@ -15,6 +15,8 @@ struct lab_config;
 
 #define LAB_ENV_ALLOW_MAX 32 /* [env] allow: names at most */
 #define LAB_ENV_NAME_MAX  64 /* bytes per name, NUL included */
+#define LAB_NET_ALLOW_MAX 16 /* [network] allow: host:port pairs at most */
+#define LAB_NET_HOST_MAX  80 /* bytes per host:port, NUL included */
 
 struct lab_limits {
 	uint64_t memory;    /* bytes: cgroup memory cap and RLIMIT_AS */
@@ -36,6 +38,10 @@ struct lab_config {
 	long outside_uid;            /* root lab: sandbox root maps to this uid */
 	int rung;                    /* enum lab_rung: how strong Isolation is */
 	char guest_kernel[PATH_MAX]; /* microvm rung: the guest's kernel ("" = newest /boot/vmlinuz-*) */
+	/* network: No-network's setting and the proxy's allow-list */
+	int net_mode; /* enum lab_net_mode */
+	char net_allow[LAB_NET_ALLOW_MAX][LAB_NET_HOST_MAX];
+	int n_net_allow;
 	/* env */
 	char env_allow[LAB_ENV_ALLOW_MAX][LAB_ENV_NAME_MAX];
 	int n_env_allow;
@@ -64,6 +70,11 @@ int parse_size(const char *s, uint64_t *out);    /* 256M, 64KiB, 1G */
 int parse_duration_ms(const char *s, long *out); /* 500ms, 2.5s, 1min, 1h */
 /* "isolation,network" | "all" | "none" -> bit mask, any length; -1 + err on
  * an unknown key or an empty item. */
+/* Whether host:port is on [network] allow (the host without regard to case). */
+bool config_net_allowed(const struct lab_config *cfg, const char *host, int port);
+/* "allow = api.lab.test:80 ..." as layers.ini would say it: the rule the
+ * proxy quotes when it refuses. */
+void config_net_rule(const struct lab_config *cfg, char *out, size_t cap);
 int layers_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
 #endif

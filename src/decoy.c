@@ -293,16 +293,35 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 	}
 }
 
-bool decoy_attacker_got_canary(const struct lab_decoys *d)
+static bool canary_row_in(const struct lab_decoys *d, const char *buf, size_t len)
 {
-	if (!d->received)
+	if (!buf)
 		return false;
-	if (memmem(d->received, d->received_len, d->csv_canary, strlen(d->csv_canary)))
+	if (memmem(buf, len, d->csv_canary, strlen(d->csv_canary)))
 		return true;
 	for (int v = 0; v < d->n_csv_variant; v++)
-		if (memmem(d->received, d->received_len, d->csv_variant[v], strlen(d->csv_variant[v])))
+		if (memmem(buf, len, d->csv_variant[v], strlen(d->csv_variant[v])))
 			return true;
 	return false;
+}
+
+bool decoy_attacker_got_canary(const struct lab_decoys *d)
+{
+	return canary_row_in(d, d->received, d->received_len);
+}
+
+int decoy_marks_in(const struct lab_decoys *d, const char *buf, size_t len, bool *canary_row)
+{
+	struct decoy_scanner sc = {0};
+	*canary_row = canary_row_in(d, buf, len);
+	/* a query string carries the data URL-encoded: "+" and "%2C" for the
+	 * row's spaces and commas; the canary itself is letters, digits and
+	 * "-", which survive, and the squeezed scan finds the secrets */
+	decoy_scan(d, &sc, buf, len);
+	int n = 0;
+	for (int i = 0; i < d->n_secret; i++)
+		n += sc.found[i];
+	return n;
 }
 
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp)

@@ -66,6 +66,10 @@ void decoy_remove(struct lab_decoys *d);
  * its canary row or one of its secrets. secrets[] is set for the secrets
  * found there. */
 bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECRETS]);
+/* This run's marks in any bytes that left the sandbox (what api.lab.test
+ * received, say): *canary_row for the customer data's canary row (plain,
+ * base64 or hex), and the number of planted secrets found. */
+int decoy_marks_in(const struct lab_decoys *d, const char *buf, size_t len, bool *canary_row);
 /* Did the attacker receive the canary row (plain, base64 or hex)? */
 bool decoy_attacker_got_canary(const struct lab_decoys *d);
 /* Looks for every planted secret in a stream, plain or encoded, including

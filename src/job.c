@@ -98,7 +98,17 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
 	X("exception_line", ev->exception_line, 0, INT_MAX)           \
 	X("attacker_from_run", ev->attacker_from_run, BOOL)           \
-	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX)
+	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX)   \
+	X("net_mode", ev->net_mode, 0, NET_MODE_COUNT - 1)             \
+	X("net_route_errno", ev->net_route_errno, -1, 4095)           \
+	X("proxy_allowed", ev->proxy_allowed, COUNT)                  \
+	X("proxy_refused", ev->proxy_refused, COUNT)                  \
+	X("proxy_bad", ev->proxy_bad, COUNT)                          \
+	X("api_bytes", ev->api_bytes, 0, LLONG_MAX)                   \
+	X("api_requests", ev->api_requests, COUNT)                    \
+	X("api_got_canary", ev->api_got_canary, BOOL)                 \
+	X("api_from_run", ev->api_from_run, BOOL)                     \
+	X("secrets_to_api", ev->secrets_to_api, 0, INT_MAX)
 
 #define STR_FIELDS(X)                                                                                                  \
 	X("snippet", r->snippet)                                                                                       \
@@ -112,7 +122,9 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("kernel_release", ev->kernel_release)       \
 	X("kernel_boot_id", ev->kernel_boot_id)       \
 	X("host_release", ev->host_release)           \
-	X("host_boot_id", ev->host_boot_id)
+	X("host_boot_id", ev->host_boot_id)           \
+	X("proxy_refusal", ev->proxy_refusal)         \
+	X("proxy_log", ev->proxy_log)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */

@@ -32,7 +32,19 @@ enum lab_rung {
 	RUNG_COUNT
 };
 const char *lab_rung_key(enum lab_rung r); /* "container" */
-int lab_rung_by_key(const char *key);      /* -1 if unknown */
+
+/* What No-network leaves open when it is on (its setting): nothing, or one
+ * door, the lab's egress proxy (egress.h), that lets out only the host:port
+ * pairs of layers.ini's [network] allow. Off, the layer leaves the host's
+ * network whatever the mode. */
+enum lab_net_mode {
+	NET_MODE_NONE,      /* a network namespace with no interface up */
+	NET_MODE_ALLOWLIST, /* the same, plus lo and the lab's proxy on 127.0.0.1:EGRESS_PORT in it */
+	NET_MODE_COUNT
+};
+const char *lab_net_mode_key(enum lab_net_mode m); /* "none" */
+int lab_net_mode_by_key(const char *key);          /* -1 if unknown */
+int lab_rung_by_key(const char *key);              /* -1 if unknown */
 
 enum lab_verdict {
 	VERDICT_RAN_OK,
@@ -105,6 +117,19 @@ struct lab_evidence {
 	int secrets_to_attacker; /* planted secrets found in what the attacker received */
 	int net_probe_errno;     /* connect() from inside to the listener; -1 = not probed, 0 = connected */
 	bool own_netns;
+	/* egress by allow-list (No-network's second setting, egress.c) */
+	int net_mode;                 /* enum lab_net_mode the run used */
+	int net_route_errno;          /* connect() from inside to an address off loopback; -1 = not probed */
+	long proxy_allowed;           /* requests the proxy let through */
+	long proxy_refused;           /* refused by the allow-list (403) */
+	long proxy_bad;               /* malformed, oversized or too slow: 400, 431, 408 */
+	char proxy_refusal[LAB_LINE]; /* the first refusal, as the proxy said it */
+	char proxy_log[LAB_LINE * 4]; /* the proxy's log, one request a line */
+	uint64_t api_bytes;           /* what api.lab.test received */
+	long api_requests;
+	bool api_got_canary; /* the customer data's canary row was in it */
+	bool api_from_run;   /* this run's canary row or secrets were in it */
+	int secrets_to_api;
 	/* takeover */
 	bool host_target_written;
 	uint64_t host_target_size;

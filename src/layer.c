@@ -33,6 +33,21 @@ int lab_rung_by_key(const char *key)
 	return -1;
 }
 
+static const char *const net_mode_keys[NET_MODE_COUNT] = {"none", "allowlist"};
+
+const char *lab_net_mode_key(enum lab_net_mode m)
+{
+	return (int)m >= 0 && m < NET_MODE_COUNT ? net_mode_keys[m] : "?";
+}
+
+int lab_net_mode_by_key(const char *key)
+{
+	for (int i = 0; i < NET_MODE_COUNT; i++)
+		if (!strcmp(key, net_mode_keys[i]))
+			return i;
+	return -1;
+}
+
 int layer_by_key(const char *key)
 {
 	for (int i = 0; i < LAYER_COUNT; i++)

@@ -71,6 +71,9 @@ static const char usage_tail[] = "  --on L turns exactly L on; --off L turns eve
                                  "  --rung R        the Isolation layer's rung: container (namespaces and\n"
                                  "                  seccomp on the host kernel), gvisor (runsc) or microvm\n"
                                  "                  (its own guest kernel in QEMU); default from layers.ini\n"
+                                 "  --network-mode M  No-network's setting: none (no interface at all) or\n"
+                                 "                  allowlist (only the lab's egress proxy, which lets out\n"
+                                 "                  [network] allow's host:port pairs); default from layers.ini\n"
                                  "  --help          this text\n"
                                  "  --version       the version\n"
                                  "\n"
@@ -529,36 +532,54 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 	return code;
 }
 
-/* --rung NAME (or --rung=NAME) anywhere on the line before exec's "--":
- * the Isolation layer's rung for run, matrix, exec and the screen, over
- * layers.ini's. Taken out of argv so no option loop sees it; returns the
- * new argc, or -1 (usage error said). */
-static int take_rung_option(int *rung, int argc, char **argv)
+/* A setting that reads the same anywhere on the line before exec's "--":
+ * --rung NAME (the Isolation layer's rung) and --network-mode NAME
+ * (No-network's setting), for run, matrix, exec and the screen, over
+ * layers.ini's. */
+struct choice_option {
+	const char *flag;            /* "--rung" */
+	int (*by_key)(const char *); /* -1 if unknown */
+	const char *choices;         /* for the message */
+};
+
+static const struct choice_option choice_options[] = {
+    {"--rung", lab_rung_by_key, "container, gvisor or microvm"},
+    {"--network-mode", lab_net_mode_by_key, "none or allowlist"},
+};
+
+/* Takes every choice option out of argv so no option loop sees it; fills
+ * out[] (-1 = not given) and returns the new argc, or -1 (usage error said). */
+static int take_choice_options(int out[], int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break; /* exec's command follows */
-		const char *v;
-		int took = 1;
-		if (!strcmp(argv[i], "--rung")) {
-			if (i + 1 >= argc) {
-				usage_error("--rung needs one of container, gvisor, microvm");
+		for (size_t k = 0; k < sizeof choice_options / sizeof *choice_options; k++) {
+			const struct choice_option *o = &choice_options[k];
+			size_t fl = strlen(o->flag);
+			const char *v;
+			int took = 1;
+			if (!strcmp(argv[i], o->flag)) {
+				if (i + 1 >= argc) {
+					usage_error("%s needs one of %s", o->flag, o->choices);
+					return -1;
+				}
+				v = argv[i + 1];
+				took = 2;
+			} else if (!strncmp(argv[i], o->flag, fl) && argv[i][fl] == '=') {
+				v = argv[i] + fl + 1;
+			} else {
+				continue;
+			}
+			if ((out[k] = o->by_key(v)) < 0) {
+				usage_error("%s %s: expected %s", o->flag, v, o->choices);
 				return -1;
 			}
-			v = argv[i + 1];
-			took = 2;
-		} else if (!strncmp(argv[i], "--rung=", 7)) {
-			v = argv[i] + 7;
-		} else {
-			continue;
+			memmove(&argv[i], &argv[i + took], sizeof *argv * (size_t)(argc - i - took + 1));
+			argc -= took;
+			i--;
+			break;
 		}
-		if ((*rung = lab_rung_by_key(v)) < 0) {
-			usage_error("--rung %s: expected container, gvisor or microvm", v);
-			return -1;
-		}
-		memmove(&argv[i], &argv[i + took], sizeof *argv * (size_t)(argc - i - took + 1));
-		argc -= took;
-		i--;
 	}
 	return argc;
 }
@@ -566,8 +587,8 @@ static int take_rung_option(int *rung, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
-	int i = 1, rung = -1;
-	if ((argc = take_rung_option(&rung, argc, argv)) < 0)
+	int i = 1, choice[2] = {-1, -1}; /* --rung, --network-mode */
+	if ((argc = take_choice_options(choice, argc, argv)) < 0)
 		return EXIT_USAGE;
 	/* Part of the safety net: descriptors the lab inherited from whoever
 	 * started it (a shell's `7</`, a CI harness's pipes) are the user's
@@ -600,8 +621,10 @@ int main(int argc, char **argv)
 		free(inert);
 		return EXIT_USAGE;
 	}
-	if (rung >= 0)
-		cfg.rung = rung;
+	if (choice[0] >= 0)
+		cfg.rung = choice[0];
+	if (choice[1] >= 0)
+		cfg.net_mode = choice[1];
 	if (i >= argc || !strcmp(argv[i], "tui"))
 		return tui_main(&cfg);
 	const char *cmd = argv[i];

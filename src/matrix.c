@@ -33,8 +33,7 @@ int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct sni
 		m->job_cell[k] = -1;
 	}
 	for (int c = 0; c < m->n_cells; c++)
-		m->cells[c].expected =
-		    verdict_expected(&snips[c / LAB_COMBOS], (unsigned)(c % LAB_COMBOS), (enum lab_rung)cfg->rung);
+		m->cells[c].expected = verdict_expected(&snips[c / LAB_COMBOS], (unsigned)(c % LAB_COMBOS), cfg);
 	return 0;
 }
 

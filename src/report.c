@@ -224,9 +224,12 @@ void report_text(const struct lab_result *r, int tty)
 		col = bold;
 	text_out("%s — %s\n", r->snippet, threat_name(r->threat));
 	if (r->layers & LAYER_BIT(LAYER_ISOLATION))
-		text_out("layers: %s (rung: %s)\n\n", layers, lab_rung_key(r->rung));
+		text_out("layers: %s (rung: %s)\n", layers, lab_rung_key(r->rung));
 	else
-		text_out("layers: %s\n\n", layers);
+		text_out("layers: %s\n", layers);
+	if (r->ev.net_mode == NET_MODE_ALLOWLIST)
+		text_out("No-network mode: allowlist (the lab's egress proxy is the one door)\n");
+	text_out("\n");
 	text_out("%s%s%s", col, verdict_name(r->verdict), off);
 	if (r->verdict == VERDICT_CONTAINED && r->caught_by >= 0)
 		text_out(" by %s", lab_layers[r->caught_by].name);
@@ -243,6 +246,18 @@ void report_text(const struct lab_result *r, int tty)
 			text_out("  - %s\n", e);
 			free(e);
 		}
+	}
+	if (r->ev.proxy_log[0]) {
+		/* the proxy's own record: evidence the snippet cannot write */
+		char *log = sanitize_output(r->ev.proxy_log, strlen(r->ev.proxy_log), 0);
+		text_out("\negress proxy log (the lab's, outside the sandbox):\n");
+		for (char *line = log, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			text_out("  > %s\n", line);
+		}
+		free(log);
 	}
 	if (r->ev.mechanisms[0])
 		text_out("\nmechanisms: %s\n", r->ev.mechanisms);
@@ -334,7 +349,25 @@ void report_json(const struct lab_result *r)
 	sb_printf(&b, ",\"exception_line\":%d}", ev->exception_line);
 	sb_puts(&b, ",\"error\":");
 	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
-	sb_puts(&b, "}\n");
+	sb_printf(&b, ",\"network_mode\":\"%s\",\"egress\":{\"allowed\":%ld,\"refused\":%ld,\"bad\":%ld,\"refusal\":",
+	          lab_net_mode_key((enum lab_net_mode)ev->net_mode), ev->proxy_allowed, ev->proxy_refused,
+	          ev->proxy_bad);
+	sb_json_str(&b, ev->proxy_refusal[0] ? ev->proxy_refusal : NULL);
+	sb_printf(&b,
+	          ",\"route_probe_errno\":%d,\"api_requests\":%ld,\"api_bytes\":%llu,\"api_got_canary\":%s,\"log\":[",
+	          ev->net_route_errno, ev->api_requests, (unsigned long long)ev->api_bytes,
+	          ev->api_got_canary ? "true" : "false");
+	for (const char *l = ev->proxy_log; *l;) {
+		size_t len = strcspn(l, "\n");
+		char line[LAB_LINE];
+		size_t keep = len < sizeof line - 1 ? len : sizeof line - 1;
+		memcpy(line, l, keep);
+		line[keep] = '\0';
+		sb_printf(&b, "%s", l == ev->proxy_log ? "" : ",");
+		sb_json_str(&b, line);
+		l += len + (l[len] == '\n');
+	}
+	sb_puts(&b, "]}}\n");
 	fputs(b.s, stdout);
 	sb_free(&b);
 }
@@ -404,9 +437,10 @@ static const char *matrix_limits_mechanism(const struct matrix *m)
 
 static void matrix_legend(const struct matrix *m)
 {
-	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (rung: %s, limits: %s)\ncolumns:",
+	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (rung: %s, network mode: %s, "
+	         "limits: %s)\ncolumns:",
 	         m->n_snips, LAB_COMBOS, matrix_who(), lab_rung_key((enum lab_rung)m->cfg->rung),
-	         matrix_limits_mechanism(m));
+	         lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), matrix_limits_mechanism(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
 	char legend[REPORT_LEGEND_MAX];
@@ -530,9 +564,9 @@ void report_matrix_markdown(const struct matrix *m)
 void report_matrix_json(const struct matrix *m)
 {
 	struct strbuf b = {0};
-	sb_printf(&b, "{\"as\":\"%s\",\"rung\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[",
+	sb_printf(&b, "{\"as\":\"%s\",\"rung\":\"%s\",\"network_mode\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[",
 	          geteuid() == 0 ? "root" : "user", lab_rung_key((enum lab_rung)m->cfg->rung),
-	          matrix_limits_mechanism(m));
+	          lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), matrix_limits_mechanism(m));
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];
 		const struct lab_result *r = &cell->res;

@@ -140,6 +140,33 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	r->inside_uid = r->uid;
 	r->map_uid = r->uid;
 	r->map_gid = r->gid;
+	egress_init(&r->eg, cfg);
+}
+
+/* Allow-list mode: the proxy is announced the way every HTTP client looks
+ * for one, whatever Clean-env kept (like the LAB_* task inputs); a proxy
+ * setting of the caller's would only point nowhere, so it goes. */
+static void add_proxy_env(struct run *r)
+{
+	static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
+	                                    "ALL_PROXY",  "all_proxy",   "NO_PROXY",   "no_proxy"};
+	int w = 0;
+	for (int i = 0; i < r->n_env; i++) {
+		bool drop = false;
+		for (size_t k = 0; k < sizeof names / sizeof *names && !drop; k++)
+			drop = !strncmp(r->envp[i], names[k], strlen(names[k])) && r->envp[i][strlen(names[k])] == '=';
+		if (drop)
+			free(r->envp[i]);
+		else
+			r->envp[w++] = r->envp[i];
+	}
+	r->n_env = w;
+	if (r->envp)
+		r->envp[w] = NULL;
+	for (size_t k = 0; k < 4; k++)
+		add_env(r, "%s=http://127.0.0.1:%d", names[k], EGRESS_PORT);
+	add_env(r, "NO_PROXY=");
+	add_env(r, "no_proxy=");
 }
 
 /* The run's folder, canaries and attacker listener (decoy.c). */
@@ -157,13 +184,25 @@ static int plant_decoys(struct run *r, const struct snippet *s, struct lab_evide
 		         strerror(-e));
 		return -1;
 	}
+	r->eg.attacker_port = r->d.port;
+	return 0;
+}
+
+/* The lab's small internet (egress.h): api.lab.test on its 127.0.0.1. */
+static int serve_small_internet(struct run *r, struct lab_evidence *ev)
+{
+	int e = egress_serve(&r->eg);
+	if (e < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot start api.lab.test on 127.0.0.1: %s", strerror(-e));
+		return -1;
+	}
 	return 0;
 }
 
 static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
-	if (plant_decoys(r, s, ev) < 0)
+	if (plant_decoys(r, s, ev) < 0 || serve_small_internet(r, ev) < 0)
 		return -1;
 	const char *base = strrchr(r->d.dir, '/');
 	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
@@ -173,7 +212,17 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 		return -1;
 	/* the task's inputs, where the snippet sees them */
 	add_env(r, "LAB_DATA=%s%s", iso ? "/work" : r->inside_dir, iso ? "/sales.csv" : "/work/sales.csv");
-	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
+	/* behind the allow-list the sandbox reaches the small internet by
+	 * name, through the proxy; otherwise at the lab's 127.0.0.1, which is
+	 * the sandbox's own only with No-network off */
+	if (run_allowlist(r)) {
+		add_env(r, "LAB_ATTACKER=http://attacker.lab.test/%s/", r->d.run_token);
+		add_env(r, "LAB_API=http://api.lab.test/");
+		add_proxy_env(r);
+	} else {
+		add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
+		add_env(r, "LAB_API=http://127.0.0.1:%d/", r->eg.api_port);
+	}
 	add_env(r, "LAB_HOST_TARGET=%s%s", iso ? r->d.host_target : r->inside_dir,
 	        iso ? "" : r->d.host_target + strlen(r->d.dir));
 	ev->env_vars = r->n_env;
@@ -250,7 +299,14 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 	/* Isolation's new root is a tmpfs over /tmp in the run's own mount
 	 * namespace: no temp folder to make and remove for exec */
 	str_copy(r->d.root, sizeof r->d.root, "/tmp");
-	return run_layers_plan(r, ev);
+	if (run_layers_plan(r, ev) < 0)
+		return -1;
+	if (run_allowlist(r)) {
+		if (serve_small_internet(r, ev) < 0)
+			return -1;
+		add_proxy_env(r);
+	}
+	return 0;
 }
 
 /* ---------------- watching the run ---------------- */
@@ -428,8 +484,8 @@ static void watch_sample(struct watch *w, long now)
 static bool watch_turn(struct watch *w)
 {
 	struct run *r = w->r;
-	struct pollfd pfd[16];
-	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1;
+	struct pollfd pfd[16 + EGRESS_POLL_MAX];
+	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
 	if (r->out[0] >= 0)
 		i_out = n, pfd[n++] = (struct pollfd){r->out[0], POLLIN, 0};
 	if (r->rep[0] >= 0)
@@ -444,14 +500,19 @@ static bool watch_turn(struct watch *w)
 		for (int j = 0; j < k; j++)
 			pfd[n++] = (struct pollfd){fds[j], POLLIN, 0};
 	}
+	i_eg = n;
+	n_eg = egress_poll(&r->eg, pfd + n, EGRESS_POLL_MAX);
+	n += n_eg;
 	if (poll(pfd, (nfds_t)n, (int)watch_timeout(w, monotonic_ms())) < 0 && errno != EINTR)
 		return false;
 	long now = monotonic_ms();
+	/* the proxy first: what it relays to the attacker is read below */
+	egress_ready(&r->eg, pfd + i_eg, n_eg, now);
 	if (i_out >= 0 && pfd[i_out].revents)
 		watch_output(w);
 	if (i_rep >= 0 && pfd[i_rep].revents)
 		watch_report(w);
-	for (int j = i_att; i_att >= 0 && j < n; j++)
+	for (int j = i_att; i_att >= 0 && j < i_eg; j++)
 		if (pfd[j].revents)
 			decoy_attacker_event(&r->d, pfd[j].fd);
 	if (i_abort >= 0 && pfd[i_abort].revents)
@@ -471,16 +532,19 @@ static bool watch_turn(struct watch *w)
 	return !(w->main_done && ((r->out[0] < 0 && r->rep[0] < 0) || now >= w->drain_deadline));
 }
 
-/* Attacker bytes still in flight after the run ended. */
+/* Attacker bytes still in flight after the run ended, and what the proxy
+ * still relays to the small internet. */
 static void drain_attacker(struct run *r)
 {
-	for (int round = 0; r->have_decoys && round < 3; round++) {
-		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
-		struct pollfd pfd[ATTACKER_CONNS + 1];
+	for (int round = 0; round < 6; round++) {
+		int fds[ATTACKER_CONNS + 1], k = r->have_decoys ? decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1) : 0;
+		struct pollfd pfd[ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
 		for (int j = 0; j < k; j++)
 			pfd[j] = (struct pollfd){fds[j], POLLIN, 0};
-		if (poll(pfd, (nfds_t)k, 0) <= 0)
+		int n = k + egress_poll(&r->eg, pfd + k, EGRESS_POLL_MAX);
+		if (n == 0 || poll(pfd, (nfds_t)n, 0) <= 0)
 			break;
+		egress_ready(&r->eg, pfd + k, n - k, monotonic_ms());
 		for (int j = 0; j < k; j++)
 			if (pfd[j].revents)
 				decoy_attacker_event(&r->d, pfd[j].fd);
@@ -500,6 +564,8 @@ static void parse_report(struct watch *w)
 		*next++ = '\0';
 		if (line[0] == 'P') {
 			ev->net_probe_errno = atoi(line + 2);
+		} else if (line[0] == 'R' && line[1] == ' ') {
+			ev->net_route_errno = atoi(line + 2);
 		} else if (line[0] == 'K' && line[1] == ' ') {
 			/* a box's probe: the release its kernel answered */
 			str_copy(ev->kernel_release, sizeof ev->kernel_release, line + 2);
@@ -560,6 +626,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	const struct lab_config *cfg = r->cfg;
 	struct watch w = {.r = r, .box = box, .opts = opts, .ev = ev, .output = output};
 	ev->net_probe_errno = -1;
+	ev->net_route_errno = -1;
 	ev->exit_code = -1;
 	w.t0 = monotonic_ms();
 	if (box->start(r, ev) < 0)
@@ -573,6 +640,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	while (watch_turn(&w))
 		;
 	drain_attacker(r);
+	egress_finish(&r->eg, r->have_decoys ? &r->d : NULL, ev);
 	if (!w.main_done) {
 		box->kill(r, true);
 		if (wait4(r->child_pid, &w.status, __WALL, &w.ru) == r->child_pid)
@@ -640,6 +708,7 @@ static void run_cleanup(struct run *r)
 			*fds[i] = -1;
 		}
 	run_layers_cleanup(r);
+	egress_close(&r->eg);
 	if (r->have_decoys)
 		decoy_remove(&r->d);
 	else if (r->d.dir[0])
@@ -758,6 +827,12 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 		fprintf(stderr, "containment-lab: %s\n", ev.error[0] ? ev.error : "the sandbox failed");
 		if (ev.exit_code == 2)
 			code = 2;
+	}
+	/* the proxy's log is the evidence of what the command sent out */
+	for (const char *l = ev.proxy_log; *l;) {
+		size_t len = strcspn(l, "\n");
+		fprintf(stderr, "containment-lab: egress: %.*s\n", (int)len, l);
+		l += len + (l[len] == '\n');
 	}
 	if (ev.timed_out)
 		fprintf(stderr, "containment-lab: killed: the Resource-limits wall clock (%ld ms) ran out\n",

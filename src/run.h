@@ -17,6 +17,7 @@
 
 #include "cgroup.h"
 #include "decoy.h"
+#include "egress.h"
 #include "lab.h"
 
 #include <linux/filter.h>
@@ -69,12 +70,19 @@ struct run {
 	int sync[2], rep[2], out[2];
 	pid_t child_pid;
 	int pidfd;
-	void *box_priv; /* the box's own state for this run (box_gvisor.c) */
+	void *box_priv;   /* the box's own state for this run (box_gvisor.c) */
+	struct egress eg; /* the small internet, and No-network's allow-list proxy (egress.h) */
 };
 
 static inline bool run_on(const struct run *r, enum lab_layer l)
 {
 	return (r->layers & LAYER_BIT(l)) != 0;
+}
+
+/* No-network is on with its allow-list: the proxy is the sandbox's door. */
+static inline bool run_allowlist(const struct run *r)
+{
+	return run_on(r, LAYER_NETWORK) && r->cfg->net_mode == NET_MODE_ALLOWLIST;
 }
 
 /* ---- child side (never return on failure) ---- */

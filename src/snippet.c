@@ -286,8 +286,14 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 				FAIL("%s:%d: at most %d lab:expect lines", path, lineno, SNIPPET_MAX_EXPECT);
 			SET_FIELD(s->expect[s->n_expect], "expect line");
 			s->n_expect++;
+		} else if (!strcmp(key, "uses")) {
+			const char *port = strrchr(val, ':');
+			if (!port || port == val || !port[1] || strspn(port + 1, "0123456789") != strlen(port + 1) ||
+			    strpbrk(val, " \t/"))
+				FAIL("%s:%d: lab:uses needs one host:port, like api.lab.test:80", path, lineno);
+			SET_FIELD(s->uses, "uses");
 		} else {
-			FAIL("%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect)", path,
+			FAIL("%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect, uses)", path,
 			     lineno, key);
 		}
 	}

@@ -37,6 +37,9 @@ struct snippet {
 	char consequence[256];
 	char expect[SNIPPET_MAX_EXPECT][128]; /* legit: text the output must contain */
 	int n_expect;
+	/* lab:uses: the one host:port its work (or its leak) goes through: the
+	 * truth table then follows No-network's setting (verdict_expected) */
+	char uses[80];
 	char *code;      /* whole file, owned; NULL when broken */
 	char error[512]; /* snippet_scan's broken entries: why ("" = fine) */
 };

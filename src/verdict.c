@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const names[VERDICT_COUNT] = {"RAN OK", "FAILED", "CONTAINED", "ESCAPED", "ERROR", "BROKE"};
 
@@ -18,8 +19,29 @@ const char *verdict_name(enum lab_verdict v)
 	return v < VERDICT_COUNT ? names[v] : "?";
 }
 
-enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, enum lab_rung rung)
+/* The host the snippet's work (or its leak) goes through is on the
+ * proxy's allow-list. */
+static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
 {
+	for (int i = 0; i < cfg->n_net_allow; i++)
+		if (!strcasecmp(cfg->net_allow[i], s->uses))
+			return true;
+	return false;
+}
+
+enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, const struct lab_config *cfg)
+{
+	enum lab_rung rung = (enum lab_rung)cfg->rung;
+	/* a snippet that names the one host it needs (lab:uses): No-network
+	 * stops it outright with mode none (the price of no network, for a
+	 * legitimate task), and lets it through when its allow-list has the
+	 * host (a door for the task, and for a leak) */
+	if (s->uses[0] && (layers & LAYER_BIT(LAYER_NETWORK))) {
+		bool open = cfg->net_mode == NET_MODE_ALLOWLIST && uses_allowed(s, cfg);
+		if (s->threat == THREAT_LEGIT)
+			return open ? VERDICT_RAN_OK : VERDICT_FAILED;
+		return open ? VERDICT_ESCAPED : VERDICT_CONTAINED;
+	}
 	if (s->threat == THREAT_LEGIT || s->layer < 0)
 		return VERDICT_RAN_OK;
 	/* the container rung's Isolation leaves the host kernel serving the
@@ -48,6 +70,17 @@ static void set_headline(struct lab_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->headline, sizeof r->headline, fmt, ap);
 	va_end(ap);
+}
+
+/* The proxy's own log lines, as evidence (at most max of them). */
+static void proxy_lines(struct lab_result *r, int max)
+{
+	const char *l = r->ev.proxy_log;
+	for (int k = 0; *l && k < max; k++) {
+		size_t len = strcspn(l, "\n");
+		add(r, "egress proxy log: %.*s", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
 }
 
 static void how_it_ended(struct lab_result *r, const struct lab_config *cfg)
@@ -79,6 +112,10 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 		set_headline(r, "The task worked: exit 0 and the totals match the known answer");
 		add(r, "exit status 0 after %ld ms", ev->duration_ms);
 		add(r, "all %d expected lines of the report are in the output", s->n_expect);
+		if (ev->api_requests)
+			add(r, "api.lab.test served %ld request(s)%s", ev->api_requests,
+			    ev->net_mode == NET_MODE_ALLOWLIST ? ", every one through the lab's egress proxy" : "");
+		proxy_lines(r, 4);
 		return;
 	}
 	r->verdict = VERDICT_FAILED;
@@ -90,6 +127,10 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 				add(r, "missing from the output: \"%s\"", s->expect[i]);
 				break;
 			}
+	if (s->uses[0] && (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->net_mode == NET_MODE_NONE)
+		add(r, "the task needs %s, and No-network (mode none) leaves no way to it: the price of no network",
+		    s->uses);
+	proxy_lines(r, 4);
 }
 
 /* Errors no layer causes: the code itself is wrong (or is not Python).
@@ -326,6 +367,60 @@ static bool vm(const struct lab_result *r)
 	return r->rung == RUNG_MICROVM && (r->layers & LAYER_BIT(LAYER_ISOLATION));
 }
 
+/* Behind the allow-list: the data left through a host it lets out. */
+static bool escaped_through_allowed(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char bytes[32];
+	if (!ev->api_from_run)
+		return false;
+	fmt_thousands(bytes, sizeof bytes, ev->api_bytes);
+	r->verdict = VERDICT_ESCAPED;
+	set_headline(r, "The data left through an allowed host: api.lab.test received %s bytes%s", bytes,
+	             ev->api_got_canary ? ", the canary row of the customer data among them" : "");
+	add(r, "an allow-list narrows the door; data can still leave through an allowed host");
+	add(r,
+	    "api.lab.test (what it received, outside the sandbox): %ld request(s), %s bytes, canary row %s, %d "
+	    "planted secret(s)",
+	    ev->api_requests, bytes, ev->api_got_canary ? "present" : "absent", ev->secrets_to_api);
+	if (ev->proxy_refused)
+		add(r, "the proxy did refuse %s", ev->proxy_refusal);
+	proxy_lines(r, 4);
+	return true;
+}
+
+/* No-network's proof that the door was shut, in its own words. */
+static bool network_proof(struct lab_result *r, bool gv)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (!(r->layers & LAYER_BIT(LAYER_NETWORK)) || !ev->own_netns)
+		return false;
+	if (ev->net_mode == NET_MODE_ALLOWLIST) /* lo is up: 127.0.0.1 is the sandbox's own */
+		return ev->net_route_errno == ENETUNREACH && ev->net_probe_errno > 0;
+	return ev->net_probe_errno == ENETUNREACH || (gv && ev->net_probe_errno > 0);
+}
+
+static void exfil_contained_headline(struct lab_result *r, bool gv)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_refused)
+		set_headline(r, "The egress proxy refused %s", ev->proxy_refusal);
+	else if (ev->net_mode == NET_MODE_ALLOWLIST)
+		set_headline(r,
+		             "No way out but the egress proxy: off loopback connect() -> Network is unreachable, and "
+		             "nothing of this run went through it");
+	else if (ev->net_probe_errno == ENETUNREACH && vm(r))
+		set_headline(r, "connect() failed: Network is unreachable — the microVM has no network card");
+	else if (ev->net_probe_errno == ENETUNREACH)
+		set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network "
+		                "namespace with no interface");
+	else if (gv)
+		set_headline(r,
+		             "connect() failed: %s — gVisor's own network stack (--network=none) has only its "
+		             "own loopback, not the host's",
+		             strerror(ev->net_probe_errno));
+}
+
 static void judge_exfil(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -338,39 +433,38 @@ static void judge_exfil(struct lab_result *r)
 		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns,
 		    bytes, ev->attacker_got_canary ? "present" : "absent");
 		add(r, "%s",
-		    vm(r) ? "the microVM had a user-mode network card whose gateway reaches the host"
-		          : "the sandbox shared the host's network namespace");
+		    ev->net_mode == NET_MODE_ALLOWLIST
+		        ? "the egress proxy let it out: attacker.lab.test is on the allow-list"
+		    : vm(r) ? "the microVM had a user-mode network card whose gateway reaches the host"
+		            : "the sandbox shared the host's network namespace");
+		proxy_lines(r, 3);
 		return;
 	}
+	if (escaped_through_allowed(r))
+		return;
 	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
 	 * refuses (ECONNREFUSED) rather than being unreachable */
 	bool gv = r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
-	bool proof = (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->own_netns &&
-	             (ev->net_probe_errno == ENETUNREACH || (gv && ev->net_probe_errno > 0));
-	if (broke_by_itself(r) || !proof) {
+	if (broke_by_itself(r) || !network_proof(r, gv)) {
 		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
 		                       : "nothing reached the attacker, though the network was open");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_NETWORK;
-		if (ev->net_probe_errno == ENETUNREACH && vm(r))
-			set_headline(r, "connect() failed: Network is unreachable — the microVM has no network card");
-		else if (ev->net_probe_errno == ENETUNREACH)
-			set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network "
-			                "namespace with no interface");
-		else
-			set_headline(r,
-			             "connect() failed: %s — gVisor's own network stack (--network=none) has only its "
-			             "own loopback, not the host's",
-			             strerror(ev->net_probe_errno));
+		exfil_contained_headline(r, gv);
 	}
 	if (ev->net_probe_errno >= 0)
 		add(r, "probe from inside %s: connect(%s) -> %s (errno %d)",
 		    gv      ? "a probe sandbox beside it (same runsc, same network)"
 		    : vm(r) ? "the guest, by our init"
 		            : "the sandbox",
-		    vm(r) ? "the attacker's address" : "127.0.0.1",
+		    vm(r)                                ? "the attacker's address"
+		    : ev->net_mode == NET_MODE_ALLOWLIST ? "127.0.0.1, the attacker's port: the sandbox's own loopback"
+		                                         : "127.0.0.1",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
+	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->net_route_errno >= 0)
+		add(r, "probe from inside the sandbox: connect(192.0.2.1:80, off loopback) -> %s (errno %d)",
+		    ev->net_route_errno ? strerror(ev->net_route_errno) : "connected", ev->net_route_errno);
 	if (ev->attacker_bytes > 0)
 		add(r,
 		    "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
@@ -378,6 +472,7 @@ static void judge_exfil(struct lab_result *r)
 		    bytes);
 	else
 		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);
+	proxy_lines(r, 3);
 }
 
 static void judge_takeover(struct lab_result *r)
@@ -593,8 +688,8 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	}
 	/* What came out is evidence whatever the box said after: an error
 	 * reported late (a forged one, say) never hides an escape. */
-	bool got_out =
-	    ev->canaries_leaked > 0 || (ev->attacker_bytes > 0 && ev->attacker_from_run) || ev->host_target_written;
+	bool got_out = ev->canaries_leaked > 0 || (ev->attacker_bytes > 0 && ev->attacker_from_run) ||
+	               ev->host_target_written || (s->threat == THREAT_EXFIL && ev->api_from_run);
 	if (!ev->started && got_out && s->threat != THREAT_LEGIT) {
 		r->ev.started = true;
 		add(r, "the box also reported: %s", ev->error[0] ? ev->error : "an error");

@@ -279,6 +279,8 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "memory cap"));
 }
 
+static void test_allowlist_truth(const struct lab_config *base, const struct snippet *ex, const struct snippet *legit);
+
 static void test_verdicts(void)
 {
 	struct lab_config cfg;
@@ -371,10 +373,71 @@ static void test_verdicts(void)
 	CHECK("not started = ERROR with the reason",
 	      r.verdict == VERDICT_ERROR && strstr(r.headline, "user namespace"));
 
+	struct lab_config gv = cfg;
+	gv.rung = RUNG_GVISOR;
 	CHECK("truth table: attack contained iff own layer on",
-	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK), RUNG_CONTAINER) == VERDICT_CONTAINED &&
-	          verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK), RUNG_GVISOR) == VERDICT_ESCAPED &&
-	          verdict_expected(&legit, 0, RUNG_CONTAINER) == VERDICT_RAN_OK);
+	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK), &cfg) == VERDICT_CONTAINED &&
+	          verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK), &gv) == VERDICT_ESCAPED &&
+	          verdict_expected(&legit, 0, &cfg) == VERDICT_RAN_OK);
+	test_allowlist_truth(&cfg, &ex, &legit);
+}
+
+/* No-network's allow-list: the truth table follows lab:uses, and the
+ * judge reads the proxy's and api.lab.test's evidence. */
+static void test_allowlist_truth(const struct lab_config *base, const struct snippet *ex, const struct snippet *legit)
+{
+	struct lab_config cfg = *base;
+	struct snippet api_task = *legit, leak = *ex;
+	snprintf(api_task.uses, sizeof api_task.uses, "api.lab.test:80");
+	snprintf(leak.uses, sizeof leak.uses, "api.lab.test:80");
+	unsigned net = LAYER_BIT(LAYER_NETWORK);
+	CHECK("mode none: a task that needs a host FAILS under No-network, runs without it",
+	      verdict_expected(&api_task, net, &cfg) == VERDICT_FAILED &&
+	          verdict_expected(&api_task, 0, &cfg) == VERDICT_RAN_OK &&
+	          verdict_expected(&leak, net, &cfg) == VERDICT_CONTAINED &&
+	          verdict_expected(ex, net, &cfg) == VERDICT_CONTAINED);
+	cfg.net_mode = NET_MODE_ALLOWLIST;
+	CHECK("allowlist: the listed host lets the task and the leak out; a plain exfiltration stays contained",
+	      verdict_expected(&api_task, net, &cfg) == VERDICT_RAN_OK &&
+	          verdict_expected(&leak, net, &cfg) == VERDICT_ESCAPED &&
+	          verdict_expected(ex, net, &cfg) == VERDICT_CONTAINED &&
+	          verdict_expected(&leak, 0, &cfg) == VERDICT_ESCAPED);
+	cfg.n_net_allow = 0;
+	CHECK("allowlist without the host: the leak is contained, the task fails",
+	      verdict_expected(&api_task, net, &cfg) == VERDICT_FAILED &&
+	          verdict_expected(&leak, net, &cfg) == VERDICT_CONTAINED);
+
+	struct lab_result r;
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.own_netns = true;
+	r.ev.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.net_probe_errno = ECONNREFUSED;
+	r.ev.net_route_errno = ENETUNREACH;
+	r.ev.exit_code = 1;
+	r.ev.proxy_refused = 1;
+	snprintf(r.ev.proxy_refusal, sizeof r.ev.proxy_refusal,
+	         "attacker.lab.test:80: not in allow-list (rule: allow = api.lab.test:80)");
+	verdict_decide(ex, &cfg, &r);
+	CHECK("allowlist: the proxy's refusal and no route out = CONTAINED by No-network, naming the rule",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK &&
+	          strstr(r.headline, "rule: allow = api.lab.test:80"));
+	r.ev.net_route_errno = 0;
+	verdict_decide(ex, &cfg, &r);
+	CHECK("allowlist: a route out that connected is no proof", r.verdict == VERDICT_BROKE);
+	r.ev.net_route_errno = ENETUNREACH;
+	r.ev.api_from_run = true;
+	r.ev.api_got_canary = true;
+	r.ev.api_bytes = 1200;
+	verdict_decide(ex, &cfg, &r);
+	CHECK("allowlist: the canary at the allowed host = ESCAPED, whatever the proxy refused",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "allowed host"));
+	r.layers = 0;
+	r.ev.api_from_run = false;
+	r.ev.own_netns = false;
+	verdict_decide(ex, &cfg, &r);
+	CHECK("No-network off: the proxy's word is no layer's credit", r.verdict == VERDICT_BROKE);
 }
 
 static void test_env(void)

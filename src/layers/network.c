@@ -2,10 +2,13 @@
  *
  * On: a new network namespace with no usable interface (lo stays down, so
  * connect() fails with ENETUNREACH), plus a small seccomp filter refusing
- * AF_VSOCK, which a network namespace does not fence. Before the snippet
- * starts, the child tries the attacker's port itself: the lab's evidence
- * that the door is shut. Off: the host's network namespace, as a naive
- * integration would share it. */
+ * AF_VSOCK, which a network namespace does not fence. Its second setting,
+ * mode = allowlist, keeps that namespace but brings lo up with one socket
+ * on it, the lab's egress proxy (egress.h): the only door, and it lets
+ * out only the allow-listed hosts. Before the snippet starts, the child
+ * tries the attacker's port and an address off loopback itself: the lab's
+ * evidence that the door is shut. Off: the host's network namespace, as a
+ * naive integration would share it. */
 #define _GNU_SOURCE
 #include "../layer.h"
 #include "../seccomp_filter.h"
@@ -14,6 +17,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -23,11 +27,30 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 {
 	r->netns = run_on(r, LAYER_NETWORK);
 	ev->own_netns = r->netns;
+	ev->net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
+	if (!run_allowlist(r))
+		return 0;
+	/* the door is a socket the lab takes from the box's network namespace:
+	 * runsc's netstack and QEMU's guest have none the lab could take */
+	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
+		snprintf(
+		    ev->error, sizeof ev->error,
+		    "No-network's allowlist mode is built on the container rung only: the %s rung gives the lab no "
+		    "socket inside its network to run the proxy on. Use --network-mode none, or --rung container",
+		    lab_rung_key((enum lab_rung)r->cfg->rung));
+		return -1;
+	}
+	int e = egress_open_door(&r->eg);
+	if (e < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot open the egress proxy's socket pair: %s", strerror(-e));
+		return -1;
+	}
 	return 0;
 }
 
 static int network_prepare(struct run *r, struct lab_evidence *ev)
 {
+	egress_after_clone(&r->eg);
 	if (!run_on(r, LAYER_NETWORK))
 		return 0;
 	int e = 0;
@@ -39,27 +62,40 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
-/* connect() to the attacker from inside: the errno is the evidence */
-static void network_probe(struct run *r)
+static int try_connect(uint32_t addr, int port)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int e = 0;
-	if (fd < 0) {
-		e = errno;
-	} else {
-		struct sockaddr_in a = {.sin_family = AF_INET,
-		                        .sin_port = htons((uint16_t)r->d.port),
-		                        .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-		e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
-		close(fd);
-	}
-	run_report(r, "P %d\n", e);
+	if (fd < 0)
+		return errno;
+	struct sockaddr_in a = {
+	    .sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(addr)};
+	int e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
+	close(fd);
+	return e;
+}
+
+/* connect() to the attacker's port from inside, and to an address off
+ * loopback (192.0.2.1, TEST-NET-1: nothing would answer even if a packet
+ * left): the errnos are the evidence. Without lo the first is
+ * ENETUNREACH; with the allow-list's lo it is the sandbox's own loopback
+ * (ECONNREFUSED), and only the second shows there is no route out. */
+static void network_probe(struct run *r)
+{
+	run_report(r, "P %d\n", try_connect(INADDR_LOOPBACK, r->d.port));
+	run_report(r, "R %d\n", try_connect(0xc0000201u, 80));
 }
 
 static void network_child(struct run *r, enum run_phase ph)
 {
 	if (!run_on(r, LAYER_NETWORK))
 		return;
+	/* while we still hold CAP_NET_ADMIN in our network namespace */
+	if (ph == PHASE_ENTERED && run_allowlist(r)) {
+		const char *what = "";
+		int e = egress_child_door(&r->eg, &what);
+		if (e)
+			run_fail(r, "open the egress proxy's door", what, e);
+	}
 	if (ph == PHASE_ENTERED && r->have_decoys)
 		network_probe(r);
 	/* while we still hold the privilege to load a filter without
@@ -71,7 +107,12 @@ static void network_child(struct run *r, enum run_phase ph)
 static void network_describe(const struct run *r, struct lab_evidence *ev)
 {
 	/* an upper rung's box names its own network mechanism */
-	if (run_on(r, LAYER_NETWORK) && !(run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER))
+	if (run_allowlist(r))
+		run_mech_add(ev,
+		             "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
+		             "AF_VSOCK and AF_UNIX sockets refused (seccomp)",
+		             EGRESS_PORT);
+	else if (run_on(r, LAYER_NETWORK) && !(run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER))
 		run_mech_add(ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets refused (seccomp)");
 }
 

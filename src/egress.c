@@ -1,0 +1,756 @@
+/* egress.c — the allow-list's proxy and the lab's small internet (see
+ * egress.h). Everything here runs in the lab's event loop: every socket is
+ * non-blocking, a request head is capped (EGRESS_HEAD_MAX), so are the
+ * connections (EGRESS_CONNS) and the time a head may take (EGRESS_HEAD_MS),
+ * so a hostile client (garbage, a 10 MB header, a slow drip) costs the lab
+ * a 400, 431 or 408 and a closed socket, never a hang. */
+#define _GNU_SOURCE
+#include "egress.h"
+#include "config.h"
+#include "system.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define PIPE_CAP     (EGRESS_HEAD_MAX + 32768)
+#define API_REQ_MAX  (1 << 20)
+#define RECEIVED_MAX (1 << 20)
+#define SHOWN_PATH   56
+
+struct egress_pipe {
+	char *buf;
+	size_t len, off;
+};
+
+enum conn_state { CONN_HEAD, CONN_RELAY };
+
+struct egress_conn {
+	int fd, up;
+	enum conn_state state;
+	bool connecting, client_eof, up_eof, up_shut;
+	char head[EGRESS_HEAD_MAX + 1];
+	size_t head_len;
+	struct egress_pipe c2u, u2c;
+	long t0, last;
+	char what[LAB_LINE]; /* "GET api.lab.test:80 /prices" */
+	uint64_t up_bytes, down_bytes;
+};
+
+struct egress_api_conn {
+	int fd;
+	char *buf;
+	size_t len;
+	long t0;
+};
+
+void egress_init(struct egress *e, const struct lab_config *cfg)
+{
+	memset(e, 0, sizeof *e);
+	e->cfg = cfg;
+	e->chan[0] = e->chan[1] = e->listen_fd = e->api_fd = -1;
+}
+
+static void log_line(struct egress *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_line(struct egress *e, const char *fmt, ...)
+{
+	char line[LAB_LINE];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (strlen(e->log) + strlen(line) + 2 >= sizeof e->log) {
+		e->log_dropped++;
+		return;
+	}
+	str_append(e->log, sizeof e->log, "%s\n", line);
+	e->log_lines++;
+}
+
+static int listen_loopback(int port, int *port_out)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	struct sockaddr_in a = {
+	    .sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t al = sizeof a;
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, EGRESS_CONNS) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
+		int err = errno;
+		close(fd);
+		return -err;
+	}
+	if (port_out)
+		*port_out = ntohs(a.sin_port);
+	return fd;
+}
+
+int egress_serve(struct egress *e)
+{
+	int fd = listen_loopback(0, &e->api_port);
+	if (fd < 0)
+		return fd;
+	e->api_fd = fd;
+	return 0;
+}
+
+int egress_open_door(struct egress *e)
+{
+	return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, e->chan) < 0 ? -errno : 0;
+}
+
+/* ---------------- the child's side ---------------- */
+
+int egress_child_door(struct egress *e, const char **what)
+{
+	close(e->chan[0]);
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr = {0};
+	str_copy(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+	*what = "bring lo up in the sandbox's network namespace";
+	if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		return errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		return errno;
+	close(s);
+	*what = "listen on 127.0.0.1:3128 in the sandbox's network namespace";
+	int fd = listen_loopback(EGRESS_PORT, NULL);
+	if (fd < 0)
+		return -fd;
+	char byte = 'L';
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	*what = "hand the proxy's socket to the lab";
+	if (sendmsg(e->chan[1], &msg, MSG_NOSIGNAL) < 0)
+		return errno;
+	/* the snippet must never accept() on the lab's door */
+	close(fd);
+	close(e->chan[1]);
+	return 0;
+}
+
+void egress_after_clone(struct egress *e)
+{
+	if (e->chan[1] >= 0)
+		close(e->chan[1]);
+	e->chan[1] = -1;
+}
+
+static void take_door(struct egress *e)
+{
+	char byte;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	ssize_t n = recvmsg(e->chan[0], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
+		memcpy(&e->listen_fd, CMSG_DATA(c), sizeof(int));
+		fcntl(e->listen_fd, F_SETFL, fcntl(e->listen_fd, F_GETFL) | O_NONBLOCK);
+	}
+	close(e->chan[0]); /* one socket, once: the pair is done */
+	e->chan[0] = -1;
+}
+
+/* ---------------- the proxy ---------------- */
+
+static void conn_free(struct egress *e, int i)
+{
+	struct egress_conn *c = e->conn[i];
+	if (!c)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->up >= 0)
+		close(c->up);
+	free(c->c2u.buf);
+	free(c->u2c.buf);
+	free(c);
+	e->conn[i] = NULL;
+}
+
+/* A whole answer of our own, then the connection ends. */
+static void answer(struct egress *e, int i, int code, const char *reason, const char *body)
+{
+	struct egress_conn *c = e->conn[i];
+	char msg[LAB_LINE * 2];
+	int n = snprintf(msg, sizeof msg,
+	                 "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n"
+	                 "X-Containment-Lab: egress proxy\r\n\r\n%s",
+	                 code, reason, strlen(body), body);
+	if (n > 0)
+		(void)!send(c->fd, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1,
+		            MSG_NOSIGNAL | MSG_DONTWAIT);
+	conn_free(e, i);
+}
+
+static void refuse_bad(struct egress *e, int i, int code, const char *reason, const char *why)
+{
+	char body[LAB_LINE];
+	snprintf(body, sizeof body, "containment-lab egress proxy: %d %s: %s\n", code, reason, why);
+	e->bad++;
+	log_line(e, "BAD    %d %s (%zu bytes read)", code, why, e->conn[i]->head_len);
+	answer(e, i, code, reason, body);
+}
+
+/* The small internet: where a name lives on the lab's 127.0.0.1, or 0. */
+static int small_internet(const struct egress *e, const char *host)
+{
+	if (!strcasecmp(host, "api.lab.test"))
+		return e->api_port;
+	if (!strcasecmp(host, "attacker.lab.test"))
+		return e->attacker_port;
+	return 0;
+}
+
+/* "http://host[:port]/path" or, for CONNECT, "host:port". */
+static bool split_target(const char *target, bool connect_form, char *host, size_t hcap, int *port, const char **path)
+{
+	const char *h = target;
+	if (!connect_form) {
+		if (strncasecmp(target, "http://", 7) != 0)
+			return false;
+		h = target + 7;
+	}
+	size_t hl = strcspn(h, ":/?#");
+	if (!hl || hl >= hcap)
+		return false;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	for (size_t k = 0; k < hl; k++)
+		if (!(isalnum((unsigned char)host[k]) || host[k] == '-' || host[k] == '.'))
+			return false;
+	const char *rest = h + hl;
+	*port = connect_form ? 0 : 80;
+	if (*rest == ':') {
+		char *end;
+		long p = strtol(rest + 1, &end, 10);
+		if (!isdigit((unsigned char)rest[1]) || p < 1 || p > 65535)
+			return false;
+		*port = (int)p;
+		rest = end;
+	}
+	if (connect_form)
+		return *port > 0 && !*rest;
+	*path = *rest == '/' ? rest : "/";
+	return *rest == '/' || !*rest;
+}
+
+static int pipe_push(struct egress_pipe *p, const void *data, size_t n)
+{
+	if (!p->buf && !(p->buf = malloc(PIPE_CAP)))
+		return -1;
+	if (p->len + n > PIPE_CAP)
+		return -1;
+	memcpy(p->buf + p->len, data, n);
+	p->len += n;
+	return 0;
+}
+
+/* Forward form: the request line in origin form, the Proxy-* headers
+ * dropped (they are for us), the rest of the head and any body as sent. */
+static int forward_head(struct egress_conn *c, const char *method, const char *path, const char *version,
+                        const char *headers_end)
+{
+	char line[EGRESS_HEAD_MAX + 64];
+	int n = snprintf(line, sizeof line, "%s %s %s\r\n", method, path, version);
+	if (n < 0 || (size_t)n >= sizeof line || pipe_push(&c->c2u, line, (size_t)n) < 0)
+		return -1;
+	const char *h = strchr(c->head, '\n') + 1;
+	while (h < headers_end) {
+		const char *eol = memchr(h, '\n', (size_t)(headers_end - h));
+		size_t len = eol ? (size_t)(eol - h) + 1 : (size_t)(headers_end - h);
+		if (strncasecmp(h, "Proxy-", 6) != 0 && pipe_push(&c->c2u, h, len) < 0)
+			return -1;
+		h += len;
+	}
+	return pipe_push(&c->c2u, headers_end, c->head_len - (size_t)(headers_end - c->head));
+}
+
+static int connect_upstream(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in a = {
+	    .sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 && errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The head is in: refuse it, or open the way to the small internet. */
+static void decide(struct egress *e, int i, char *eoh)
+{
+	struct egress_conn *c = e->conn[i];
+	char method[16], target[EGRESS_HEAD_MAX], version[16], host[LAB_NET_HOST_MAX];
+	int port = 0;
+	const char *path = "";
+	*eoh = '\0';
+	int ok = sscanf(c->head, "%15[A-Z] %16383s %15s", method, target, version) == 3;
+	*eoh = '\r';
+	char *eol = strchr(c->head, '\n');
+	bool is_connect = ok && !strcmp(method, "CONNECT");
+	if (!ok || !eol || strncmp(version, "HTTP/1.", 7) != 0) {
+		refuse_bad(e, i, 400, "Bad Request", "not an HTTP/1 request");
+		return;
+	}
+	if (!split_target(target, is_connect, host, sizeof host, &port, &path)) {
+		refuse_bad(e, i, 400, "Bad Request",
+		           is_connect ? "CONNECT needs host:port"
+		                      : "a proxy request names its host: GET http://HOST/PATH");
+		return;
+	}
+	char shown[SHOWN_PATH + 4];
+	snprintf(shown, sizeof shown, "%.*s%s", SHOWN_PATH, path, strlen(path) > SHOWN_PATH ? "..." : "");
+	for (char *p = shown; *p; p++) /* the sandbox's bytes, shown on a terminal */
+		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	snprintf(c->what, sizeof c->what, "%s %s:%d%s%s", method, host, port, is_connect ? "" : " ", shown);
+	if (!config_net_allowed(e->cfg, host, port)) {
+		char rule[160], body[LAB_LINE * 2];
+		config_net_rule(e->cfg, rule, sizeof rule);
+		e->refused++;
+		if (!e->refusal[0])
+			snprintf(e->refusal, sizeof e->refusal, "%s:%d: not in allow-list (rule: %s)", host, port,
+			         rule);
+		log_line(e, "REFUSE %s -> 403 not in allow-list (rule: %s)", c->what, rule);
+		snprintf(body, sizeof body,
+		         "containment-lab egress proxy: %s:%d refused: not in allow-list (rule: %s in layers.ini "
+		         "[network])\n",
+		         host, port, rule);
+		answer(e, i, 403, "Forbidden", body);
+		return;
+	}
+	int to = small_internet(e, host);
+	if (!to || (c->up = connect_upstream(to)) < 0) {
+		e->bad++;
+		log_line(e,
+		         "NOROUTE %s -> 502: the lab's proxy reaches only its small internet (api.lab.test, "
+		         "attacker.lab.test)",
+		         c->what);
+		answer(e, i, 502, "Bad Gateway",
+		       "containment-lab egress proxy: allowed, but the lab reaches only its own small internet "
+		       "(api.lab.test, attacker.lab.test)\n");
+		return;
+	}
+	size_t head_end = (size_t)(eoh - c->head) + 4;
+	int rc;
+	if (is_connect) {
+		static const char ok_line[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+		rc = pipe_push(&c->u2c, ok_line, sizeof ok_line - 1);
+		if (rc == 0 && c->head_len > head_end)
+			rc = pipe_push(&c->c2u, c->head + head_end, c->head_len - head_end);
+	} else {
+		rc = forward_head(c, method, path, version, eoh + 2);
+	}
+	if (rc < 0) {
+		refuse_bad(e, i, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	e->allowed++;
+	c->state = CONN_RELAY;
+	c->connecting = true;
+}
+
+/* "METHOD TARGET HTTP/1.x" on the first line: garbage is refused at once,
+ * without waiting for the rest of a head that may never come. */
+static bool request_line_ok(const char *head)
+{
+	char method[16], target[16], version[16];
+	return sscanf(head, "%15[A-Z] %15s %15s", method, target, version) >= 2 &&
+	       head[strspn(head, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")] == ' ';
+}
+
+static void read_head(struct egress *e, int i)
+{
+	struct egress_conn *c = e->conn[i];
+	ssize_t n = read(c->fd, c->head + c->head_len, EGRESS_HEAD_MAX + 1 - c->head_len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		if (c->head_len)
+			refuse_bad(e, i, 400, "Bad Request", "the client hung up before its head was complete");
+		else
+			conn_free(e, i);
+		return;
+	}
+	c->head_len += (size_t)n;
+	c->head[c->head_len] = '\0';
+	char *eoh = memmem(c->head, c->head_len, "\r\n\r\n", 4);
+	if (eoh) {
+		decide(e, i, eoh);
+	} else if (c->head_len > EGRESS_HEAD_MAX) {
+		/* a 10 MB header is cut here: what it sends after is never read */
+		refuse_bad(e, i, 431, "Request Header Fields Too Large", "request head over 16 KiB");
+	} else if (memchr(c->head, '\0', c->head_len) || (c->head_len >= 8 && !isupper((unsigned char)c->head[0])) ||
+	           (strchr(c->head, '\n') && !request_line_ok(c->head))) {
+		refuse_bad(e, i, 400, "Bad Request", "not an HTTP/1 request");
+	}
+}
+
+static void relay_done(struct egress *e, int i, const char *how)
+{
+	struct egress_conn *c = e->conn[i];
+	log_line(e, "ALLOW  %s -> %s, %llu bytes up, %llu down", c->what, how, (unsigned long long)c->up_bytes,
+	         (unsigned long long)c->down_bytes);
+	conn_free(e, i);
+}
+
+/* One step of a relay: read from one side when the other side's buffer
+ * is empty, write what is buffered. Returns false when the relay ended. */
+static bool pump(struct egress_pipe *p, int from, int to, bool *eof, uint64_t *count)
+{
+	if (p->off == p->len && !*eof && from >= 0) {
+		if (!p->buf && !(p->buf = malloc(PIPE_CAP)))
+			return false;
+		ssize_t n = read(from, p->buf, PIPE_CAP);
+		if (n > 0) {
+			p->off = 0;
+			p->len = (size_t)n;
+		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			*eof = true;
+		}
+	}
+	if (p->off < p->len) {
+		ssize_t w = send(to, p->buf + p->off, p->len - p->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0 && errno != EAGAIN && errno != EINTR)
+			return false;
+		if (w > 0) {
+			p->off += (size_t)w;
+			*count += (uint64_t)w;
+		}
+		if (p->off == p->len)
+			p->off = p->len = 0;
+	}
+	return true;
+}
+
+static void relay(struct egress *e, int i, short ev_client, short ev_up, long now)
+{
+	struct egress_conn *c = e->conn[i];
+	if (c->connecting && ev_up) {
+		int err = 0;
+		socklen_t l = sizeof err;
+		getsockopt(c->up, SOL_SOCKET, SO_ERROR, &err, &l);
+		if (err) {
+			e->allowed--;
+			e->bad++;
+			log_line(e, "NOROUTE %s -> 502: %s", c->what, strerror(err));
+			answer(e, i, 502, "Bad Gateway", "containment-lab egress proxy: the host did not answer\n");
+			return;
+		}
+		c->connecting = false;
+	}
+	if (c->connecting)
+		return;
+	uint64_t before = c->up_bytes + c->down_bytes;
+	if (!pump(&c->c2u, (ev_client & (POLLIN | POLLHUP | POLLERR)) ? c->fd : -1, c->up, &c->client_eof,
+	          &c->up_bytes) ||
+	    !pump(&c->u2c, (ev_up & (POLLIN | POLLHUP | POLLERR)) ? c->up : -1, c->fd, &c->up_eof, &c->down_bytes)) {
+		relay_done(e, i, "a side reset");
+		return;
+	}
+	if (c->client_eof && !c->up_shut && c->c2u.off == c->c2u.len) {
+		shutdown(c->up, SHUT_WR); /* the client is done: so is its request */
+		c->up_shut = true;
+	}
+	if (c->up_bytes + c->down_bytes != before)
+		c->last = now;
+	if (c->up_eof && c->u2c.off == c->u2c.len)
+		relay_done(e, i, "answered");
+	else if (c->client_eof && c->up_eof)
+		relay_done(e, i, "closed");
+}
+
+static void accept_proxy(struct egress *e, long now)
+{
+	int fd = accept4(e->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < EGRESS_CONNS; i++) {
+		if (e->conn[i])
+			continue;
+		struct egress_conn *c = calloc(1, sizeof *c);
+		if (!c)
+			break;
+		*c = (struct egress_conn){.fd = fd, .up = -1, .t0 = now, .last = now};
+		e->conn[i] = c;
+		return;
+	}
+	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+	(void)!send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
+	e->bad++;
+	log_line(e, "BAD    503 more than %d connections at once", EGRESS_CONNS);
+}
+
+/* ---------------- api.lab.test ---------------- */
+
+static void api_free(struct egress *e, int i)
+{
+	if (!e->api[i])
+		return;
+	close(e->api[i]->fd);
+	free(e->api[i]->buf);
+	free(e->api[i]);
+	e->api[i] = NULL;
+}
+
+static void api_keep(struct egress *e, const char *data, size_t n)
+{
+	e->api_bytes += n;
+	if (e->api_received_len >= RECEIVED_MAX)
+		return;
+	if (n > RECEIVED_MAX - e->api_received_len)
+		n = RECEIVED_MAX - e->api_received_len;
+	char *g = realloc(e->api_received, e->api_received_len + n + 1);
+	if (!g)
+		return;
+	e->api_received = g;
+	memcpy(g + e->api_received_len, data, n);
+	e->api_received_len += n;
+	g[e->api_received_len] = '\0';
+}
+
+/* A price list for the legitimate task: fixed, so its totals are known. */
+static const char prices[] = "sku,item,unit_price,units\n"
+                             "A-100,Widget,2.50,40\n"
+                             "A-200,Gadget,12.75,8\n"
+                             "B-300,Sprocket,0.99,150\n"
+                             "C-400,Flange,7.20,25\n";
+
+static void api_answer(struct egress *e, int i)
+{
+	struct egress_api_conn *a = e->api[i];
+	char *eoh = memmem(a->buf, a->len, "\r\n\r\n", 4);
+	if (!eoh)
+		return;
+	size_t head = (size_t)(eoh - a->buf) + 4, body = 0;
+	char *cl = strcasestr(a->buf, "\r\ncontent-length:");
+	if (cl && cl < eoh)
+		body = strtoul(cl + 17, NULL, 10);
+	if (a->len < head + body && a->len < API_REQ_MAX)
+		return;
+	e->api_requests++;
+	char reply[512];
+	const char *status = "404 Not Found", *text = "no such page on api.lab.test\n";
+	char thanks[96];
+	if (!strncmp(a->buf, "GET /prices ", 12) || !strncmp(a->buf, "GET /prices?", 12)) {
+		status = "200 OK";
+		text = prices;
+	} else if (!strncmp(a->buf, "POST /feedback", 14)) {
+		e->feedback_posts++;
+		snprintf(thanks, sizeof thanks, "thank you: feedback #%ld recorded (%zu bytes)\n", e->feedback_posts,
+		         body);
+		status = "201 Created";
+		text = thanks;
+	}
+	int n =
+	    snprintf(reply, sizeof reply,
+	             "HTTP/1.1 %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+	             status, strlen(text), text);
+	(void)!send(a->fd, reply, (size_t)n < sizeof reply ? (size_t)n : sizeof reply - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	api_free(e, i);
+}
+
+static void api_event(struct egress *e, int i)
+{
+	struct egress_api_conn *a = e->api[i];
+	char tmp[16384];
+	ssize_t n = read(a->fd, tmp, sizeof tmp);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		api_free(e, i);
+		return;
+	}
+	api_keep(e, tmp, (size_t)n);
+	if (a->len + (size_t)n > API_REQ_MAX) {
+		api_free(e, i);
+		return;
+	}
+	char *g = realloc(a->buf, a->len + (size_t)n + 1);
+	if (!g) {
+		api_free(e, i);
+		return;
+	}
+	a->buf = g;
+	memcpy(a->buf + a->len, tmp, (size_t)n);
+	a->len += (size_t)n;
+	a->buf[a->len] = '\0';
+	api_answer(e, i);
+}
+
+static void api_accept(struct egress *e, long now)
+{
+	int fd = accept4(e->api_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < EGRESS_CONNS; i++)
+		if (!e->api[i]) {
+			e->api[i] = calloc(1, sizeof *e->api[i]);
+			if (!e->api[i])
+				break;
+			*e->api[i] = (struct egress_api_conn){.fd = fd, .t0 = now};
+			return;
+		}
+	close(fd);
+}
+
+/* ---------------- the loop's side ---------------- */
+
+enum { SLOT_CHAN = -1, SLOT_LISTEN = -2, SLOT_API = -3 };
+
+int egress_poll(const struct egress *e, struct pollfd *pfd, int max)
+{
+	int n = 0;
+#define ADD(f, events)                                                                                                 \
+	do {                                                                                                           \
+		if (n < max)                                                                                           \
+			pfd[n++] = (struct pollfd){(f), (events), 0};                                                  \
+	} while (0)
+	if (e->chan[0] >= 0)
+		ADD(e->chan[0], POLLIN);
+	if (e->listen_fd >= 0)
+		ADD(e->listen_fd, POLLIN);
+	if (e->api_fd >= 0)
+		ADD(e->api_fd, POLLIN);
+	for (int i = 0; i < EGRESS_CONNS; i++) {
+		const struct egress_conn *c = e->conn[i];
+		if (e->api[i])
+			ADD(e->api[i]->fd, POLLIN);
+		if (!c)
+			continue;
+		if (c->state == CONN_HEAD) {
+			ADD(c->fd, POLLIN);
+			continue;
+		}
+		/* nothing from the client until the way up is open */
+		short cev = (short)((c->c2u.off == c->c2u.len && !c->client_eof && !c->connecting ? POLLIN : 0) |
+		                    (c->u2c.off < c->u2c.len ? POLLOUT : 0));
+		short uev = (short)((c->u2c.off == c->u2c.len && !c->up_eof ? POLLIN : 0) |
+		                    (c->connecting || c->c2u.off < c->c2u.len ? POLLOUT : 0));
+		ADD(c->fd, cev);
+		ADD(c->up, uev);
+	}
+#undef ADD
+	return n;
+}
+
+static short revents_of(const struct pollfd *pfd, int n, int fd)
+{
+	for (int k = 0; k < n; k++)
+		if (pfd[k].fd == fd)
+			return pfd[k].revents;
+	return 0;
+}
+
+void egress_ready(struct egress *e, const struct pollfd *pfd, int n, long now)
+{
+	if (e->chan[0] >= 0 && revents_of(pfd, n, e->chan[0]))
+		take_door(e);
+	if (e->listen_fd >= 0 && revents_of(pfd, n, e->listen_fd))
+		accept_proxy(e, now);
+	if (e->api_fd >= 0 && revents_of(pfd, n, e->api_fd))
+		api_accept(e, now);
+	for (int i = 0; i < EGRESS_CONNS; i++) {
+		if (e->api[i] && revents_of(pfd, n, e->api[i]->fd))
+			api_event(e, i);
+		else if (e->api[i] && now - e->api[i]->t0 > EGRESS_IDLE_MS)
+			api_free(e, i);
+		struct egress_conn *c = e->conn[i];
+		if (!c)
+			continue;
+		short cev = revents_of(pfd, n, c->fd);
+		if (c->state == CONN_HEAD) {
+			if (cev)
+				read_head(e, i);
+			else if (now - c->t0 > EGRESS_HEAD_MS)
+				refuse_bad(e, i, 408, "Request Timeout", "no complete request head within 2 s");
+			continue;
+		}
+		short uev = revents_of(pfd, n, c->up);
+		if (cev || uev)
+			relay(e, i, cev, uev, now);
+		else if (now - c->last > EGRESS_IDLE_MS)
+			relay_done(e, i, "idle, closed by the proxy");
+	}
+}
+
+void egress_finish(struct egress *e, const struct lab_decoys *d, struct lab_evidence *ev)
+{
+	for (int i = 0; i < EGRESS_CONNS; i++) {
+		if (e->conn[i] && e->conn[i]->state == CONN_RELAY)
+			relay_done(e, i, "cut at the end of the run");
+		else if (e->conn[i] && e->conn[i]->head_len)
+			refuse_bad(e, i, 408, "Request Timeout", "the run ended before the head was complete");
+		else
+			conn_free(e, i);
+	}
+	if (e->log_dropped)
+		log_line(e, "... %d more line(s) not kept", e->log_dropped);
+	ev->proxy_allowed = e->allowed;
+	ev->proxy_refused = e->refused;
+	ev->proxy_bad = e->bad;
+	str_copy(ev->proxy_refusal, sizeof ev->proxy_refusal, e->refusal);
+	str_copy(ev->proxy_log, sizeof ev->proxy_log, e->log);
+	ev->api_bytes = e->api_bytes;
+	ev->api_requests = e->api_requests;
+	if (d && e->api_received) {
+		bool canary = false;
+		int secrets = decoy_marks_in(d, e->api_received, e->api_received_len, &canary);
+		ev->api_got_canary = canary;
+		ev->secrets_to_api = secrets;
+		ev->api_from_run = canary || secrets > 0;
+	}
+}
+
+void egress_close(struct egress *e)
+{
+	for (int i = 0; i < EGRESS_CONNS; i++) {
+		conn_free(e, i);
+		api_free(e, i);
+	}
+	int *fds[] = {&e->chan[0], &e->chan[1], &e->listen_fd, &e->api_fd};
+	for (size_t k = 0; k < sizeof fds / sizeof *fds; k++)
+		if (*fds[k] >= 0) {
+			close(*fds[k]);
+			*fds[k] = -1;
+		}
+	free(e->api_received);
+	e->api_received = NULL;
+	e->api_received_len = 0;
+}
