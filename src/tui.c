@@ -248,6 +248,29 @@ void tui_cycle_rung(struct tui_state *st)
 	                                   : "a QEMU microvm: its own guest kernel");
 }
 
+void tui_cycle_net_mode(struct tui_state *st)
+{
+	if (tui_busy(st)) {
+		tui_message(st, "a run is going: wait, or press a to abort it, then change No-network's mode");
+		return;
+	}
+	struct matrix fresh;
+	int was = st->own_cfg.net_mode, next = (was + 1) % NET_MODE_COUNT;
+	st->own_cfg.net_mode = next;
+	/* the truth table follows the mode (legit-api, exfil-allowed) */
+	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
+		st->own_cfg.net_mode = was;
+		tui_message(st, "out of memory: No-network's mode stays %s", lab_net_mode_key((enum lab_net_mode)was));
+		return;
+	}
+	matrix_free(&st->mx);
+	st->mx = fresh;
+	st->mx_started = false;
+	tui_message(st, "No-network's mode: %s (%s)", lab_net_mode_key((enum lab_net_mode)next),
+	            next == NET_MODE_NONE ? "no interface at all"
+	                                  : "only the lab's egress proxy, which lets out [network] allow");
+}
+
 void tui_abort(struct tui_state *st)
 {
 	bool any = false;

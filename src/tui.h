@@ -100,6 +100,8 @@ bool tui_busy(const struct tui_state *st);
 /* r: the next rung of the isolation ladder (not while anything runs);
  * the matrix starts over for it. */
 void tui_cycle_rung(struct tui_state *st);
+/* n: No-network's setting, none <-> allowlist (the matrix starts over for it). */
+void tui_cycle_net_mode(struct tui_state *st);
 void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* tui_keys.c */

@@ -89,6 +89,13 @@ static int key_rung(struct tui_state *st, int ch)
 	return TUI_REDRAW;
 }
 
+static int key_net_mode(struct tui_state *st, int ch)
+{
+	(void)ch;
+	tui_cycle_net_mode(st);
+	return TUI_REDRAW;
+}
+
 static int key_enter(struct tui_state *st, int ch)
 {
 	(void)ch;
@@ -275,6 +282,7 @@ static const struct tui_key keys[] = {
      "rung",
      "Isolation's rung: container -> gvisor -> microvm (the matrix starts over for it)",
      key_rung},
+    {{'n', 0}, "n", "net", NULL, "No-network's mode: none <-> allowlist (only the lab's egress proxy)", key_net_mode},
     {{'\r', '\n', KEY_ENTER, 0},
      "Enter",
      "run",

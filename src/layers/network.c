@@ -89,8 +89,11 @@ static void network_child(struct run *r, enum run_phase ph)
 {
 	if (!run_on(r, LAYER_NETWORK))
 		return;
-	/* while we still hold CAP_NET_ADMIN in our network namespace */
-	if (ph == PHASE_ENTERED && run_allowlist(r)) {
+	/* while we still hold CAP_NET_ADMIN in the user namespace that owns
+	 * our network namespace: the range (Isolation off) locks its mounts
+	 * with a second user namespace right after PHASE_ROOT, and caps there
+	 * would not count here */
+	if (ph == PHASE_ROOT && run_allowlist(r)) {
 		const char *what = "";
 		int e = egress_child_door(&r->eg, &what);
 		if (e)
