@@ -41,7 +41,7 @@ struct egress_conn {
 	int fd, up;
 	enum conn_state state;
 	bool connecting, client_eof, up_eof, up_shut;
-	char head[EGRESS_HEAD_MAX + 1];
+	char head[EGRESS_HEAD_MAX + 2]; /* one past the cap, and its NUL */
 	size_t head_len;
 	struct egress_pipe c2u, u2c;
 	long t0, last;

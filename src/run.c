@@ -751,7 +751,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	char dir[PATH_MAX];
-	if (plant_decoys(r, s, ev) < 0)
+	if (plant_decoys(r, s, ev) < 0 || serve_small_internet(r, ev) < 0)
 		return -1;
 	if (pathf(dir, sizeof dir, "%s/.bashrc.d", r->d.home) < 0 || mkdirs(dir, 0755) < 0 ||
 	    pathf(r->d.host_target, sizeof r->d.host_target, "%s/persist", dir) < 0) {
@@ -766,6 +766,7 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 		r->n_env++;
 	add_env(r, "LAB_DATA=%s", r->d.csv);
 	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
+	add_env(r, "LAB_API=http://127.0.0.1:%d/", r->eg.api_port);
 	add_env(r, "LAB_HOST_TARGET=%s", r->d.host_target);
 	ev->env_vars = r->n_env;
 	str_copy(r->workdir, sizeof r->workdir, r->d.work);

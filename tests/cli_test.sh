@@ -21,11 +21,11 @@ expect_eq "--help exits 0" "$rc" 0
 expect_contains "--help lists the commands" "$out" "matrix [--json|--markdown]"
 expect_contains "--version" "$(lab --version)" "containment-lab "
 out=$(lab list)
-for s in legit resource-bomb secret-theft exfiltration host-takeover kernel-exploit; do
+for s in legit legit-api resource-bomb secret-theft exfil-allowed exfiltration host-takeover kernel-exploit; do
 	expect_contains "list shows $s" "$out" "$s"
 done
-check "list --json is JSON with 6 snippets" \
-	$PY -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==6 and d[0]["name"]=="legit"' < <(lab list --json)
+check "list --json is JSON with 8 snippets" \
+	$PY -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==8 and d[0]["name"]=="legit"' < <(lab list --json)
 
 # ---- bad input: refused with a clear message, nothing runs ----
 printf '[limits]\n; memory cap\nmemory = 12X\n' >"$T/bad.ini"

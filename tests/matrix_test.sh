@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/matrix_test.sh [BINARY] — the 96-cell proof (container rung), as root and as an
+# tests/matrix_test.sh [BINARY] — the 128-cell proof (container rung, 8
+# snippets), with No-network's mode none and allowlist, as root and as an
 # unprivileged user (uid 65534 via setpriv), each cell's verdict checked
 # against the truth table from the JSON, and nothing left behind.
 # Run as an ordinary user it runs the matrix once, as that user.
@@ -8,22 +9,33 @@ cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
 BIN=$(realpath "${1:-./containment-lab}")
 
-check_matrix() { # NAME JSON-FILE
-	local name=$1 file=$2
+check_matrix() { # NAME JSON-FILE [MODE]
+	local name=$1 file=$2 mode=${3:-none}
 	local summary
-	summary=$($PY - "$file" <<'PY'
+	summary=$($PY - "$file" "$mode" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+mode = sys.argv[2]
 cells = d["cells"]
 bad = [c for c in cells if c["verdict"] != c["expected"]]
+if d.get("network_mode") != mode:
+    bad.append({"snippet": "(header)", "layers": {}, "expected": mode, "verdict": d.get("network_mode"), "headline": ""})
 # the truth table, restated here from the spec rather than trusted from the lab
-layer = {"legit": None, "resource-bomb": "limits", "secret-theft": "env",
-         "exfiltration": "network", "host-takeover": "isolation", "kernel-exploit": "isolation"}
+layer = {"legit": None, "legit-api": None, "resource-bomb": "limits", "secret-theft": "env",
+         "exfil-allowed": "network", "exfiltration": "network", "host-takeover": "isolation",
+         "kernel-exploit": "isolation"}
 for c in cells:
     l = layer.get(c["snippet"], "?")
     want = "RAN OK" if l is None else ("CONTAINED" if c["layers"][l] else "ESCAPED")
     if c["snippet"] == "kernel-exploit":  # the container rung: the host kernel served it, always
         want = "ESCAPED"
+    # the two that go through api.lab.test: No-network with mode none stops
+    # them both (the task FAILS: the price of no network); its allow-list
+    # (api.lab.test:80 listed) lets both through
+    if c["snippet"] == "legit-api" and c["layers"]["network"]:
+        want = "RAN OK" if mode == "allowlist" else "FAILED"
+    if c["snippet"] == "exfil-allowed" and c["layers"]["network"]:
+        want = "ESCAPED" if mode == "allowlist" else "CONTAINED"
     if l != "?" and c["expected"] != want:
         bad.append(c)
     if c["verdict"] == "CONTAINED" and l and c["caught_by"] != l:
@@ -35,8 +47,8 @@ PY
 )
 	local total good mech
 	read -r total good mech <<<"$(head -1 <<<"$summary")"
-	if [[ "$total" == 96 && "$good" == 96 ]]; then
-		ok "$name: 96/96 cells as expected (limits: $mech)"
+	if [[ "$total" == 128 && "$good" == 128 ]]; then
+		ok "$name: 128/128 cells as expected (network mode: $mode, limits: $mech)"
 	else
 		not_ok "$name: $good/$total cells as expected" "$(tail -n +2 <<<"$summary")"
 	fi
@@ -50,16 +62,26 @@ trap 'rm -rf "$T"; suite_cleanup' EXIT
 if [[ $(id -u) == 0 ]]; then
 	"$BIN" --config layers.ini matrix --json >"$T/root.json"
 	check_matrix "matrix as root" "$T/root.json"
+	"$BIN" --config layers.ini --network-mode allowlist matrix --json >"$T/root-allow.json"
+	check_matrix "matrix --network-mode allowlist as root" "$T/root-allow.json" allowlist
 	# text and markdown faces agree
 	out=$("$BIN" --config layers.ini matrix --jobs 3); rc=$?
 	expect_eq "matrix text: exit 0" "$rc" 0
-	expect_contains "matrix text summary" "$out" "96/96 cells as expected"
+	expect_contains "matrix text summary" "$out" "128/128 cells as expected"
 	expect_contains "matrix text: a legend of the marks" "$out" "cells: + CONTAINED  X ESCAPED  . RAN OK  F FAILED"
 	# every cell is one of the marks, never a layer letter (I N E L) or a digit
-	bad=$(awk '/^(legit|resource-bomb|secret-theft|exfiltration|host-takeover|kernel-exploit) / && NF == 17 {
+	bad=$(awk '/^(legit|legit-api|resource-bomb|secret-theft|exfil-allowed|exfiltration|host-takeover|kernel-exploit) / && NF == 17 {
 		for (i = 2; i <= NF; i++) if ($i !~ /^[+X.F!B][*]?$/) print $1, $i }' <<<"$out")
 	expect_eq "matrix text: cells show only + X . F ! B" "$bad" ""
 	expect_contains "matrix text: host-takeover's row, contained then escaped" "$out" "host-takeover     +    +"
+	expect_contains "matrix text: legit-api FAILS under No-network (mode none)" "$out" "legit-api         F    F    F    F    .    ."
+	out=$("$BIN" --config layers.ini matrix --network-mode allowlist --jobs 3); rc=$?
+	expect_eq "matrix --network-mode allowlist text: exit 0" "$rc" 0
+	expect_contains "matrix allowlist text: says its mode" "$out" "network mode: allowlist"
+	expect_contains "matrix allowlist text: exfil-allowed ESCAPED in every column" "$out" \
+		"exfil-allowed     X    X    X    X    X    X    X    X    X    X    X    X    X    X    X    X"
+	expect_contains "matrix allowlist text: exfiltration still contained by No-network" "$out" \
+		"exfiltration      +    +    +    +    X    X    X    X    +    +"
 	# /root may be 0700: stage what the unprivileged run needs where it can read
 	mkdir "$T/lab"
 	cp "$BIN" "$T/lab/containment-lab"
@@ -68,6 +90,9 @@ if [[ $(id -u) == 0 ]]; then
 	(cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env -u XDG_CONFIG_HOME HOME=/nonexistent ./containment-lab matrix --json >"$T/nobody.json")
 	check_matrix "matrix as uid 65534" "$T/nobody.json"
+	(cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env -u XDG_CONFIG_HOME HOME=/nonexistent ./containment-lab --network-mode allowlist matrix --json >"$T/nobody-allow.json")
+	check_matrix "matrix --network-mode allowlist as uid 65534" "$T/nobody-allow.json" allowlist
 	out=$(cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env HOME=/nonexistent ./containment-lab run resource-bomb --on all)
 	expect_contains "rootless limits say which mechanism" "$out" "rlimits-only"

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# tests/egress_test.sh [BINARY] — No-network's allow-list (issue 10), as root
+# and as uid 65534: the egress proxy refuses a host that is not listed (403
+# naming the rule, CONNECT too) and lets a listed one through; inside, any
+# other destination is unreachable; hostile requests (garbage, a 10 MB
+# header, a slow drip) hang neither the proxy nor the lab; legit-api,
+# exfil-allowed and exfiltration give their verdicts in both settings;
+# nothing is left listening. Traffic goes only to 127.0.0.1 and to the
+# sandbox's own network namespace.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+
+before=$(leftovers_snapshot)
+T=$(mktemp -d /tmp/cl-egress.XXXXXX)
+trap 'rm -rf "$T"; suite_cleanup' EXIT
+# /root may be 0700: stage what uid 65534 needs where it can read it
+mkdir -p "$T/lab/work"
+cp "$BIN" "$T/lab/containment-lab"
+cp -r snippets layers.ini "$T/lab/"
+cp tests/egress_probe.py "$T/lab/work/"
+cat >"$T/lab/ports.py" <<'PY'
+# lab:title: Where the small internet listens
+# lab:threat: legit
+# lab:layer: none
+# lab:expect: ports
+import os
+print("ports", os.environ["LAB_API"], os.environ["LAB_ATTACKER"])
+PY
+chmod -R a+rX "$T"
+
+as() { # WHO CMD... : in the staged folder (or $IN), as root or as uid 65534
+	local who=$1
+	shift
+	if [[ $who == root ]]; then
+		(cd "${IN:-$T/lab}" && "$@")
+	else
+		(cd "${IN:-$T/lab}" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env -u XDG_CONFIG_HOME HOME=/nonexistent "$@")
+	fi
+}
+
+# A 127.0.0.1 port in LISTEN state in the lab's own namespace?
+listening() {
+	local hex
+	hex=$(printf '%04X' "$1")
+	awk -v p="0100007F:$hex" '$2 == p && $4 == "0A" { found = 1 } END { exit !found }' /proc/net/tcp
+}
+
+whos=(root)
+[[ $(id -u) == 0 ]] && whos+=(nobody)
+for who in "${whos[@]}"; do
+	# ---- the proxy, seen from inside (exec runs the probe in the sandbox) ----
+	t0=$(date +%s%N)
+	out=$(IN=$T/lab/work as "$who" ../containment-lab --config ../layers.ini --network-mode allowlist \
+		exec --on all -- /usr/bin/python3 egress_probe.py 2>&1)
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	expect_eq "$who: the probe ran to its end in the sandbox (exit 0)" "$rc" 0
+	expect_contains "$who: HTTP_PROXY announced whatever Clean-env keeps, NO_PROXY empty" "$out" \
+		"env: HTTP_PROXY=http://127.0.0.1:3128 https_proxy=http://127.0.0.1:3128 NO_PROXY="
+	expect_contains "$who: inside, the only listener is the lab's proxy" "$out" "listening inside: [3128]"
+	expect_contains "$who: a listed host is let through (api.lab.test:80)" "$out" "allowed: 200 'sku,item,unit_price"
+	expect_contains "$who: a host not listed gets 403 naming the rule" "$out" \
+		"refused: 403 containment-lab egress proxy: evil.lab.test:80 refused: not in allow-list (rule: allow = api.lab.test:80"
+	expect_contains "$who: CONNECT to a host not listed: 403" "$out" "connect refused: HTTP/1.1 403 Forbidden"
+	expect_contains "$who: CONNECT to a listed host: a tunnel" "$out" "connect allowed: HTTP/1.1 200 Connection established"
+	expect_contains "$who: a raw socket off loopback: ENETUNREACH" "$out" "raw off loopback: ENETUNREACH"
+	expect_contains "$who: a raw socket to 10.0.0.1: ENETUNREACH" "$out" "raw 10.0.0.1: ENETUNREACH"
+	expect_contains "$who: 127.0.0.1 inside is the sandbox's own loopback, not the lab's" "$out" \
+		"raw own loopback: ECONNREFUSED"
+	expect_contains "$who: garbage: 400" "$out" "garbage: HTTP/1.1 400 Bad Request"
+	if [[ $out == *"huge header: HTTP/1.1 431 Request Header Fields Too Large"* ||
+		$out == *"huge header: reset (ECONNRESET)"* || $out == *"huge header: reset (EPIPE)"* ]]; then
+		ok "$who: a 10 MB header is cut at 16 KiB (431, or reset while it still sent)"
+	else
+		not_ok "$who: a 10 MB header is cut at 16 KiB" "$(grep 'huge header' <<<"$out")"
+	fi
+	drip=$(grep -o 'slow drip: HTTP/1.1 408 Request Timeout after [0-9.]* s' <<<"$out")
+	secs=${drip##* after }
+	secs=${secs% s}
+	if [[ -n $drip ]] && $PY -c "import sys; sys.exit(not 1.5 <= float('$secs') <= 3.4)"; then
+		ok "$who: a slow drip is answered 408 after ${secs}s"
+	else
+		not_ok "$who: a slow drip is answered 408 in about 2 s" "$(grep 'slow drip' <<<"$out")"
+	fi
+	expect_contains "$who: after all that the proxy still serves" "$out" "still serving: 200"
+	expect_contains "$who: the lab logs the refusal" "$out" \
+		"containment-lab: egress: REFUSE GET evil.lab.test:80 /steal -> 403 not in allow-list (rule: allow = api.lab.test:80)"
+	expect_contains "$who: the lab logs the 431" "$out" "containment-lab: egress: BAD    431"
+	expect_contains "$who: the lab logs the 408" "$out" "containment-lab: egress: BAD    408"
+	if ((ms < 8000)); then ok "$who: the lab did not hang (${ms} ms)"; else not_ok "$who: the lab took ${ms} ms"; fi
+
+	# ---- the three snippets, both settings ----
+	run_v() { # MODE SNIPPET -> "rc|verdict line|headline"
+		as "$who" ./containment-lab --config layers.ini --network-mode "$1" run "$2" --on all
+	}
+	out=$(run_v allowlist legit-api); rc=$?
+	expect_eq "$who: legit-api --network-mode allowlist: RAN OK (exit 0)" "$rc" 0
+	expect_contains "$who: legit-api allowlist: the proxy's log line" "$out" \
+		"> ALLOW  GET api.lab.test:80 /prices -> answered"
+	out=$(run_v none legit-api); rc=$?
+	expect_eq "$who: legit-api --network-mode none: FAILED (exit 3)" "$rc" 3
+	expect_contains "$who: legit-api none: the price of no network" "$out" "the price of no network"
+	out=$(run_v allowlist exfil-allowed); rc=$?
+	expect_eq "$who: exfil-allowed --network-mode allowlist: ESCAPED (exit 1)" "$rc" 1
+	expect_contains "$who: exfil-allowed allowlist: through the allowed host, canary row there" "$out" \
+		"The data left through an allowed host: api.lab.test received"
+	expect_contains "$who: exfil-allowed allowlist: the refusal it got around" "$out" \
+		"> REFUSE POST attacker.lab.test:80"
+	expect_contains "$who: exfil-allowed allowlist: the post that got out" "$out" \
+		"> ALLOW  POST api.lab.test:80 /feedback -> answered"
+	j=$(as "$who" ./containment-lab --config layers.ini --network-mode allowlist run exfil-allowed --on all --json)
+	expect_eq "$who: exfil-allowed --json: mode, canary at api.lab.test, one refusal" \
+		"$($PY -c 'import json,sys; d=json.load(sys.stdin); e=d["egress"]; print(d["network_mode"], e["api_got_canary"], e["refused"], any("/feedback" in l for l in e["log"]))' <<<"$j")" \
+		"allowlist True 1 True"
+	out=$(run_v none exfil-allowed); rc=$?
+	expect_eq "$who: exfil-allowed --network-mode none: CONTAINED (exit 0)" "$rc" 0
+	expect_contains "$who: exfil-allowed none: by No-network" "$out" "CONTAINED by No-network"
+	out=$(run_v allowlist exfiltration); rc=$?
+	expect_eq "$who: exfiltration --network-mode allowlist: CONTAINED (exit 0)" "$rc" 0
+	expect_contains "$who: exfiltration allowlist: the proxy's 403 and its rule" "$out" \
+		"The egress proxy refused attacker.lab.test:80: not in allow-list (rule: allow = api.lab.test:80)"
+	expect_contains "$who: exfiltration allowlist: no route off loopback" "$out" \
+		"connect(192.0.2.1:80, off loopback) -> Network is unreachable"
+	out=$(run_v none exfiltration); rc=$?
+	expect_eq "$who: exfiltration --network-mode none: CONTAINED (exit 0)" "$rc" 0
+	expect_contains "$who: exfiltration none: no interface" "$out" "Network is unreachable"
+
+	# ---- nothing left listening: the small internet's ports after the run ----
+	out=$(as "$who" ./containment-lab --config layers.ini --network-mode allowlist run ./ports.py --off network)
+	read -r api att < <(grep -o 'ports http://127.0.0.1:[0-9]*/ http://127.0.0.1:[0-9]*/' <<<"$out" |
+		sed 's|ports http://127.0.0.1:\([0-9]*\)/ http://127.0.0.1:\([0-9]*\)/|\1 \2|')
+	if [[ -z ${api:-} ]]; then
+		not_ok "$who: the run said where the small internet listened" "${out:0:400}"
+	elif listening "$api" || listening "$att"; then
+		not_ok "$who: api.lab.test ($api) or the attacker ($att) still listening after the run"
+	else
+		ok "$who: nothing listening after the run (api.lab.test was :$api, the attacker :$att)"
+	fi
+done
+
+# ---- the settings: refused when malformed, refused on a rung that cannot build it ----
+printf '[network]\nmode = sometimes\n' >"$T/bad.ini"
+err=$("$BIN" --config "$T/bad.ini" list 2>&1)
+expect_contains "layers.ini: a bad mode is refused with file:line" "$err" "bad.ini:2: mode = sometimes: expected none or allowlist"
+printf '[network]\nallow = api.lab.test\n' >"$T/bad2.ini"
+err=$("$BIN" --config "$T/bad2.ini" list 2>&1)
+expect_contains "layers.ini: a host without a port is refused" "$err" "bad2.ini:2: allow: 'api.lab.test': expected host:port"
+err=$("$BIN" --network-mode sometimes list 2>&1); rc=$?
+expect_eq "--network-mode sometimes: usage error (2)" "$rc" 2
+expect_contains "--network-mode sometimes: says the choices" "$err" "expected none or allowlist"
+printf '[network]\nmode = allowlist\nallow = attacker.lab.test:80\n' >"$T/open.ini"
+out=$(cd "$T/lab" && "$BIN" --config "$T/open.ini" run exfiltration --on all); rc=$?
+expect_eq "allow = attacker.lab.test:80: the exfiltration ESCAPES through the proxy (exit 1)" "$rc" 1
+expect_contains "the listed attacker: the proxy let it out, and says so" "$out" "the egress proxy let it out"
+out=$(cd "$T/lab" && "$BIN" --config layers.ini --rung gvisor --network-mode allowlist run exfiltration --on all); rc=$?
+expect_eq "allowlist on the gvisor rung: ERROR (exit 4)" "$rc" 4
+expect_contains "allowlist on the gvisor rung: says the rung and what to do" "$out" \
+	"No-network's allowlist mode is built on the container rung only: the gvisor rung"
+
+sleep 0.2
+expect_eq "nothing left behind" "$(leftovers_snapshot)" "$before"
+finish
