@@ -77,8 +77,20 @@ static void docker_flags(const struct lab_config *cfg, unsigned layers, enum lab
 		    "(the lab's host takeover writes into the host's folder)",
 		    "-v \"$PWD\":/work");
 	}
-	if (on(layers, LAYER_NETWORK))
+	if (on(layers, LAYER_NETWORK) && cfg->net_mode == NET_MODE_ALLOWLIST) {
+		/* no one flag: an internal network whose only way out is a proxy */
+		add(t,
+		    "No-network, allowlist: a network made with `docker network create --internal lab-egress`: no "
+		    "route out, only the containers on it",
+		    "--network lab-egress");
+		add(t,
+		    "No-network, allowlist: the proxy container on lab-egress and on the outside is the one door; "
+		    "it must allow only layers.ini's [network] allow",
+		    "--env HTTP_PROXY=http://egress-proxy:3128 --env HTTPS_PROXY=http://egress-proxy:3128 --env "
+		    "NO_PROXY=");
+	} else if (on(layers, LAYER_NETWORK)) {
 		add(t, "No-network: only loopback inside; the upload to the attacker cannot connect", "--network none");
+	}
 	if (on(layers, LAYER_ENV)) {
 		char names[LAB_ENV_ALLOW_MAX * (LAB_ENV_NAME_MAX + 8)] = "";
 		for (int i = 0; i < cfg->n_env_allow; i++)
@@ -142,8 +154,16 @@ static void bwrap_flags(const struct lab_config *cfg, unsigned layers, struct tw
 	} else {
 		add(t, "Isolation off: the host's whole file system, writable (host takeover)", "--bind / /");
 	}
-	if (on(layers, LAYER_NETWORK))
+	if (on(layers, LAYER_NETWORK) && cfg->net_mode == NET_MODE_ALLOWLIST) {
+		add(t, "No-network, allowlist: an empty network namespace, and a proxy's unix socket bound in",
+		    "--unshare-net --bind /run/egress-proxy.sock /run/egress-proxy.sock");
+		add(t,
+		    "No-network, allowlist: the proxy announced; something inside must bridge 127.0.0.1:3128 to the "
+		    "socket",
+		    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128");
+	} else if (on(layers, LAYER_NETWORK)) {
 		add(t, "No-network: an empty network namespace; the upload cannot connect", "--unshare-net");
+	}
 	if (on(layers, LAYER_ENV)) {
 		add(t, "Clean-env: start from an empty environment", "--clearenv");
 		for (int i = 0; i < cfg->n_env_allow; i++)
@@ -194,6 +214,17 @@ static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung ru
 	if (on(layers, LAYER_ISOLATION) && tool == TWIN_DOCKER)
 		sb_puts(b, "  - a user namespace: docker maps container uids 1:1 to the host's unless the daemon is "
 		           "set up with userns-remap; the lab always runs in one\n");
+	if (on(layers, LAYER_NETWORK) && cfg->net_mode == NET_MODE_ALLOWLIST)
+		sb_printf(b,
+		          "  - the allow-list itself: %s has no one-flag equivalent. %s The lab runs the proxy "
+		          "(allow = the pairs of [network]), resolves names itself and logs every request as "
+		          "evidence; what goes through an allowed host is not checked there either\n",
+		          tn,
+		          tool == TWIN_DOCKER
+		              ? "It takes an --internal network plus a proxy container on it and outside (squid "
+		                "with an `acl ... dstdomain` rule, say), started and kept by you."
+		              : "It takes a proxy outside and a bridge inside: Anthropic's sandbox runtime (srt) "
+		                "binds a unix socket in and runs socat inside to turn it into 127.0.0.1:3128.");
 	sb_puts(b, "  - the evidence: planted secrets and canaries, the attacker's listener, the host target "
 	           "checked from outside, and a verdict\n");
 

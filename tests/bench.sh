@@ -93,6 +93,21 @@ for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
         base = f"   x{med[r] / med['container']:6.1f} container" if "container" in med else ""
         print(f"    {r:10s} {med[r]:8.2f} ms{base}")
 
+# No-network's setting: what the allow-list's door costs at start (lo up,
+# a socket handed over, the proxy and the small internet in the loop)
+print(f"\nNo-network's setting: start cost, exec --on all ({rounds} interleaved rounds, median ms)")
+for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
+    times = {m: [] for m in ("none", "allowlist")}
+    for i in range(rounds):
+        for mode in (["none", "allowlist"] if i % 2 == 0 else ["allowlist", "none"]):
+            t = time.perf_counter()
+            subprocess.run([lab, "--config", conf, "--network-mode", mode, "exec", "--on", "all", "--"] + cmd,
+                           check=True, stdin=subprocess.DEVNULL)
+            times[mode].append((time.perf_counter() - t) * 1000)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"  {' '.join(cmd)}: none {med['none']:.2f} ms, allowlist {med['allowlist']:.2f} ms "
+          f"-> the proxy adds {med['allowlist'] - med['none']:+.2f} ms (x{med['allowlist'] / med['none']:.2f})")
+
 walls = []
 for _ in range(3):
     t = time.perf_counter()
@@ -100,7 +115,12 @@ for _ in range(3):
     walls.append(time.perf_counter() - t)
     summary = p.stdout.strip().splitlines()[-1]
 m = statistics.median(walls)
-print(f"\nfull matrix (96 cells, {os.cpu_count()} jobs): median {m:.2f} s of 3 "
+cells = summary.split("/")[1].split()[0] if "/" in summary else "?"
+print(f"\nfull matrix ({cells} cells, {os.cpu_count()} jobs): median {m:.2f} s of 3 "
       f"({', '.join(f'{w:.2f}' for w in walls)}) -> goal <= 10 s {'met' if m <= 10 else 'NOT met'}")
 print(f"  last run: {summary}")
+t = time.perf_counter()
+p = subprocess.run([lab, "--config", conf, "--network-mode", "allowlist", "matrix"], stdout=subprocess.PIPE, text=True)
+print(f"full matrix, --network-mode allowlist: {time.perf_counter() - t:.2f} s: "
+      f"{p.stdout.strip().splitlines()[-1]}")
 PY

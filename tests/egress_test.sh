@@ -160,6 +160,18 @@ expect_eq "allowlist on the gvisor rung: ERROR (exit 4)" "$rc" 4
 expect_contains "allowlist on the gvisor rung: says the rung and what to do" "$out" \
 	"No-network's allowlist mode is built on the container rung only: the gvisor rung"
 
+# ---- the docker and bwrap twins say there is no one-flag equivalent ----
+d=$("$BIN" --config layers.ini --network-mode allowlist twin --on all)
+expect_contains "twin allowlist: docker on an --internal network" "$d" "--network lab-egress"
+expect_contains "twin allowlist: the proxy announced" "$d" "--env HTTP_PROXY=http://egress-proxy:3128"
+expect_not_contains "twin allowlist: not --network none" "$d" "--network none"
+expect_contains "twin allowlist: docker has no one-flag equivalent" "$d" "docker has no one-flag equivalent"
+b=$("$BIN" --config layers.ini --network-mode allowlist twin --on all --bwrap)
+expect_contains "twin allowlist: bwrap binds a proxy's socket in" "$b" "--unshare-net --bind /run/egress-proxy.sock"
+expect_contains "twin allowlist: bwrap's gap names srt's bridge" "$b" "socat inside"
+d=$("$BIN" --config layers.ini --network-mode allowlist twin --off network)
+expect_not_contains "twin allowlist with No-network off: no proxy" "$d" "egress-proxy"
+
 sleep 0.2
 expect_eq "nothing left behind" "$(leftovers_snapshot)" "$before"
 finish
