@@ -306,7 +306,7 @@ static void draw_toggles(const struct tui_state *st)
 	/* the rung, beside the toggles: it is Isolation's strength */
 	x = toggle_x(LAYER_COUNT);
 	x += tui_put(1, x, 4, "[r]", tui_attr(st, TUI_LOOK_KEY)) + 1;
-	snprintf(buf, sizeof buf, "rung: %s  [n] No-network mode: %s", lab_rung_key((enum lab_rung)st->cfg->rung),
+	snprintf(buf, sizeof buf, "rung: %s  [n] net: %s", lab_rung_key((enum lab_rung)st->cfg->rung),
 	         lab_net_mode_key((enum lab_net_mode)st->cfg->net_mode));
 	tui_put(1, x, COLS - x - 1 > 0 ? COLS - x - 1 : 0, buf, A_BOLD);
 }
