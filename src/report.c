@@ -540,7 +540,8 @@ static void matrix_text(const struct matrix *m, bool md)
 	} else {
 		char legend[REPORT_LEGEND_MAX];
 		report_verdict_legend(legend, sizeof legend);
-		text_out("cells: %s (* = not as expected)\n\n", legend);
+		text_out("No-network mode: %s. cells: %s (* = not as expected)\n\n",
+		         lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), legend);
 	}
 	matrix_grid(m, md);
 	matrix_differences(m, md);
