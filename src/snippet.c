@@ -484,11 +484,11 @@ int snippet_user_dir(char *buf, size_t len)
 static const char *untrusted(const struct stat *st)
 {
 	if (st->st_uid != geteuid() && st->st_uid != 0)
-		return "it belongs to another user";
+		return "another user owns it";
 	if (st->st_mode & S_IWOTH)
-		return "others can write to it";
+		return "others may write to it";
 	if (st->st_mode & S_IWGRP)
-		return "its group can write to it";
+		return "its group may write to it";
 	return NULL;
 }
 
@@ -501,8 +501,8 @@ int snippet_scan_user(const char *dir, struct snippet **out, char *err, size_t e
 	if (lstat(dir, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode) || (why = untrusted(&st))) {
-		snprintf(err, errlen, "%s: your snippets are not listed: %s; run chmod go-w on it (or chown it)", dir,
-		         why ? why : "not a folder");
+		snprintf(err, errlen, "your snippets are not listed (%s): chmod go-w %s", why ? why : "not a folder",
+		         dir);
 		make_err_inert(err, errlen);
 		return -1;
 	}

@@ -17,6 +17,7 @@
 #include <term.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,11 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
-#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "tui.h"
@@ -658,7 +658,8 @@ void tui_edit_selected(struct tui_state *st)
 		str_copy(dest, sizeof dest, s->path);
 		rc = 0;
 	} else if ((rc = make_dirs(st->user_dir)) < 0 ||
-	           pathf(dest, sizeof dest, "%s/%s.py", st->user_dir, s->name) < 0 || (rc = copy_snippet(s, dest)) < 0) {
+	           pathf(dest, sizeof dest, "%s/%s.py", st->user_dir, s->name) < 0 ||
+	           (rc = copy_snippet(s, dest)) < 0) {
 		tui_message(st, "could not copy %s to %s: %s", s->name, st->user_dir,
 		            strerror(rc < 0 ? -rc : ENAMETOOLONG));
 		return;
@@ -686,7 +687,8 @@ void tui_edit_selected(struct tui_state *st)
 	st->sel = i;
 	st->code_view = (struct tui_view_pos){.top = TUI_TOP_START};
 	st->res_view = (struct tui_view_pos){0};
-	tui_message(st, "%s: yours, in %s%s", st->snips[i].name, st->user_dir, rc == 0 && !s->yours ? " (your earlier copy)" : "");
+	tui_message(st, "%s: yours, in %s%s", st->snips[i].name, st->user_dir,
+	            rc == 0 && !s->yours ? " (your earlier copy)" : "");
 	if (st->predict)
 		st->asking = true;
 	else

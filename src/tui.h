@@ -117,7 +117,7 @@ struct tui_state {
 	/* the single run */
 	struct job job;
 	bool job_live;
-	int job_guess; /* predict mode: what the student said for this run, -1 none */
+	int job_guess;        /* predict mode: what the student said for this run, -1 none */
 	struct tui_run *runs; /* one per snippet */
 
 	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
@@ -182,7 +182,7 @@ void tui_fill(int y, int x, int w, attr_t attr);
 void tui_frame(int y, int x, int h, int w, attr_t attr); /* a plain box outline */
 int tui_count_lines(const char *text);                   /* a last line without \n counts */
 attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v);
-int tui_toggle_at(int y, int x);                              /* layer under a click, or -1 */
+int tui_toggle_at(int y, int x); /* layer under a click, or -1 */
 /* Decodes s into at most max safe wide characters (see tui_draw.c). */
 int tui_safe_wide(const char *s, wchar_t *out, int max);
 void tui_draw_big_row(int y, int x, const char *word, int row, attr_t attr);

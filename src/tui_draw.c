@@ -386,7 +386,8 @@ static void draw_list(struct tui_state *st)
 			tui_fill(y + 1, 0, LIST_W - 1, attr);
 		}
 		tui_put(y, 1, LIST_W - 5, st->snips[i].name, attr | A_BOLD);
-		snprintf(buf, sizeof buf, "%s%s", st->snips[i].yours ? "yours: " : "", threat_name(st->snips[i].threat));
+		snprintf(buf, sizeof buf, "%s%s", st->snips[i].yours ? "yours: " : "",
+		         threat_name(st->snips[i].threat));
 		tui_put(y + 1, 2, LIST_W - 4, buf, i == st->sel ? attr : st->snips[i].yours ? A_BOLD : A_DIM);
 		r = &st->runs[i];
 		if (st->job_live && st->job.snippet_index == i) {

@@ -147,8 +147,9 @@ static int key_enter(struct tui_state *st, int ch)
 	if (st->view == TUI_VIEW_MATRIX) {
 		tui_matrix_row_score(st, st->mx_row, &right, &done, &guessed);
 		if (st->predict && guessed < TUI_COMBOS && !matrix_running(&st->mx)) {
-			tui_message(st, "predict the row first: c or e (o or f for legit) for each of the %d cells, %d to go",
-			            TUI_COMBOS, TUI_COMBOS - guessed);
+			tui_message(
+			    st, "predict the row first: c or e (o or f for legit) for each of the %d cells, %d to go",
+			    TUI_COMBOS, TUI_COMBOS - guessed);
 			return TUI_REDRAW;
 		}
 		tui_matrix_start(st);
@@ -202,14 +203,16 @@ static int key_answer(struct tui_state *st, int ch)
 	}
 	if (!st->asking) {
 		if (ch != 'e')
-			tui_message(st, "%s", st->predict ? "press Enter first: the lab asks, then runs"
-			                                  : "p switches predict mode on: guess before each run");
+			tui_message(st, "%s",
+			            st->predict ? "press Enter first: the lab asks, then runs"
+			                        : "p switches predict mode on: guess before each run");
 		return TUI_REDRAW;
 	}
 	g = guess_of(&st->snips[st->sel], ch);
 	if (g < 0) {
-		tui_message(st, "%s", st->snips[st->sel].threat == THREAT_LEGIT ? "the legit task: o ran ok, f failed"
-		                                                                : "an attack: c contained, e escaped");
+		tui_message(st, "%s",
+		            st->snips[st->sel].threat == THREAT_LEGIT ? "the legit task: o ran ok, f failed"
+		                                                      : "an attack: c contained, e escaped");
 		return TUI_REDRAW;
 	}
 	tui_answer(st, (enum lab_verdict)g);
@@ -394,12 +397,7 @@ static const struct tui_key keys[] = {
      NULL,
      "matrix: move the cursor across the layer sets",
      key_leftright},
-    {{'1', '2', '3', '4', 0},
-     "1-4",
-     NULL,
-     NULL,
-     "toggle Isolation/No-network/Clean-env/Resource-limits",
-     key_layer},
+    {{'1', '2', '3', '4', 0}, "1-4", NULL, NULL, "toggle Isolation/No-network/Clean-env/Resource-limits", key_layer},
     {{'\r', '\n', KEY_ENTER, 0},
      "Enter",
      "run",
@@ -408,7 +406,11 @@ static const struct tui_key keys[] = {
      key_enter},
     {{'\t', KEY_BTAB, 0}, "Tab", "pane", NULL, "focus: list -> code -> result (j/k then scroll that pane)", key_tab},
     {{'z', 0}, "z", "zoom", NULL, "zoom the focused pane to the whole screen and back", key_zoom},
-    {{'p', 0}, "p", "predict", "predict", "predict mode: guess before each run, scored (matrix: a whole row)",
+    {{'p', 0},
+     "p",
+     "predict",
+     "predict",
+     "predict mode: guess before each run, scored (matrix: a whole row)",
      key_predict},
     {{'c', 'o', 'f', 0},
      "c/e o/f",
@@ -416,7 +418,11 @@ static const struct tui_key keys[] = {
      NULL,
      "predict: contained/escaped (legit: ran ok/failed); matrix: the cell, then the next",
      key_answer},
-    {{'e', 0}, "e", "edit", NULL, "your own attack: copy the snippet to your folder, $EDITOR, list and run it",
+    {{'e', 0},
+     "e",
+     "edit",
+     NULL,
+     "your own attack: copy the snippet to your folder, $EDITOR, list and run it",
      key_edit},
     {{'m', 0}, "m", "matrix", "back", "matrix: all snippets x 16 layer sets; m again: back", key_matrix},
     {{'d', 0}, "d", NULL, NULL, "the docker twin of the toggles, flag by flag (b: bwrap; Esc/q/d closes)", key_twin},

@@ -91,6 +91,15 @@ void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *
 	}
 }
 
+/* Predict mode: the selected row still has cells to guess. */
+static bool row_open(const struct tui_state *st)
+{
+	int right, done, guessed;
+
+	tui_matrix_row_score(st, st->mx_row, &right, &done, &guessed);
+	return guessed < TUI_COMBOS;
+}
+
 /* Predict mode: the row's guesses and, once its cells ran, the score. */
 static void draw_row_score(const struct tui_state *st, const struct geo *g, int x)
 {
@@ -118,7 +127,7 @@ static void draw_progress(const struct tui_state *st, const struct geo *g)
 	attr_t attr = A_BOLD;
 
 	x = tui_put(g->prog_y, 1, 30, "MATRIX", A_BOLD | A_UNDERLINE) + 3;
-	if (st->predict && !(matrix_running(m) && st->mx_started)) {
+	if (st->predict && !matrix_running(m) && (!st->mx_started || row_open(st))) {
 		draw_row_score(st, g, x);
 		return;
 	}
@@ -139,7 +148,9 @@ static void draw_progress(const struct tui_state *st, const struct geo *g)
 		         (double)ms / 1000.0);
 		attr = tui_verdict_attr(st, VERDICT_ESCAPED);
 	}
-	tui_put(g->prog_y, x, COLS - x - 1, buf, attr);
+	x += tui_put(g->prog_y, x, COLS - x - 1, buf, attr) + 3;
+	if (st->predict && x < COLS - 10)
+		draw_row_score(st, g, x);
 }
 
 static void draw_header(const struct tui_state *st, const struct geo *g)
@@ -298,7 +309,8 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	switch (cell->state) {
 	case MATRIX_PENDING:
 		/* in predict mode the truth table is what the student predicts */
-		snprintf(buf, sizeof buf, "not run yet; expected %s", st->predict ? "(your guess)" : verdict_name(cell->expected));
+		snprintf(buf, sizeof buf, "not run yet; expected %s",
+		         st->predict ? "(your guess)" : verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_DIM);
 		return;
 	case MATRIX_SKIPPED:

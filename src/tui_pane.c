@@ -57,8 +57,8 @@ static int wc_w(wchar_t c)
 
 /* One paragraph (no newline) wrapped at spaces into rows of width columns
  * after the gutter; continuation rows get hang as their gutter. */
-static void add_para(struct tui_rows *L, const char *gutter, const char *hang, attr_t gattr, const char *s,
-                     size_t len, attr_t attr)
+static void add_para(struct tui_rows *L, const char *gutter, const char *hang, attr_t gattr, const char *s, size_t len,
+                     attr_t attr)
 {
 	int room = L->width - (int)strlen(gutter), n, start = 0, k, used, brk, end;
 	char *copy = strndup(s, len);
@@ -324,8 +324,8 @@ bool tui_predict_hides(const struct tui_state *st)
 
 /* A pane's header: its name (reverse when it has the focus) and where the
  * view is. */
-static void pane_head(const struct tui_state *st, int y, int x, int w, const char *name,
-                      const struct tui_view_pos *v, bool focused)
+static void pane_head(const struct tui_state *st, int y, int x, int w, const char *name, const struct tui_view_pos *v,
+                      bool focused)
 {
 	char range[64];
 	int rw;
@@ -470,7 +470,8 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 		tui_rows_add(L, "", "  ", A_NORMAL, res->headline, A_BOLD);
 	if (res->layers != st->layers) {
 		report_layers_label(res->layers, true, lbl);
-		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN), "ran with %s; toggles changed since: Enter reruns", lbl);
+		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN), "ran with %s; toggles changed since: Enter reruns",
+		                lbl);
 	}
 	if (res->n_evidence) {
 		tui_rows_printf(L, A_BOLD, "evidence (the lab's, gathered outside the sandbox):");
@@ -482,7 +483,8 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 	tui_rows_add(L, "", "  ", A_NORMAL, buf, A_NORMAL);
 	snprintf(what, sizeof what, "output (sanitised): %d line%s of %llu bytes%s%s", tui_count_lines(r->out_text),
 	         tui_count_lines(r->out_text) == 1 ? "" : "s",
-	         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes : r->out_skipped + strlen(r->out_text ? r->out_text : "")),
+	         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes
+	                                                : r->out_skipped + strlen(r->out_text ? r->out_text : "")),
 	         res->ev.out_truncated ? ", capped" : "", r->out_skipped ? ", only its end kept" : "");
 	add_output(st, L, r->out_text, what);
 }
@@ -514,7 +516,8 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 		tui_rows_printf(L, A_BOLD, "you predicted %s: the lab will tell",
 		                verdict_name((enum lab_verdict)st->runs[j->snippet_index].guess));
 	text = sanitize_output(j->live.s, j->live.len, (size_t)JOB_LIVE_MAX * 4);
-	snprintf(what, sizeof what, "output so far (live, sanitised): %llu bytes%s", (unsigned long long)(j->live_cut + j->live.len),
+	snprintf(what, sizeof what, "output so far (live, sanitised): %llu bytes%s",
+	         (unsigned long long)(j->live_cut + j->live.len),
 	         j->live_skipped ? ", some not shown live (the result will have them)" : "");
 	add_output(st, L, text, what);
 	free(text);
