@@ -60,13 +60,11 @@ static int wc_w(wchar_t c)
 static void add_para(struct tui_rows *L, const char *gutter, const char *hang, attr_t gattr, const char *s, size_t len,
                      attr_t attr)
 {
-	int room = L->width - (int)strlen(gutter), n, start = 0, k, used, brk, end;
+	int room, n, start = 0, k, used, brk, end;
 	char *copy = strndup(s, len);
 	wchar_t *buf;
 	struct tui_row *r;
 
-	if (room < 8)
-		room = 8;
 	buf = copy ? malloc(sizeof *buf * (len * 2 + 2)) : NULL;
 	if (!buf) {
 		free(copy);
@@ -75,6 +73,10 @@ static void add_para(struct tui_rows *L, const char *gutter, const char *hang, a
 	n = tui_safe_wide(copy, buf, (int)(len * 2 + 1));
 	free(copy);
 	do {
+		/* the room after this row's gutter: the first's, then the hang's */
+		room = L->width - (int)strlen(start ? hang : gutter);
+		if (room < 8)
+			room = 8;
 		used = 0;
 		brk = -1;
 		for (k = start; k < n; k++) {

@@ -180,7 +180,8 @@ wait_for main "Clean-env ON" 5
 keys main '?'
 if wait_for main "HELP" 5; then ok "? opens the help"; else tui_not_ok "? opens the help" main; fi
 check_on "the help lists every key" main all_of main "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
-	"m  " "d  " "docker twin" "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit"
+	"m  " "d  " "docker twin" "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit" \
+	"Tab" "z  " "zoom the focused pane" "p  " "predict mode" "c/e o/f" "e  " "your own attack"
 keys main Escape
 if wait_gone main "HELP:" 5; then ok "Esc closes the help"; else tui_not_ok "Esc closes the help" main; fi
 
@@ -228,6 +229,18 @@ else
 fi
 check_on "the matrix legend: + CONTAINED, X ESCAPED, . RAN OK" main has main "X ESCAPED"
 check_on "the matrix cells: host-takeover contained with all on (+)" main has main "host-takeover     +"
+# predict mode in the matrix: the student predicts the selected row
+# (exfiltration) first; "contained" everywhere is right exactly in the 8
+# columns where No-network is on
+keys main p
+check_on "predict, matrix: p asks for the row" main wait_for main "PREDICT exfiltration: c/e (legit o/f) per cell, 16 to go" 5
+keys main Home
+for i in $(seq 1 16); do keys main c; done
+check_on "predict, matrix: the row predicted, Enter runs it" main wait_for main "row exfiltration predicted: Enter runs it" 5
+keys main Enter
+if wait_for main "your row exfiltration: 8/16 right" 180; then ok "predict, matrix: the row is scored from the lab's verdicts (8/16)"; else tui_not_ok "predict, matrix: the row is scored from the lab's verdicts (8/16)" main; fi
+check_on "predict, matrix: the whole matrix is still as expected" main has main "$total/$total as expected"
+keys main p
 keys main m
 check_on "m goes back to the lab" main wait_for main "SNIPPETS" 5
 
