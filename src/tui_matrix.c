@@ -73,6 +73,25 @@ static const struct matrix_cell *cell_at(const struct tui_state *st, int row, in
 	return matrix_cell(&st->mx, row, tui_combo_mask(col));
 }
 
+/* The matrix ran after the last guess: only such a run answers it (one
+ * from before was on screen while the student guessed). */
+static bool guesses_answered(const struct tui_state *st)
+{
+	return st->mx_started && st->mx.t0_ms >= st->mx_guess_ms;
+}
+
+/* Predict mode: a row with guesses the matrix has not answered yet shows
+ * the guesses, not an older run's verdicts. */
+static bool row_hidden(const struct tui_state *st, int row)
+{
+	if (!st->predict || guesses_answered(st))
+		return false;
+	for (int col = 0; col < TUI_COMBOS; col++)
+		if (st->mx_guess[matrix_index(row, tui_combo_mask(col))] >= 0)
+			return true;
+	return false;
+}
+
 void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *done, int *guessed)
 {
 	*right = *done = *guessed = 0;
@@ -84,7 +103,7 @@ void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *
 		if (g < 0)
 			continue;
 		(*guessed)++;
-		if (cell->state != MATRIX_DONE || cell->res.ev.aborted)
+		if (cell->state != MATRIX_DONE || cell->res.ev.aborted || !guesses_answered(st))
 			continue;
 		(*done)++;
 		*right += cell->res.verdict == (enum lab_verdict)g;
@@ -211,7 +230,7 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 			c[3] = '\0';
 			attr = A_DIM;
 			int guess = st->mx_guess[matrix_index(row, tui_combo_mask(col))];
-			switch (cell->state) {
+			switch (row_hidden(st, row) && cell->state == MATRIX_DONE ? MATRIX_PENDING : cell->state) {
 			case MATRIX_PENDING:
 				/* a guess shows as its key, lower case: no verdict mark */
 				c[1] = guess < 0 ? '?' : guess_key(guess);
@@ -306,6 +325,10 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	snprintf(buf, sizeof buf, "%s (%s) with layers %s: %s", s->name, threat_name(s->threat), lbl, off);
 	tui_put(y++, x, w, buf, A_BOLD);
 
+	if (row_hidden(st, st->mx_row) && cell->state == MATRIX_DONE) {
+		tui_put(y, x, w, "predicted, not run since: Enter runs the matrix and scores the row", A_BOLD);
+		return;
+	}
 	switch (cell->state) {
 	case MATRIX_PENDING:
 		/* in predict mode the truth table is what the student predicts */
