@@ -475,15 +475,17 @@ static int snippets_load(struct tui_state *st, char *err, size_t errlen, char *n
 	st->snips = all;
 	st->n_snips = n + m;
 	n += m;
-	st->runs = calloc((size_t)n, sizeof *st->runs);
-	st->code = calloc((size_t)n, sizeof *st->code);
-	st->code_lines = calloc((size_t)n, sizeof *st->code_lines);
-	st->mx_guess = malloc((size_t)n * TUI_COMBOS);
+	/* n >= 1: snippet_discover refuses a folder without one */
+	st->runs = calloc((size_t)n + 1, sizeof *st->runs);
+	st->code = calloc((size_t)n + 1, sizeof *st->code);
+	st->code_lines = calloc((size_t)n + 1, sizeof *st->code_lines);
+	st->mx_guess = malloc(((size_t)n + 1) * TUI_COMBOS * sizeof *st->mx_guess);
 	if (!st->runs || !st->code || !st->code_lines || !st->mx_guess) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	memset(st->mx_guess, -1, (size_t)n * TUI_COMBOS);
+	for (k = 0; k < (n + 1) * TUI_COMBOS; k++)
+		st->mx_guess[k] = -1;
 	for (k = 0; k < n; k++) {
 		/* A teacher's (or a student's) file is text from outside too. */
 		const char *c = st->snips[k].code ? st->snips[k].code : "";
@@ -538,8 +540,8 @@ static int snippets_reload(struct tui_state *st, const char *edited)
 	for (i = 0; i < n; i++) {
 		if (!strcmp(st->snips[i].path, edited))
 			found = i;
-		for (j = 0; j < old.n_snips && strcmp(st->snips[i].path, edited); j++) {
-			if (strcmp(old.snips[j].path, st->snips[i].path) || !old.runs[j].have)
+		for (j = 0; j < old.n_snips && strcmp(st->snips[i].path, edited) != 0; j++) {
+			if (strcmp(old.snips[j].path, st->snips[i].path) != 0 || !old.runs[j].have)
 				continue;
 			st->runs[i] = old.runs[j];
 			memset(&old.runs[j], 0, sizeof old.runs[j]);

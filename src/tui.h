@@ -103,8 +103,8 @@ struct tui_state {
 	bool predict;
 	bool asking; /* Enter was pressed: waiting for c/e (o/f for legit) */
 	int score_right, score_total;
-	signed char *mx_guess; /* matrix: per cell (matrix_index), verdict or -1 */
-	long mx_guess_ms;      /* the last guess: only a matrix run started after it scores */
+	short *mx_guess;  /* matrix: per cell (matrix_index), verdict or -1 */
+	long mx_guess_ms; /* the last guess: only a matrix run started after it scores */
 	/* e: the user's own snippets' folder ("" if there is none) */
 	char user_dir[PATH_MAX];
 	enum tui_view view;

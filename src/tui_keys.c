@@ -201,7 +201,7 @@ static int key_answer(struct tui_state *st, int ch)
 			tui_message(st, "the matrix is running: guess when it is done (a aborts it)");
 			return TUI_REDRAW;
 		}
-		st->mx_guess[matrix_index(st->mx_row, tui_combo_mask(st->mx_col))] = (signed char)g;
+		st->mx_guess[matrix_index(st->mx_row, tui_combo_mask(st->mx_col))] = (short)g;
 		st->mx_guess_ms = monotonic_ms();
 		st->mx_col = clamp(st->mx_col + 1, 0, TUI_COMBOS - 1);
 		return TUI_REDRAW;

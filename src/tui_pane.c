@@ -519,7 +519,7 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 		                verdict_name((enum lab_verdict)st->runs[j->snippet_index].guess));
 	text = sanitize_output(j->live.s, j->live.len, (size_t)JOB_LIVE_MAX * 4);
 	snprintf(what, sizeof what, "output so far (live, sanitised): %llu bytes%s",
-	         (unsigned long long)(j->live_cut + j->live.len),
+	         (unsigned long long)j->live_cut + j->live.len,
 	         j->live_skipped ? ", some not shown live (the result will have them)" : "");
 	add_output(st, L, text, what);
 	free(text);
