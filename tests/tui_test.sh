@@ -540,6 +540,36 @@ check_on "a group-writable snippets folder is refused, with why and what to do" 
 check_on "a refused folder's snippets are not listed" edbad lacks edbad "yours:"
 keys edbad q
 wait_for edbad "EXITED:0" 15 || tui_not_ok "edbad session quits" edbad
+# --- issue 9 as uid 65534: predict, stream and e, rootless ---------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	# /root may be 0700: stage what the unprivileged run needs where it can read
+	ST=$TMP/stage
+	mkdir -p "$ST/lab"
+	cp "$BIN" "$ST/lab/containment-lab"
+	cp -r snippets layers.ini "$ST/lab/"
+	cp "$TMP/editor.sh" "$ST/editor.sh"
+	chmod -R a+rX "$ST"
+	chmod 755 "$TMP"
+	mkdir "$ST/xdg" && chown 65534:65534 "$ST/xdg"
+	start nob "cd $ST/lab && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent XDG_DATA_HOME=$ST/xdg EDITOR=$ST/editor.sh ./containment-lab --predict" 80 24
+	wait_for nob "SNIPPETS" 10
+	select_snippet nob legit
+	keys nob e
+	if wait_for nob "ran ok or failed?" 10; then ok "uid 65534: e lists the copy, and predict mode asks before its run"; else tui_not_ok "uid 65534: e lists the copy, and predict mode asks before its run" nob; fi
+	keys nob o
+	if wait_for nob "you predicted RAN OK: RIGHT" 20; then ok "uid 65534: the edited copy runs rootless and the guess is scored"; else tui_not_ok "uid 65534: the edited copy runs rootless and the guess is scored" nob; fi
+	check_on "uid 65534: the copy is the user's own" nob test "$(stat -c %u "$ST/xdg/containment-lab/snippets/legit.py" 2>/dev/null)" = 65534
+	keys nob Tab Tab z
+	wait_for nob "> RESULT" 5
+	text=$(pane_text nob)
+	expect_contains "uid 65534: the run of the edited copy shows the edit's output" "$text" "| EDITED BY THE STUDENT"
+	expect_contains "uid 65534: the mechanisms say the run was rootless" "$text" "rlimits-only (rootless: the lab creates cgroups only as root)"
+	keys nob q
+	wait_for nob "EXITED:0" 15 || tui_not_ok "uid 65534 session quits" nob
+else
+	skip "uid 65534: predict, stream and e" "needs root and setpriv to drop to uid 65534"
+fi
+
 # --- sanitizers ----------------------------------------------------------------
 if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$ERRLOG"; then
 	tui_not_ok "no sanitizer reports"
