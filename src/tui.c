@@ -203,7 +203,8 @@ static void finish_single(struct tui_state *st)
 	st->job_guess = -1;
 	score_guess(st, r);
 	/* the verdict first: the pane opens at its top */
-	st->res_view = (struct tui_view_pos){0};
+	if (i == st->sel)
+		st->res_view = (struct tui_view_pos){0};
 	job_free(&st->job);
 	st->job_live = false;
 	crash_pids_update(st);
