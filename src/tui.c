@@ -614,6 +614,8 @@ static int run_editor(const char *path)
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	pid = fork();
+	if (pid < 0)
+		status = -errno;
 	if (pid == 0) {
 		for (int sig = 1; sig < NSIG; sig++)
 			if (sig != SIGKILL && sig != SIGSTOP)
@@ -626,8 +628,6 @@ static int run_editor(const char *path)
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (pid < 0)
-		status = -errno;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	/* the terminal back, at whatever size it has now (a SIGWINCH while

@@ -411,11 +411,10 @@ static void add_trace(struct tui_rows *L, const struct lab_result *res)
 	(void)res;
 }
 
-static void add_output(const struct tui_state *st, struct tui_rows *L, const char *text, const char *what)
+static void add_output(struct tui_rows *L, const char *text, const char *what)
 {
 	int n = tui_count_lines(text);
 
-	(void)st;
 	tui_rows_blank(L);
 	tui_rows_printf(L, A_BOLD, "%s", what);
 	if (!n) {
@@ -488,7 +487,7 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 	         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes
 	                                                : r->out_skipped + strlen(r->out_text ? r->out_text : "")),
 	         res->ev.out_truncated ? ", capped" : "", r->out_skipped ? ", only its end kept" : "");
-	add_output(st, L, r->out_text, what);
+	add_output(L, r->out_text, what);
 }
 
 /* While the run goes: what it is, the clock, and the output so far. */
@@ -521,7 +520,7 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 	snprintf(what, sizeof what, "output so far (live, sanitised): %llu bytes%s",
 	         (unsigned long long)j->live_cut + j->live.len,
 	         j->live_skipped ? ", some not shown live (the result will have them)" : "");
-	add_output(st, L, text, what);
+	add_output(L, text, what);
 	free(text);
 }
 

@@ -240,6 +240,10 @@ check_on "predict, matrix: the row predicted, Enter runs it" main wait_for main 
 check_on "predict, matrix: the row's earlier verdicts are hidden until it runs again" main \
 	has main "exfiltration      c  c  c  c  c  c  c  c  c  c  c  c  c  c  c  c"
 keys main Enter
+# the old run's "as expected" is on screen until the new run has begun:
+# wait for the row's first scored cell (only a run after the guesses
+# scores), then for the end
+wait_for main "your row exfiltration:" 180
 if wait_for main "$total/$total as expected" 180; then ok "predict, matrix: the matrix runs again, as expected"; else tui_not_ok "predict, matrix: the matrix runs again, as expected" main; fi
 check_on "predict, matrix: the row is scored from the new run's verdicts (8/16)" main has main "your row exfiltration: 8/16 right"
 keys main p
