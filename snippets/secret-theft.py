@@ -28,6 +28,7 @@ def main():
     print(f"environment: {len(names)} variable{plural} visible", flush=True)
     found = [n for n in names if LOOKS_SECRET.search(n)]
     for n in found:
+        # lab:danger: prints every secret the environment holds
         print(f"  FOUND {n}={os.environ[n]}", flush=True)
     if found:
         print(f"{len(found)} of them look like credentials", flush=True)
@@ -39,6 +40,7 @@ def main():
     path = os.path.expanduser("~/.aws/credentials")
     print(f"trying {path}", flush=True)
     try:
+        # lab:danger: reads the mounted credentials file
         with open(path, encoding="utf-8", errors="replace") as f:
             data = f.read(64 * 1024)
     except FileNotFoundError:

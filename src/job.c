@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -387,6 +388,86 @@ int job_close_inherited(int keep)
 	return 3;
 }
 
+/* ---- live output: the worker forwards what it captures ---- */
+
+/* Raw bytes a chunk line carries at most: escaped (at most twice as long)
+ * with its key it stays under PIPE_BUF, so one write after POLLOUT never
+ * blocks and never interleaves. */
+#define CHUNK_RAW 2000
+
+struct live_sink {
+	int fd;
+	uint64_t skipped;
+	bool told; /* the reader knows of every skipped byte */
+};
+
+/* lab_run's on_output in the worker. It runs inside the run's watch loop,
+ * whose clocks must keep ticking: when the pipe is full (the screen is
+ * behind) the piece is skipped and counted, never waited for. */
+static void live_send(void *ctx, const char *buf, size_t len)
+{
+	struct live_sink *k = ctx;
+	while (len) {
+		size_t piece = len < CHUNK_RAW ? len : CHUNK_RAW;
+		struct pollfd p = {.fd = k->fd, .events = POLLOUT};
+		if (poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT)) {
+			k->skipped += len;
+			k->told = false;
+			return;
+		}
+		struct strbuf b = {0};
+		if (!k->told)
+			sb_printf(&b, "skipped\t%llu\n", (unsigned long long)k->skipped);
+		put_str(&b, "chunk", buf, piece);
+		if (b.s && write_all(k->fd, b.s, b.len) == 0)
+			k->told = true;
+		sb_free(&b);
+		buf += piece;
+		len -= piece;
+	}
+}
+
+/* Moves the complete chunk/skipped lines at the front of j->out into
+ * j->live; stops for good at the first line of the result. */
+static void live_take(struct job *j)
+{
+	size_t used = 0;
+	while (!j->result_begun) {
+		char *line = j->out.s + used, *nl = memchr(line, '\n', j->out.len - used);
+		if (!nl)
+			break;
+		size_t n = (size_t)(nl - line);
+		long long v;
+		if (n >= 6 && !memcmp(line, "chunk\t", 6)) {
+			*nl = '\0';
+			size_t vlen = unescape(line + 6);
+			sb_add(&j->live, line + 6, vlen);
+		} else if (n >= 8 && !memcmp(line, "skipped\t", 8)) {
+			*nl = '\0';
+			if (parse_int(line + 8, 0, LLONG_MAX, &v))
+				j->live_skipped = (uint64_t)v;
+		} else {
+			j->result_begun = true;
+			break;
+		}
+		used += n + 1;
+	}
+	if (used) {
+		memmove(j->out.s, j->out.s + used, j->out.len - used);
+		j->out.len -= used;
+	}
+	if (j->live.len > JOB_LIVE_MAX) {
+		/* keep the end, from a line start when one is near */
+		size_t drop = j->live.len - JOB_LIVE_MAX;
+		char *nl = memchr(j->live.s + drop, '\n', j->live.len - drop < 1024 ? j->live.len - drop : 1024);
+		if (nl)
+			drop = (size_t)(nl + 1 - j->live.s);
+		memmove(j->live.s, j->live.s + drop, j->live.len - drop);
+		j->live.len -= drop;
+		j->live_cut += drop;
+	}
+}
+
 int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
 {
 	memset(j, 0, sizeof *j);
@@ -436,7 +517,8 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		 * snippet cannot open /dev/tty to draw on the screen or push keys
 		 * into it. (Isolation still applies its own setsid inside.) */
 		setsid();
-		struct lab_run_opts opts = {.abort_fd = abort_pipe[0]};
+		struct live_sink sink = {.fd = p[1], .told = true};
+		struct lab_run_opts opts = {.abort_fd = abort_pipe[0], .on_output = live_send, .output_ctx = &sink};
 		struct lab_result res;
 		lab_run(cfg, s, layers, &opts, &res);
 		result_write(p[1], &res);
@@ -509,6 +591,7 @@ int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cf
 		ssize_t r = read(j->fd, tmp, sizeof tmp);
 		if (r > 0) {
 			sb_add(&j->out, tmp, (size_t)r);
+			live_take(j);
 			continue;
 		}
 		if (r < 0 && errno == EINTR)
@@ -568,6 +651,7 @@ void job_free(struct job *j)
 	job_stop(j);
 	job_reap(j);
 	sb_free(&j->out);
+	sb_free(&j->live);
 	lab_result_free(&j->res);
 	*j = (struct job){.fd = -1}; /* idle and reusable */
 }

@@ -9,6 +9,8 @@
 #include "lab.h"
 #include "system.h" /* monotonic_ms: the clock of started_ms and abort_ms */
 #include "util.h"   /* struct strbuf */
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct job {
@@ -21,9 +23,23 @@ struct job {
 	long started_ms;       /* monotonic, for elapsed time displays */
 	long abort_ms;         /* when job_abort sent SIGTERM; 0 = not asked */
 	int status;            /* the worker's wait status once reaped */
+	/* What the snippet printed so far, while it runs (raw: sanitise it
+	 * before showing it). Only the last JOB_LIVE_MAX bytes are kept; the
+	 * result's output, once it comes, is the one to trust. */
+	struct strbuf live;
+	uint64_t live_cut;     /* bytes dropped from the front of live */
+	uint64_t live_skipped; /* bytes the worker did not send (reader behind) */
+	bool result_begun;     /* the result's lines have started: no more live ones */
 };
 
-/* 0 on success, -errno on failure (nothing to clean then). */
+#define JOB_LIVE_MAX 65536
+
+/* The stream: zero or more "chunk<TAB>bytes" lines (the snippet's output
+ * as it comes, escaped like result_write's strings) and "skipped<TAB>N"
+ * lines, then the result (result_write). job_pump moves the chunks into
+ * live as they arrive; result_read only ever sees the result.
+ *
+ * 0 on success, -errno on failure (nothing to clean then). */
 int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
 /* Reads what is there. 1 = done (j->res filled, worker reaped), 0 = more to
  * come, -1 = the worker died without a result (j->res is an ERROR). */

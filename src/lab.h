@@ -178,6 +178,12 @@ void lab_result_free(struct lab_result *r);
 /* ---- runs (run.c) ---- */
 struct lab_run_opts {
 	int abort_fd; /* readable => abort the run; -1 = none */
+	/* Called with each piece of output as it is captured (only what fits
+	 * under the run's output cap, raw: the receiver sanitises it), so a
+	 * screen can show it while the run goes on. NULL = nobody watches.
+	 * It runs in the watch loop: it must not block. */
+	void (*on_output)(void *ctx, const char *buf, size_t len);
+	void *output_ctx;
 };
 
 /* Plants decoys, runs s under layers, gathers evidence, decides, cleans up.

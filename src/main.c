@@ -43,7 +43,8 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "you switch on and off, and shows from its own evidence what got out.\n"
                                  "\n"
                                  "commands:\n"
-                                 "  (none) | tui                       the lab screen (needs a terminal)\n"
+                                 "  (none) | tui [--predict]           the lab screen (needs a terminal);\n"
+                                 "                                      --predict: ask before each run\n"
                                  "  list [--json]                      the snippets\n"
                                  "  run NAME|PATH [--on L|--off L] [--json]\n"
                                  "                                     run one snippet and judge it\n"
@@ -588,6 +589,7 @@ int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
 	int i = 1, choice[2] = {-1, -1}; /* --rung, --network-mode */
+	bool predict = false;
 	if ((argc = take_choice_options(choice, argc, argv)) < 0)
 		return EXIT_USAGE;
 	/* Part of the safety net: descriptors the lab inherited from whoever
@@ -609,6 +611,10 @@ int main(int argc, char **argv)
 				return usage_error("--config needs a file");
 			continue;
 		}
+		if (!strcmp(argv[i], "--predict")) {
+			predict = true; /* the screen's predict mode (p) from the start */
+			continue;
+		}
 		if (argv[i][0] == '-')
 			return usage_error("unknown option '%s'", argv[i]);
 		break;
@@ -625,8 +631,18 @@ int main(int argc, char **argv)
 		cfg.rung = choice[0];
 	if (choice[1] >= 0)
 		cfg.net_mode = choice[1];
-	if (i >= argc || !strcmp(argv[i], "tui"))
-		return tui_main(&cfg);
+	if (i < argc && !strcmp(argv[i], "tui")) {
+		for (int k = i + 1; k < argc; k++) {
+			if (strcmp(argv[k], "--predict") != 0)
+				return usage_error("tui: unknown option '%s' (--predict)", argv[k]);
+			predict = true;
+		}
+		return tui_main(&cfg, predict);
+	}
+	if (i >= argc)
+		return tui_main(&cfg, predict);
+	if (predict)
+		return usage_error("--predict is for the lab screen: containment-lab --predict (or tui --predict)");
 	const char *cmd = argv[i];
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;

@@ -386,9 +386,12 @@ static void watch_output(struct watch *w)
 		if (w->r->have_decoys)
 			decoy_scan(&w->r->d, &w->sc, buf, (size_t)n);
 		keep_tail(w, buf, (size_t)n);
-		if (w->output->len < w->cap)
-			sb_add(w->output, buf,
-			       (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len);
+		if (w->output->len < w->cap) {
+			size_t keep = (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len;
+			sb_add(w->output, buf, keep);
+			if (w->opts && w->opts->on_output)
+				w->opts->on_output(w->opts->output_ctx, buf, keep);
+		}
 		if (w->ev->out_bytes > w->cap)
 			w->ev->out_truncated = true;
 	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {

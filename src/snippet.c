@@ -205,6 +205,46 @@ fail:
 	return -1;
 }
 
+/* Is this line (up to its end) a `# lab:danger` mark? */
+static bool is_danger_mark(const char *line, size_t n)
+{
+	while (n && (*line == ' ' || *line == '\t'))
+		line++, n--;
+	if (!n || *line != '#')
+		return false;
+	line++, n--;
+	while (n && (*line == ' ' || *line == '\t'))
+		line++, n--;
+	return n >= 10 && !strncmp(line, "lab:danger", 10) &&
+	       (n == 10 || line[10] == ':' || line[10] == ' ' || line[10] == '\r' || line[10] == '\t');
+}
+
+/* Each `# lab:danger` comment marks the first non-blank line after it
+ * that is not a mark itself: the screen shows it with a marker. */
+static int find_danger(struct snippet *s, const char *code)
+{
+	bool armed = false;
+	int lineno = 0;
+	for (const char *line = code, *next; line && *line; line = next) {
+		lineno++;
+		next = strchr(line, '\n');
+		size_t n = next ? (size_t)(next - line) : strlen(line);
+		if (next)
+			next++;
+		if (is_danger_mark(line, n)) {
+			armed = true;
+			continue;
+		}
+		if (!armed || strspn(line, " \t\r") >= n)
+			continue;
+		if (s->n_danger >= SNIPPET_MAX_DANGER)
+			return -1;
+		s->danger[s->n_danger++] = lineno;
+		armed = false;
+	}
+	return 0;
+}
+
 int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -252,8 +292,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 		if (l[0] != '#')
 			break; /* the header ends at the first line of code */
 		char *body = trim(l + 1);
-		if (strncmp(body, "lab:", 4) != 0)
-			continue;
+		if (strncmp(body, "lab:", 4) != 0 || !strncmp(body, "lab:danger", 10))
+			continue; /* a danger mark is not part of the header (find_danger) */
 		char *colon = strchr(body + 4, ':');
 		if (!colon)
 			FAIL("%s:%d: malformed header line (expected '# lab:KEY: value')", path, lineno);
@@ -299,6 +339,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 	}
 	if (check_header(s, path, have_title, layer_line, threat_line, err, errlen) < 0)
 		goto fail;
+	if (find_danger(s, code) < 0)
+		FAIL("%s: more than %d '# lab:danger' marks", path, SNIPPET_MAX_DANGER);
 	free(line_copy);
 	s->code = code;
 	return 0;
@@ -430,6 +472,63 @@ int snippet_discover(const char *dir, struct snippet **out, char *err, size_t er
 	}
 	snippets_free(broken, n_broken);
 	return n;
+}
+
+int snippet_user_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		return pathf(buf, len, "%s/containment-lab/snippets", xdg);
+	if (home && home[0] == '/')
+		return pathf(buf, len, "%s/.local/share/containment-lab/snippets", home);
+	if (len)
+		buf[0] = '\0';
+	return -1;
+}
+
+/* The user's or root's, and writable by nobody else: NULL, or what is wrong. */
+static const char *untrusted(const struct stat *st)
+{
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return "another user owns it";
+	if (st->st_mode & S_IWOTH)
+		return "others may write to it";
+	if (st->st_mode & S_IWGRP)
+		return "its group may write to it";
+	return NULL;
+}
+
+int snippet_scan_user(const char *dir, struct snippet **out, char *err, size_t errlen)
+{
+	struct stat st;
+	const char *why = NULL;
+	*out = NULL;
+	err[0] = '\0';
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode) || (why = untrusted(&st))) {
+		snprintf(err, errlen, "your snippets are not listed (%s): chmod go-w %s", why ? why : "not a folder",
+		         dir);
+		make_err_inert(err, errlen);
+		return -1;
+	}
+	struct snippet *list;
+	int n = snippet_scan(dir, &list, NULL, NULL, err, errlen);
+	if (n < 0)
+		return -1;
+	int kept = 0;
+	for (int i = 0; i < n; i++) {
+		if (lstat(list[i].path, &st) == 0 && (why = untrusted(&st))) {
+			snprintf(err, errlen, "%s: not listed: %s; run chmod go-w on it", list[i].path, why);
+			make_err_inert(err, errlen);
+			snippet_free(&list[i]);
+			continue;
+		}
+		list[i].yours = true;
+		list[kept++] = list[i];
+	}
+	*out = list;
+	return kept;
 }
 
 int snippet_resolve(const struct lab_config *cfg, const char *arg, struct snippet *s, char *err, size_t errlen)

@@ -10,6 +10,7 @@
 #define SNIPPET_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 enum lab_threat {
@@ -25,6 +26,7 @@ enum lab_threat {
 /* A snippet file larger than this is refused, not cut. */
 #define SNIPPET_MAX_BYTES  (1 << 20)
 #define SNIPPET_MAX_EXPECT 8
+#define SNIPPET_MAX_DANGER 16
 
 struct lab_config;
 
@@ -40,6 +42,11 @@ struct snippet {
 	/* lab:uses: the one host:port its work (or its leak) goes through: the
 	 * truth table then follows No-network's setting (verdict_expected) */
 	char uses[80];
+	/* lines (1-based) a `# lab:danger` comment marks: the line(s) that do
+	 * the damage, each the first non-blank line after the comment */
+	int danger[SNIPPET_MAX_DANGER];
+	int n_danger;
+	bool yours;      /* from the user's own folder (snippet_user_dir) */
 	char *code;      /* whole file, owned; NULL when broken */
 	char error[512]; /* snippet_scan's broken entries: why ("" = fine) */
 };
@@ -65,6 +72,18 @@ int snippet_scan(const char *dir, struct snippet **good, struct snippet **broken
  * (-1, err naming the folder and the first broken file's reason). */
 int snippet_discover(const char *dir, struct snippet **out, char *err, size_t errlen);
 void snippets_free(struct snippet *list, int n);
+/* The user's own snippets: $XDG_DATA_HOME/containment-lab/snippets, or
+ * ~/.local/share/containment-lab/snippets. 0, or -1 when neither
+ * XDG_DATA_HOME (absolute) nor HOME is set. */
+int snippet_user_dir(char *buf, size_t len);
+/* The good snippets of the user's folder, each marked yours. A folder that
+ * does not exist holds none (0). Like layers.ini, the folder and each file
+ * must be the user's (or root's) and writable by nobody else: otherwise
+ * someone else could put code in the lab's list. The folder refused: -1
+ * with err; a file refused: left out, and err names it (the return counts
+ * the rest). Free with snippets_free. */
+int snippet_scan_user(const char *dir, struct snippet **out, char *err, size_t errlen);
+
 /* NAME from the list, or a path (contains '/' or ends in .py). */
 int snippet_resolve(const struct lab_config *cfg, const char *name_or_path, struct snippet *s, char *err,
                     size_t errlen);

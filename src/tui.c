@@ -17,6 +17,7 @@
 #include <term.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,6 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -171,6 +175,21 @@ static void run_clear(struct tui_run *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Only a yes-or-no answer of the lab scores a guess: an ERROR, an attack
+ * that broke by itself or an aborted run says nothing about it. */
+static void score_guess(struct tui_state *st, struct tui_run *r)
+{
+	enum lab_verdict v = r->res.verdict;
+
+	r->scored = r->guess >= 0 && !r->res.ev.aborted &&
+	            (v == VERDICT_CONTAINED || v == VERDICT_ESCAPED || v == VERDICT_RAN_OK || v == VERDICT_FAILED);
+	if (!r->scored)
+		return;
+	r->right = r->guess == (int)v;
+	st->score_total++;
+	st->score_right += r->right;
+}
+
 static void finish_single(struct tui_state *st)
 {
 	int i = st->job.snippet_index;
@@ -180,6 +199,12 @@ static void finish_single(struct tui_state *st)
 	r->out_text = output_tail(&st->job.res, &r->out_skipped);
 	take_result(&r->res, &st->job);
 	r->have = true;
+	r->guess = st->job_guess;
+	st->job_guess = -1;
+	score_guess(st, r);
+	/* the verdict first: the pane opens at its top */
+	if (i == st->sel)
+		st->res_view = (struct tui_view_pos){0};
 	job_free(&st->job);
 	st->job_live = false;
 	crash_pids_update(st);
@@ -201,11 +226,21 @@ void tui_run_selected(struct tui_state *st)
 	rc = job_start(&st->job, st->cfg, &st->snips[st->sel], st->layers);
 	if (rc < 0) {
 		tui_message(st, "could not start %s: %s", st->snips[st->sel].name, strerror(-rc));
+		st->job_guess = -1;
 		return;
 	}
 	st->job.snippet_index = st->sel;
 	st->job_live = true;
+	/* the output streams in: the result pane follows its end */
+	st->res_view = (struct tui_view_pos){.follow = true};
 	crash_pids_update(st);
+}
+
+void tui_answer(struct tui_state *st, enum lab_verdict guess)
+{
+	st->asking = false;
+	st->job_guess = (int)guess;
+	tui_run_selected(st);
 }
 
 /* The matrix runs through the same runner as `containment-lab matrix`;
@@ -431,10 +466,265 @@ static int event_loop(struct tui_state *st)
 	return 0;
 }
 
-int tui_main(const struct lab_config *cfg)
+/* ------------------------------------------------------- the snippets */
+
+/* The lab's snippets, then the user's own (marked yours), each with its
+ * code made inert for drawing, a result slot and the matrix's guesses.
+ * A user folder that is refused is reported in note; the lab's folder
+ * failing is an error (-1, err). */
+static int snippets_load(struct tui_state *st, char *err, size_t errlen, char *note, size_t notelen)
+{
+	struct snippet *lab, *mine = NULL, *all;
+	int n, m = 0, k;
+
+	note[0] = '\0';
+	n = snippet_discover(st->cfg->snippets_dir, &lab, err, errlen);
+	if (n < 0)
+		return -1;
+	if (st->user_dir[0]) {
+		m = snippet_scan_user(st->user_dir, &mine, note, notelen);
+		if (m < 0)
+			m = 0;
+	}
+	all = realloc(lab, sizeof *all * (size_t)(n + m > 0 ? n + m : 1));
+	if (!all) {
+		snippets_free(lab, n);
+		snippets_free(mine, m);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (m)
+		memcpy(all + n, mine, sizeof *all * (size_t)m);
+	free(mine);
+	st->snips = all;
+	st->n_snips = n + m;
+	n += m;
+	/* n >= 1: snippet_discover refuses a folder without one */
+	st->runs = calloc((size_t)n + 1, sizeof *st->runs);
+	st->code = calloc((size_t)n + 1, sizeof *st->code);
+	st->code_lines = calloc((size_t)n + 1, sizeof *st->code_lines);
+	st->mx_guess = malloc(((size_t)n + 1) * TUI_COMBOS * sizeof *st->mx_guess);
+	if (!st->runs || !st->code || !st->code_lines || !st->mx_guess) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (k = 0; k < (n + 1) * TUI_COMBOS; k++)
+		st->mx_guess[k] = -1;
+	for (k = 0; k < n; k++) {
+		/* A teacher's (or a student's) file is text from outside too. */
+		const char *c = st->snips[k].code ? st->snips[k].code : "";
+
+		st->runs[k].guess = -1;
+		st->code[k] = sanitize_output(c, strlen(c), strlen(c) * 4 + 16);
+		st->code_lines[k] = tui_count_lines(st->code[k]);
+	}
+	return n;
+}
+
+static void snippets_unload(struct tui_state *st)
+{
+	for (int k = 0; k < st->n_snips; k++) {
+		if (st->runs)
+			run_clear(&st->runs[k]);
+		if (st->code)
+			free(st->code[k]);
+	}
+	free(st->code);
+	free(st->code_lines);
+	free(st->runs);
+	free(st->mx_guess);
+	snippets_free(st->snips, st->n_snips);
+	st->code = NULL;
+	st->code_lines = NULL;
+	st->runs = NULL;
+	st->mx_guess = NULL;
+	st->snips = NULL;
+	st->n_snips = 0;
+}
+
+/* After e: the list again, with the edited file as it is now. Results of
+ * the other snippets stay; the matrix starts over (its rows changed).
+ * Returns the edited file's index, or -1 (why in the footer). */
+static int snippets_reload(struct tui_state *st, const char *edited)
+{
+	struct tui_state old = *st;
+	struct matrix fresh;
+	char err[512], note[512];
+	int n, i, j, found = -1;
+
+	st->snips = NULL;
+	n = snippets_load(st, err, sizeof err, note, sizeof note);
+	if (n < 0 || matrix_init(&fresh, st->cfg, st->snips, n, old.mx.max_jobs) < 0) {
+		if (n >= 0)
+			snippets_unload(st);
+		*st = old;
+		tui_message(st, "could not list the snippets again: %s", n < 0 ? err : "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!strcmp(st->snips[i].path, edited))
+			found = i;
+		for (j = 0; j < old.n_snips && strcmp(st->snips[i].path, edited) != 0; j++) {
+			if (strcmp(old.snips[j].path, st->snips[i].path) != 0 || !old.runs[j].have)
+				continue;
+			st->runs[i] = old.runs[j];
+			memset(&old.runs[j], 0, sizeof old.runs[j]);
+			break;
+		}
+	}
+	matrix_free(&old.mx);
+	st->mx = fresh;
+	st->mx_started = false;
+	st->mx_row = 0;
+	snippets_unload(&old);
+	if (note[0])
+		tui_message(st, "%s", note);
+	return found;
+}
+
+/* mkdir -p for the user's folder; the parts it makes are private. */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	str_copy(buf, sizeof buf, path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* The selected snippet's bytes, as read, into dest (never over a file
+ * that is there: the user's earlier edits are theirs). 1 = made, 0 = was
+ * there, -errno. */
+static int copy_snippet(const struct snippet *s, const char *dest)
+{
+	int fd = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	int rc = 1;
+
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno;
+	if (write_all(fd, s->code, strlen(s->code)) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && rc == 1)
+		rc = -errno;
+	if (rc < 0)
+		unlink(dest);
+	return rc;
+}
+
+/* Hands the terminal to $EDITOR (vi without one) on path and takes it back.
+ * Like system(): we ignore SIGINT/SIGQUIT while the editor has the
+ * terminal (its Ctrl-C is its own), and the child gets default handlers.
+ * Returns the editor's wait status, or -errno. */
+static int run_editor(const char *path)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+	const char *ed = getenv("EDITOR");
+	int status = 0;
+	pid_t pid;
+
+	def_prog_mode();
+	endwin();
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	pid = fork();
+	if (pid < 0)
+		status = -errno;
+	if (pid == 0) {
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		if (!ed || !*ed)
+			setenv("EDITOR", "vi", 1);
+		/* through sh: EDITOR may carry arguments ("code -w") */
+		execl("/bin/sh", "sh", "-c", "exec $EDITOR \"$1\"", "sh", path, (char *)NULL);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	/* the terminal back, at whatever size it has now (a SIGWINCH while
+	 * the editor had it reached nobody) */
+	reset_prog_mode();
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col &&
+	    (ws.ws_row != LINES || ws.ws_col != COLS))
+		resizeterm(ws.ws_row, ws.ws_col);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	curs_set(0);
+	clearok(curscr, TRUE);
+	return status;
+}
+
+void tui_edit_selected(struct tui_state *st)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	char dest[PATH_MAX];
+	int rc, status, i;
+
+	if (tui_busy(st)) {
+		tui_message(st, "a run is going: wait, or press a to abort it, then press e");
+		return;
+	}
+	if (!st->user_dir[0]) {
+		tui_message(st, "nowhere to keep your snippet: set HOME or XDG_DATA_HOME");
+		return;
+	}
+	if (s->yours) {
+		str_copy(dest, sizeof dest, s->path);
+		rc = 0;
+	} else if ((rc = make_dirs(st->user_dir)) < 0 ||
+	           pathf(dest, sizeof dest, "%s/%s.py", st->user_dir, s->name) < 0 ||
+	           (rc = copy_snippet(s, dest)) < 0) {
+		tui_message(st, "could not copy %s to %s: %s", s->name, st->user_dir,
+		            strerror(rc < 0 ? -rc : ENAMETOOLONG));
+		return;
+	}
+	status = run_editor(dest);
+	i = snippets_reload(st, dest);
+	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		tui_message(st, "the editor ($EDITOR, else vi) did not end well (%s %d); %s is kept as it is",
+		            status < 0 ? "error" : "status", status < 0 ? -status : WEXITSTATUS(status), dest);
+		if (i >= 0)
+			st->sel = i;
+		return;
+	}
+	if (i < 0) {
+		struct snippet tmp;
+		char err[512];
+
+		if (snippet_load(&tmp, dest, err, sizeof err) < 0)
+			tui_message(st, "your snippet is not listed: %s", err);
+		else
+			tui_message(st, "your snippet is not listed: %s may not be trusted", st->user_dir);
+		snippet_free(&tmp);
+		return;
+	}
+	st->sel = i;
+	st->code_view = (struct tui_view_pos){.top = TUI_TOP_START};
+	st->res_view = (struct tui_view_pos){0};
+	tui_message(st, "%s: yours, in %s%s", st->snips[i].name, st->user_dir,
+	            rc == 0 && !s->yours ? " (your earlier copy)" : "");
+	if (st->predict)
+		st->asking = true;
+	else
+		tui_run_selected(st);
+}
+
+int tui_main(const struct lab_config *cfg, bool predict)
 {
 	static struct tui_state st;
-	char err[512];
+	char err[512], note[512];
 	long ncpu;
 	int n, l, k, rc;
 
@@ -449,43 +739,27 @@ int tui_main(const struct lab_config *cfg)
 	st.own_cfg = *cfg;
 	st.cfg = &st.own_cfg; /* the rung may change: r */
 	st.job.fd = -1;
+	st.job_guess = -1;
+	st.predict = predict;
+	st.code_view.top = TUI_TOP_START;
 	err[0] = '\0';
-	n = snippet_discover(cfg->snippets_dir, &st.snips, err, sizeof err);
+	if (snippet_user_dir(st.user_dir, sizeof st.user_dir) < 0)
+		st.user_dir[0] = '\0';
+	n = snippets_load(&st, err, sizeof err, note, sizeof note);
 	if (n < 0) {
 		fprintf(stderr, "containment-lab: %s\n", err);
+		snippets_unload(&st);
 		return 1;
 	}
-	if (n == 0) {
-		fprintf(stderr,
-		        "containment-lab: no snippets (*.py) in %s: set "
-		        "[paths] snippets in layers.ini or pass --config FILE\n",
-		        cfg->snippets_dir);
-		free(st.snips);
-		return 1;
-	}
-	st.n_snips = n;
-	st.runs = calloc((size_t)n, sizeof *st.runs);
+	if (note[0])
+		tui_message(&st, "%s", note);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (!st.runs || matrix_init(&st.mx, cfg, st.snips, n,
-	                            ncpu < 1                     ? 1
-	                            : ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX
-	                                                         : (int)ncpu) < 0) {
+	if (matrix_init(&st.mx, cfg, st.snips, n,
+	                ncpu < 1                     ? 1
+	                : ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX
+	                                             : (int)ncpu) < 0) {
 		fprintf(stderr, "containment-lab: out of memory\n");
-		free(st.runs);
-		snippets_free(st.snips, n);
-		return 1;
-	}
-	/* A teacher's snippet file is text from outside too: drawn sanitised. */
-	st.code = calloc((size_t)n, sizeof *st.code);
-	st.code_lines = calloc((size_t)n, sizeof *st.code_lines);
-	for (k = 0; st.code && st.code_lines && k < n; k++) {
-		const char *c = st.snips[k].code ? st.snips[k].code : "";
-
-		st.code[k] = sanitize_output(c, strlen(c), strlen(c) * 4 + 16);
-		st.code_lines[k] = tui_count_lines(st.code[k]);
-	}
-	if (!st.code || !st.code_lines) {
-		fprintf(stderr, "containment-lab: out of memory\n");
+		snippets_unload(&st);
 		return 1;
 	}
 	for (l = 0; l < LAYER_COUNT; l++)
@@ -508,14 +782,8 @@ int tui_main(const struct lab_config *cfg)
 	if (quit_signal == SIGINT || quit_signal == SIGTERM || quit_signal == SIGHUP)
 		rc = 128 + quit_signal;
 
-	for (k = 0; k < n; k++)
-		run_clear(&st.runs[k]);
 	matrix_free(&st.mx);
-	for (k = 0; st.code && k < n; k++)
-		free(st.code[k]);
-	free(st.code);
-	free(st.code_lines);
-	free(st.runs);
-	snippets_free(st.snips, n);
+	snippets_unload(&st);
+	(void)k;
 	return rc;
 }

@@ -16,10 +16,12 @@
 #define TUI_H
 
 #include "lab.h"
+#include <stdbool.h>
 
-/* Runs the lab screen until the user quits. Returns the process exit status
- * (0, 1 on a set-up failure, 2 when stdin/stdout is not a terminal). */
-int tui_main(const struct lab_config *cfg);
+/* Runs the lab screen until the user quits; predict: start in predict mode
+ * (p). Returns the process exit status (0, 1 on a set-up failure, 2 when
+ * stdin/stdout is not a terminal). */
+int tui_main(const struct lab_config *cfg, bool predict);
 
 #ifdef TUI_INTERNAL
 
@@ -27,6 +29,7 @@ int tui_main(const struct lab_config *cfg);
 #include "matrix.h"
 #include "report.h"
 #include <stdbool.h>
+#include <wchar.h>
 
 #define TUI_COMBOS          LAB_COMBOS /* the matrix's columns */
 #define TUI_MATRIX_JOBS_MAX 2          /* matrix cells running at once */
@@ -51,6 +54,34 @@ struct tui_run {
 	struct lab_result res; /* res.output is always NULL */
 	char *out_text;        /* sanitize_output() of the tail, owned */
 	size_t out_skipped;    /* bytes before the tail that are not shown */
+	int guess;             /* predict mode: the verdict the student said, -1 none */
+	bool scored, right;    /* the guess counted (the lab gave a yes or no), and was it */
+};
+
+/* What has the keys' attention on the main screen: Tab cycles. */
+enum tui_focus { TUI_FOCUS_LIST, TUI_FOCUS_CODE, TUI_FOCUS_RESULT, TUI_FOCUS_COUNT };
+
+/* Where a pane's view is. The drawing clamps top and sets page and total. */
+#define TUI_TOP_START (-1) /* code: open at the first line of code */
+struct tui_view_pos {
+	int top, page, total;
+	bool follow; /* stick to the end (the live output) until scrolled */
+};
+
+/* A pane's content, wrapped to its width and made safe to draw. */
+struct tui_row {
+	wchar_t *w; /* the text, owned */
+	int n;
+	attr_t attr;
+	char gutter[16]; /* "123>> ", "- ", "| " */
+	attr_t gattr;    /* the gutter's (a big row's: the word's) */
+	int big;         /* -1, or which row (0-2) of the big word comes first */
+	const char *word;
+};
+struct tui_rows {
+	struct tui_row *v;
+	int n, cap;
+	int width;
 };
 
 struct tui_state {
@@ -65,8 +96,17 @@ struct tui_state {
 	int sel;         /* selected snippet */
 	int list_top;    /* first snippet shown in the list */
 	unsigned layers; /* the toggles */
-	int code_top;    /* first code line shown */
-	int code_page;   /* code lines per page (set while drawing) */
+	enum tui_focus focus;
+	bool zoom; /* z: the focused pane (list: the result) fills the box */
+	struct tui_view_pos code_view, res_view;
+	/* p: predict, then run (the lesson's "Predict:" as a scored quiz) */
+	bool predict;
+	bool asking; /* Enter was pressed: waiting for c/e (o/f for legit) */
+	int score_right, score_total;
+	short *mx_guess;  /* matrix: per cell (matrix_index), verdict or -1 */
+	long mx_guess_ms; /* the last guess: only a matrix run started after it scores */
+	/* e: the user's own snippets' folder ("" if there is none) */
+	char user_dir[PATH_MAX];
 	enum tui_view view;
 	bool help;
 	/* d: the docker (b: bwrap) twin of the toggles, over the screen */
@@ -78,6 +118,7 @@ struct tui_state {
 	/* the single run */
 	struct job job;
 	bool job_live;
+	int job_guess;        /* predict mode: what the student said for this run, -1 none */
 	struct tui_run *runs; /* one per snippet */
 
 	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
@@ -103,6 +144,13 @@ void tui_cycle_rung(struct tui_state *st);
 /* n: No-network's setting, none <-> allowlist (the matrix starts over for it). */
 void tui_cycle_net_mode(struct tui_state *st);
 void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Predict mode: the answer to the question; starts the run. */
+void tui_answer(struct tui_state *st, enum lab_verdict guess);
+/* e: copy the selected snippet to the user's folder (unless it is theirs
+ * already), hand the terminal to $EDITOR, take it back, list and run it. */
+void tui_edit_selected(struct tui_state *st);
+/* Runs whose verdict the student guessed: the matrix row's score. */
+void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *done, int *guessed);
 
 /* tui_keys.c */
 int tui_key_dispatch(struct tui_state *st, int ch);
@@ -137,7 +185,28 @@ void tui_fill(int y, int x, int w, attr_t attr);
 void tui_frame(int y, int x, int h, int w, attr_t attr); /* a plain box outline */
 int tui_count_lines(const char *text);                   /* a last line without \n counts */
 attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v);
-int tui_toggle_at(int y, int x);                              /* layer under a click, or -1 */
+int tui_toggle_at(int y, int x); /* layer under a click, or -1 */
+/* Decodes s into at most max safe wide characters (see tui_draw.c). */
+int tui_safe_wide(const char *s, wchar_t *out, int max);
+void tui_draw_big_row(int y, int x, const char *word, int row, attr_t attr);
+int tui_big_width(const char *word);
+void tui_format_duration(long ms, char *buf, size_t len);
+char tui_spinner(const struct tui_state *st);
+
+/* tui_pane.c: the code and result panes, each a scrollable list of rows */
+void tui_rows_add(struct tui_rows *L, const char *gutter, const char *hang, attr_t gattr, const char *s, attr_t attr);
+void tui_rows_printf(struct tui_rows *L, attr_t attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void tui_rows_blank(struct tui_rows *L);
+void tui_rows_free(struct tui_rows *L);
+void tui_view_label(const struct tui_view_pos *v, char *buf, size_t len); /* "12-30/84" */
+/* The rows of the result pane as it stands; returns the pane's name. */
+const char *tui_result_rows(const struct tui_state *st, struct tui_rows *L);
+/* y is the pane's header row; the content takes the rows below it. */
+void tui_code_pane(struct tui_state *st, int y, int x, int w, int rows, bool focused);
+void tui_result_pane(struct tui_state *st, int y, int x, int w, int rows, bool focused);
+/* Predict mode is on and the selected snippet's answer is not on screen:
+ * the code pane hides the lines that would give it away. */
+bool tui_predict_hides(const struct tui_state *st);
 int tui_snippet_at(const struct tui_state *st, int y, int x); /* or -1 */
 
 /* tui_matrix.c */

@@ -106,7 +106,7 @@ attr_t tui_verdict_attr(const struct tui_state *st, enum lab_verdict v)
  * DEL, C1) and invalid sequences become '?', zero-width and unprintable
  * characters are dropped. So whatever s holds, drawing it cannot move the
  * cursor, change modes or reorder the line. */
-static int safe_wide(const char *s, wchar_t *out, int max)
+int tui_safe_wide(const char *s, wchar_t *out, int max)
 {
 	mbstate_t mb;
 	wchar_t wc;
@@ -171,7 +171,7 @@ int tui_put(int y, int x, int w, const char *s, attr_t attr)
 
 	if (w <= 0 || !s || y < 0 || x < 0)
 		return 0;
-	n = safe_wide(s, buf, TEXT_MAX);
+	n = tui_safe_wide(s, buf, TEXT_MAX);
 	for (k = 0; k < n; k++) {
 		cw = wc_width(buf[k]);
 		if (used + cw > w)
@@ -196,7 +196,7 @@ int tui_text_width(const char *s)
 	wchar_t buf[TEXT_MAX];
 	int n, k, used = 0;
 
-	n = safe_wide(s, buf, TEXT_MAX);
+	n = tui_safe_wide(s, buf, TEXT_MAX);
 	for (k = 0; k < n; k++)
 		used += wc_width(buf[k]);
 	return used;
@@ -211,7 +211,7 @@ static int wrap(int y, int x, int w, int rows, const char *s, attr_t attr)
 
 	if (w <= 0 || rows <= 0 || !s)
 		return 0;
-	n = safe_wide(s, buf, TEXT_MAX);
+	n = tui_safe_wide(s, buf, TEXT_MAX);
 	while (start < n && line < rows) {
 		used = 0;
 		brk = -1;
@@ -378,7 +378,8 @@ static void draw_list(struct tui_state *st)
 		st->list_top = st->sel;
 	if (st->sel >= st->list_top + cap)
 		st->list_top = st->sel - cap + 1;
-	tui_put(2, 1, LIST_W - 2, "SNIPPETS", A_BOLD | A_UNDERLINE);
+	tui_put(2, 1, LIST_W - 2, st->focus == TUI_FOCUS_LIST ? "> SNIPPETS" : "SNIPPETS",
+	        st->focus == TUI_FOCUS_LIST ? tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD : A_BOLD | A_UNDERLINE);
 	for (i = st->list_top, y = 3; i < st->n_snips && i < st->list_top + cap; i++, y += 2) {
 		attr = i == st->sel ? tui_attr(st, TUI_LOOK_SELECTED) : A_NORMAL;
 		if (i == st->sel) {
@@ -386,7 +387,9 @@ static void draw_list(struct tui_state *st)
 			tui_fill(y + 1, 0, LIST_W - 1, attr);
 		}
 		tui_put(y, 1, LIST_W - 5, st->snips[i].name, attr | A_BOLD);
-		tui_put(y + 1, 2, LIST_W - 4, threat_name(st->snips[i].threat), i == st->sel ? attr : A_DIM);
+		snprintf(buf, sizeof buf, "%s%s", st->snips[i].yours ? "yours: " : "",
+		         threat_name(st->snips[i].threat));
+		tui_put(y + 1, 2, LIST_W - 4, buf, i == st->sel ? attr : st->snips[i].yours ? A_BOLD : A_DIM);
 		r = &st->runs[i];
 		if (st->job_live && st->job.snippet_index == i) {
 			letter[0] = spinner[(st->now_ms / 100) % 4];
@@ -443,7 +446,7 @@ static const struct glyph *glyph_of(char c)
 	return NULL;
 }
 
-static int big_width(const char *word)
+int tui_big_width(const char *word)
 {
 	const struct glyph *g;
 	int w = 0;
@@ -454,26 +457,25 @@ static int big_width(const char *word)
 	return w > 0 ? w - 1 : 0;
 }
 
-static void draw_big(int y, int x, const char *word, attr_t attr)
+/* Row r (0-2) of word in the block font at y,x. */
+void tui_draw_big_row(int y, int x, const char *word, int r, attr_t attr)
 {
 	const struct glyph *g;
 	const char *p;
-	int r, cx;
+	int cx;
 
 	for (; *word; word++) {
 		if (!(g = glyph_of(*word)))
 			continue;
-		for (r = 0; r < 3; r++) {
-			for (p = g->row[r], cx = x; *p; p++, cx++) {
-				if (*p != '#')
-					continue;
-				if (block) {
-					put_wide(y + r, cx, &block, 1, attr);
-				} else {
-					attron(A_REVERSE | attr);
-					mvaddch(y + r, cx, ' ');
-					attroff(A_REVERSE | attr);
-				}
+		for (p = g->row[r], cx = x; *p; p++, cx++) {
+			if (*p != '#')
+				continue;
+			if (block) {
+				put_wide(y, cx, &block, 1, attr);
+			} else {
+				attron(A_REVERSE | attr);
+				mvaddch(y, cx, ' ');
+				attroff(A_REVERSE | attr);
 			}
 		}
 		x += (int)strlen(g->row[0]) + 1;
@@ -531,20 +533,6 @@ static void draw_cracks(const struct tui_state *st, int y, int x, int h, int w, 
 	attroff(attr);
 }
 
-/* Start of line n (0-based) of text, or NULL. */
-static const char *line_at(const char *text, int n)
-{
-	const char *p = text;
-
-	while (p && n > 0) {
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-		n--;
-	}
-	return p && *p ? p : NULL;
-}
-
 int tui_count_lines(const char *text)
 {
 	int n = 0;
@@ -574,49 +562,7 @@ void tui_frame(int y, int x, int h, int w, attr_t attr)
 	attroff(attr);
 }
 
-/* One line of text (up to '\n') at y,x in w columns. */
-static void put_line(int y, int x, int w, const char *line, attr_t attr)
-{
-	char buf[TEXT_MAX];
-	size_t n = strcspn(line, "\n");
-
-	if (n >= sizeof buf)
-		n = sizeof buf - 1;
-	memcpy(buf, line, n);
-	buf[n] = '\0';
-	tui_put(y, x, w, buf, attr);
-}
-
-static void draw_code(struct tui_state *st, int y, int x, int w, int rows)
-{
-	const struct snippet *s = &st->snips[st->sel];
-	const char *text = st->code[st->sel], *p;
-	int total = st->code_lines[st->sel], page = rows - 1, i;
-	char head[PATH_MAX + 160], range[48];
-
-	if (page < 1)
-		return;
-	st->code_page = page;
-	if (st->code_top > total - page)
-		st->code_top = total - page;
-	if (st->code_top < 0)
-		st->code_top = 0;
-	snprintf(range, sizeof range, "%d-%d/%d [ ]", total ? st->code_top + 1 : 0,
-	         st->code_top + page < total ? st->code_top + page : total, total);
-	snprintf(head, sizeof head, "%s.py  %s", s->name, s->title);
-	tui_put(y, x, w - (int)strlen(range) - 2, head, A_BOLD);
-	tui_put(y, x + w - (int)strlen(range), (int)strlen(range), range, A_DIM);
-	for (i = 0; i < page; i++) {
-		p = line_at(text, st->code_top + i);
-		if (!p)
-			break;
-		snprintf(range, sizeof range, "%3d", st->code_top + i + 1);
-		tui_put(y + 1 + i, x, 3, range, A_DIM);
-		put_line(y + 1 + i, x + 4, w - 4, p, A_NORMAL);
-	}
-}
-
-static void format_duration(long ms, char *buf, size_t len)
+void tui_format_duration(long ms, char *buf, size_t len)
 {
 	if (ms < 10000)
 		snprintf(buf, len, "%.2f s", (double)ms / 1000.0);
@@ -624,155 +570,9 @@ static void format_duration(long ms, char *buf, size_t len)
 		snprintf(buf, len, "%.1f s", (double)ms / 1000.0);
 }
 
-static void draw_idle(const struct tui_state *st, int y, int x, int w, int rows)
+char tui_spinner(const struct tui_state *st)
 {
-	const struct snippet *s = &st->snips[st->sel];
-	char buf[512], lbl[LAYER_COUNT * 2];
-
-	report_layers_label(st->layers, true, lbl);
-	if (s->threat == THREAT_LEGIT)
-		snprintf(buf, sizeof buf,
-		         "The legit task. Predict: does it still work with "
-		         "layers %s? Press Enter to run it for real.",
-		         lbl);
-	else
-		snprintf(buf, sizeof buf,
-		         "An attack: %s. Predict: contained or escaped with "
-		         "layers %s? Press Enter to run it for real.",
-		         threat_name(s->threat), lbl);
-	wrap(y, x, w, rows, buf, A_NORMAL);
-}
-
-static void draw_running(const struct tui_state *st, int y, int x, int w, int rows)
-{
-	char buf[256], lbl[LAYER_COUNT * 2], d[32];
-	int n;
-
-	report_layers_label(st->job.layers, true, lbl);
-	format_duration(st->now_ms - st->job.started_ms, d, sizeof d);
-	snprintf(buf, sizeof buf, "%c RUNNING %s in the sandbox (layers %s)   %s", spinner[(st->now_ms / 100) % 4],
-	         st->snips[st->job.snippet_index].name, lbl, d);
-	tui_put(y, x, w, buf, A_BOLD);
-	if (rows < 3)
-		return;
-	/* A bar that fills over the wall-clock limit, so a long run shows life. */
-	n = st->cfg->limits.timeout_ms > 0
-	        ? (int)((st->now_ms - st->job.started_ms) * (w - 2) / st->cfg->limits.timeout_ms)
-	        : 0;
-	if (n > w - 2)
-		n = w - 2;
-	tui_put(y + 1, x, 1, "[", A_DIM);
-	tui_fill(y + 1, x + 1, n, A_REVERSE);
-	tui_put(y + 1, x + w - 1, 1, "]", A_DIM);
-	tui_put(y + 2, x, w, "evidence is gathered outside the sandbox; press a to abort", A_DIM);
-}
-
-/* The result of the selected snippet: big verdict, who caught it or what it
- * cost, the lab's evidence, the tail of the output, duration, mechanisms. */
-static void draw_result(const struct tui_state *st, const struct tui_run *r, int y, int x, int w, int rows)
-{
-	const struct lab_result *res = &r->res;
-	const char *word = verdict_name(res->verdict);
-	attr_t vattr = tui_verdict_attr(st, res->verdict);
-	int bw = big_width(word), row = y, end = y + rows, n, i, rest, ev_rows, out_rows, out_total, out_want, tail_y;
-	char buf[LAB_LINE * 3], lbl[LAYER_COUNT * 2], d[32];
-	const char *p;
-	bool stale = res->layers != st->layers, wide;
-
-	report_layers_label(res->layers, true, lbl);
-	format_duration(res->ev.duration_ms, d, sizeof d);
-	if (rows >= 8 && bw + 2 + 14 <= w) {
-		draw_big(row, x, word, vattr);
-		tui_put(row, x + bw + 2, w - bw - 2, word, vattr);
-		snprintf(buf, sizeof buf, "layers %s", lbl);
-		tui_put(row + 1, x + bw + 2, w - bw - 2, buf, A_NORMAL);
-		snprintf(buf, sizeof buf, "rung: %s, %s%s", lab_rung_key(res->rung), d,
-		         res->ev.aborted ? " (aborted)" : "");
-		tui_put(row + 2, x + bw + 2, w - bw - 2, buf, A_DIM);
-		row += 3;
-	} else {
-		snprintf(buf, sizeof buf, " %s ", word);
-		n = tui_put(row, x, w, buf, vattr | A_REVERSE);
-		snprintf(buf, sizeof buf, " %s, layers %s, rung: %s, %s", res->snippet, lbl, lab_rung_key(res->rung),
-		         d);
-		tui_put(row, x + n, w - n, buf, A_NORMAL);
-		row++;
-	}
-
-	/* Who caught it / what it cost / why the lab could not tell. */
-	buf[0] = '\0';
-	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 && res->caught_by < LAYER_COUNT)
-		snprintf(buf, sizeof buf, "caught by %s (it stops %s)", lab_layers[res->caught_by].name,
-		         lab_layers[res->caught_by].stops);
-	else if (res->verdict == VERDICT_ESCAPED)
-		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
-	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
-		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
-	else if (res->verdict == VERDICT_FAILED)
-		snprintf(buf, sizeof buf, "a layer broke legitimate work");
-	if (buf[0] && row < end)
-		row += wrap(row, x, w, res->verdict == VERDICT_FAILED ? 2 : 3, buf, vattr);
-	if (res->headline[0] && row < end && !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
-		row += wrap(row, x, w, 2, res->headline, A_BOLD);
-
-	/* What is left goes to evidence and output; the last line is for the
-	 * duration and the mechanisms. */
-	rest = end - row - 1;
-	out_total = tui_count_lines(r->out_text);
-	out_want = out_total ? 1 + (out_total < 3 ? out_total : 3) : 0;
-	ev_rows = rest - out_want;
-	if (ev_rows < 2)
-		ev_rows = 2; /* the lab's evidence outranks the snippet's words */
-	if (ev_rows > res->n_evidence)
-		ev_rows = res->n_evidence;
-	if (ev_rows > rest)
-		ev_rows = rest > 0 ? rest : 0;
-	/* Room to spare: let each piece of evidence take up to two lines. */
-	for (i = 0, n = 0; i < res->n_evidence; i++)
-		n += wrap(-1, 0, w - 2, 2, res->evidence[i], A_NORMAL);
-	wide = ev_rows == res->n_evidence && n <= rest - out_want;
-	for (i = 0; i < ev_rows; i++) {
-		tui_put(row, x, 2, "-", A_DIM);
-		if (wide)
-			row += wrap(row, x + 2, w - 2, 2, res->evidence[i], A_NORMAL);
-		else
-			tui_put(row++, x + 2, w - 2, res->evidence[i], A_NORMAL);
-	}
-	out_rows = end - 1 - row;
-	if (out_total && out_rows > 0) {
-		if (out_rows >= 2) {
-			out_rows--;
-			if (out_rows > out_total)
-				out_rows = out_total;
-			snprintf(buf, sizeof buf, "output (sanitised): last %d line%s of %llu bytes%s", out_rows,
-			         out_rows == 1 ? "" : "s",
-			         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes
-			                                                : r->out_skipped + strlen(r->out_text)),
-			         res->ev.out_truncated ? " (capped)" : "");
-			tui_put(row++, x, w, buf, A_DIM);
-		}
-		for (i = 0, p = line_at(r->out_text, out_total - out_rows); p && i < out_rows; i++) {
-			tui_put(row, x, 1, "|", A_DIM);
-			put_line(row++, x + 2, w - 2, p, A_NORMAL);
-			p = line_at(p, 1);
-		}
-	}
-
-	tail_y = end - 1;
-	if (tail_y < row)
-		return;
-	if (stale)
-		snprintf(buf, sizeof buf, "ran with %s; toggles changed since: Enter reruns", lbl);
-	else
-		snprintf(buf, sizeof buf, "%s  mechanisms: %s", d, res->ev.mechanisms[0] ? res->ev.mechanisms : "none");
-	tui_put(tail_y, x, w, buf, stale ? tui_attr(st, TUI_LOOK_WARN) : A_DIM);
-}
-
-static int result_rows_wanted(const struct tui_run *r)
-{
-	int out = tui_count_lines(r->out_text);
-
-	return 3 + 2 + 2 + 2 * r->res.n_evidence + (out ? 1 + (out < 12 ? out : 12) : 0) + 1;
+	return spinner[(st->now_ms / 100) % 4];
 }
 
 /* The box's title names the layers of what the box shows: the run in
@@ -806,47 +606,61 @@ static enum box_look box_title(const struct tui_state *st, const struct tui_run 
 	return look;
 }
 
+/* The rule between the code and the result, in the box's look. */
+static void draw_rule(const struct tui_state *st, int y, int bx, int bw, enum box_look look)
+{
+	attron(look == BOX_HELD       ? tui_attr(st, TUI_LOOK_HELD)
+	       : look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH)
+	                              : A_NORMAL);
+	mvaddch(y, bx, look == BOX_BREACHED ? ' ' : ACS_LTEE);
+	mvhline(y, bx + 1, ACS_HLINE, bw - 2);
+	mvaddch(y, bx + bw - 1, ACS_RTEE);
+	attrset(A_NORMAL);
+}
+
+/* Code on top, result below. Before any run the code has the room; after,
+ * the pane with the focus gets three fifths. z gives the whole box to one
+ * pane: the focused one (the result when the list has the focus). */
+static void draw_panes(struct tui_state *st, int top, int inner, int bx, int bw, enum box_look look)
+{
+	int ix = bx + 2, iw = bw - 4, code_rows;
+	const struct tui_run *r = &st->runs[st->sel];
+	bool busy = (st->job_live && st->job.snippet_index == st->sel) || r->have || st->asking;
+	bool code_f = st->focus == TUI_FOCUS_CODE, res_f = st->focus == TUI_FOCUS_RESULT;
+
+	if (st->zoom) {
+		if (code_f)
+			tui_code_pane(st, top, ix, iw, inner, true);
+		else
+			tui_result_pane(st, top, ix, iw, inner, res_f);
+		return;
+	}
+	if (!busy)
+		code_rows = inner - 5;
+	else
+		code_rows = code_f ? inner * 3 / 5 : inner * 2 / 5;
+	if (code_rows < 4)
+		code_rows = 4;
+	tui_code_pane(st, top, ix, iw, code_rows, code_f);
+	draw_rule(st, top + code_rows, bx, bw, look);
+	tui_result_pane(st, top + code_rows, ix, iw, inner - code_rows, res_f);
+}
+
 static void draw_sandbox(struct tui_state *st)
 {
 	int bx = LIST_W, by = 2, bw = COLS - LIST_W, bh = LINES - 3;
-	int ix = bx + 2, iw = bw - 4, top = by + 1, inner = bh - 2, code_rows, ry;
 	const struct tui_run *r = &st->runs[st->sel];
 	bool running = st->job_live && st->job.snippet_index == st->sel;
 	char title[160];
 	enum box_look look = box_title(st, r, running, title, sizeof title);
 
+	if (st->zoom) {
+		/* the whole width: the list steps aside */
+		bx = 0;
+		bw = COLS;
+	}
 	draw_box(st, by, bx, bh, bw, look, title);
-	/* Code on top, result below: the result gets what it needs, but the
-	 * code keeps at least a third. */
-	if (running)
-		code_rows = inner - 6;
-	else if (r->have)
-		code_rows = inner - 1 - result_rows_wanted(r);
-	else
-		code_rows = inner - 5;
-	if ((running || r->have) && code_rows < inner / 3)
-		code_rows = inner / 3;
-	if (code_rows < 3)
-		code_rows = 3;
-	draw_code(st, top, ix, iw, code_rows);
-
-	ry = top + code_rows;
-	attron(look == BOX_HELD       ? tui_attr(st, TUI_LOOK_HELD)
-	       : look == BOX_BREACHED ? tui_attr(st, TUI_LOOK_BREACH)
-	                              : A_NORMAL);
-	mvaddch(ry, bx, look == BOX_BREACHED ? ' ' : ACS_LTEE);
-	mvhline(ry, bx + 1, ACS_HLINE, bw - 2);
-	mvaddch(ry, bx + bw - 1, ACS_RTEE);
-	attrset(A_NORMAL);
-	tui_put(ry, ix, iw, " RESULT ", A_BOLD);
-	ry++;
-	if (running)
-		draw_running(st, ry, ix, iw, top + inner - ry);
-	else if (r->have)
-		draw_result(st, r, ry, ix, iw, top + inner - ry);
-	else
-		draw_idle(st, ry, ix, iw, top + inner - ry);
-
+	draw_panes(st, by + 1, bh - 2, bx, bw, look);
 	if (look == BOX_BREACHED) {
 		draw_cracks(st, by, bx, bh, bw, bx + 2 + tui_text_width(title));
 		tui_put(by + bh - 1, bx + bw - 22, 19, " SANDBOX BREACHED ", tui_attr(st, TUI_LOOK_BREACH) | A_REVERSE);
@@ -880,7 +694,8 @@ void tui_draw(struct tui_state *st)
 	if (st->view == TUI_VIEW_MATRIX) {
 		tui_matrix_draw(st, 2, LINES - 2);
 	} else {
-		draw_list(st);
+		if (!st->zoom)
+			draw_list(st);
 		draw_sandbox(st);
 	}
 	tui_draw_footer(st, LINES - 1, COLS);

@@ -34,9 +34,29 @@ static int select_snippet(struct tui_state *st, int i)
 	i = clamp(i, 0, st->n_snips - 1);
 	if (i != st->sel) {
 		st->sel = i;
-		st->code_top = 0;
+		st->code_view = (struct tui_view_pos){.top = TUI_TOP_START};
+		st->res_view = (struct tui_view_pos){0};
 	}
 	return TUI_REDRAW;
+}
+
+/* The pane the scroll keys move: the focused one; with the list focused,
+ * the code (the keys did that before there was a focus). */
+static struct tui_view_pos *scrolled(struct tui_state *st)
+{
+	if (st->focus == TUI_FOCUS_RESULT || (st->zoom && st->focus != TUI_FOCUS_CODE))
+		return &st->res_view;
+	return &st->code_view;
+}
+
+/* Moves a view by d rows; the drawing clamps it. Scrolling up stops
+ * following the live output; reaching the end follows it again. */
+static void scroll_by(struct tui_view_pos *v, int d)
+{
+	v->top += d;
+	if (v->top < 0)
+		v->top = 0;
+	v->follow = d > 0 && v->total > 0 && v->top >= v->total - v->page;
 }
 
 static int key_updown(struct tui_state *st, int ch)
@@ -47,7 +67,10 @@ static int key_updown(struct tui_state *st, int ch)
 		st->mx_row = clamp(st->mx_row + d, 0, st->n_snips - 1);
 		return TUI_REDRAW;
 	}
-	return select_snippet(st, st->sel + d);
+	if (st->focus == TUI_FOCUS_LIST && !st->zoom)
+		return select_snippet(st, st->sel + d);
+	scroll_by(scrolled(st), d);
+	return TUI_REDRAW;
 }
 
 static int key_leftright(struct tui_state *st, int ch)
@@ -63,12 +86,39 @@ static int key_leftright(struct tui_state *st, int ch)
 static int key_home_end(struct tui_state *st, int ch)
 {
 	bool home = ch == KEY_HOME || ch == 'g';
+	struct tui_view_pos *v;
 
 	if (st->view == TUI_VIEW_MATRIX) {
 		st->mx_col = home ? 0 : TUI_COMBOS - 1;
 		return TUI_REDRAW;
 	}
-	st->code_top = home ? 0 : 1 << 20; /* the drawing clamps it */
+	v = scrolled(st);
+	v->top = home ? 0 : 1 << 20; /* the drawing clamps it */
+	v->follow = !home;
+	return TUI_REDRAW;
+}
+
+static int key_tab(struct tui_state *st, int ch)
+{
+	int d = ch == KEY_BTAB ? TUI_FOCUS_COUNT - 1 : 1;
+
+	if (st->view == TUI_VIEW_MATRIX)
+		return TUI_HANDLED;
+	st->focus = (enum tui_focus)((st->focus + d) % TUI_FOCUS_COUNT);
+	/* zoomed, the list is not on screen: Tab swaps the two panes */
+	if (st->zoom && st->focus == TUI_FOCUS_LIST)
+		st->focus = (enum tui_focus)((st->focus + d) % TUI_FOCUS_COUNT);
+	return TUI_REDRAW;
+}
+
+static int key_zoom(struct tui_state *st, int ch)
+{
+	(void)ch;
+	if (st->view == TUI_VIEW_MATRIX)
+		return TUI_HANDLED;
+	st->zoom = !st->zoom;
+	if (st->zoom && st->focus == TUI_FOCUS_LIST)
+		st->focus = TUI_FOCUS_RESULT;
 	return TUI_REDRAW;
 }
 
@@ -98,12 +148,98 @@ static int key_net_mode(struct tui_state *st, int ch)
 
 static int key_enter(struct tui_state *st, int ch)
 {
+	int right, done, guessed;
+
 	(void)ch;
-	if (st->view == TUI_VIEW_MATRIX)
+	if (st->view == TUI_VIEW_MATRIX) {
+		tui_matrix_row_score(st, st->mx_row, &right, &done, &guessed);
+		if (st->predict && guessed < TUI_COMBOS && !matrix_running(&st->mx)) {
+			tui_message(
+			    st, "predict the row first: c or e (o or f for legit) for each of the %d cells, %d to go",
+			    TUI_COMBOS, TUI_COMBOS - guessed);
+			return TUI_REDRAW;
+		}
 		tui_matrix_start(st);
-	else
+	} else if (st->predict && !tui_busy(st)) {
+		st->asking = true; /* the run starts with the answer */
+		st->res_view = (struct tui_view_pos){0};
+	} else {
 		tui_run_selected(st);
+	}
 	return TUI_REDRAW;
+}
+
+/* p: predict mode on or off; the score stays for the session. */
+static int key_predict(struct tui_state *st, int ch)
+{
+	(void)ch;
+	st->predict = !st->predict;
+	st->asking = false;
+	tui_message(st, st->predict ? "predict mode: Enter asks contained or escaped? before each run (m: a whole row)"
+	                            : "predict mode off: Enter runs at once");
+	return TUI_REDRAW;
+}
+
+/* The guess a key stands for, for the snippet it is about. */
+static int guess_of(const struct snippet *s, int ch)
+{
+	if (s->threat == THREAT_LEGIT)
+		return ch == 'o' ? VERDICT_RAN_OK : ch == 'f' ? VERDICT_FAILED : -1;
+	return ch == 'c' ? VERDICT_CONTAINED : ch == 'e' ? VERDICT_ESCAPED : -1;
+}
+
+/* c/e (o/f): the answer to the predict question; in the matrix, the guess
+ * for the cell under the cursor, then the next cell. */
+static int key_answer(struct tui_state *st, int ch)
+{
+	int g;
+
+	if (st->view == TUI_VIEW_MATRIX) {
+		if (!st->predict)
+			return TUI_HANDLED;
+		g = guess_of(&st->snips[st->mx_row], ch);
+		if (g < 0) {
+			tui_message(st, "%s: %s", st->snips[st->mx_row].name,
+			            st->snips[st->mx_row].threat == THREAT_LEGIT ? "o ran ok or f failed"
+			                                                         : "c contained or e escaped");
+			return TUI_REDRAW;
+		}
+		if (matrix_running(&st->mx)) {
+			tui_message(st, "the matrix is running: guess when it is done (a aborts it)");
+			return TUI_REDRAW;
+		}
+		st->mx_guess[matrix_index(st->mx_row, tui_combo_mask(st->mx_col))] = (short)g;
+		st->mx_guess_ms = monotonic_ms();
+		st->mx_col = clamp(st->mx_col + 1, 0, TUI_COMBOS - 1);
+		return TUI_REDRAW;
+	}
+	if (!st->asking) {
+		if (ch != 'e')
+			tui_message(st, "%s",
+			            st->predict ? "press Enter first: the lab asks, then runs"
+			                        : "p switches predict mode on: guess before each run");
+		return TUI_REDRAW;
+	}
+	g = guess_of(&st->snips[st->sel], ch);
+	if (g < 0) {
+		tui_message(st, "%s",
+		            st->snips[st->sel].threat == THREAT_LEGIT ? "the legit task: o ran ok, f failed"
+		                                                      : "an attack: c contained, e escaped");
+		return TUI_REDRAW;
+	}
+	tui_answer(st, (enum lab_verdict)g);
+	return TUI_REDRAW;
+}
+
+/* e: your own attack (or, while the lab asks, "escaped"). */
+static int key_edit(struct tui_state *st, int ch)
+{
+	if (st->asking || (st->view == TUI_VIEW_MATRIX && st->predict))
+		return key_answer(st, ch);
+	if (st->view == TUI_VIEW_MATRIX)
+		return TUI_HANDLED;
+	tui_edit_selected(st);
+	return TUI_REDRAW | TUI_CLEAR;
 }
 
 static int key_matrix(struct tui_state *st, int ch)
@@ -116,7 +252,8 @@ static int key_matrix(struct tui_state *st, int ch)
 	}
 	st->view = TUI_VIEW_MATRIX;
 	st->mx_row = st->sel;
-	if (!st->mx_started)
+	/* in predict mode the student predicts the row before it runs */
+	if (!st->mx_started && !st->predict)
 		tui_matrix_start(st);
 	return TUI_REDRAW;
 }
@@ -130,14 +267,12 @@ static int key_abort(struct tui_state *st, int ch)
 
 static int key_page(struct tui_state *st, int ch)
 {
-	int page = st->code_page > 1 ? st->code_page - 1 : 1;
+	struct tui_view_pos *v = scrolled(st);
+	int page = v->page > 1 ? v->page - 1 : 1;
 
 	if (st->view == TUI_VIEW_MATRIX)
 		return TUI_HANDLED;
-	if (ch == KEY_PPAGE || ch == '[')
-		st->code_top = st->code_top > page ? st->code_top - page : 0;
-	else
-		st->code_top += page; /* the drawing clamps it */
+	scroll_by(v, ch == KEY_PPAGE || ch == '[' ? -page : page);
 	return TUI_REDRAW;
 }
 
@@ -179,6 +314,10 @@ static int key_escape(struct tui_state *st, int ch)
 	(void)ch;
 	if (st->help)
 		st->help = false;
+	else if (st->asking)
+		st->asking = false;
+	else if (st->zoom)
+		st->zoom = false;
 	else if (st->view == TUI_VIEW_MATRIX)
 		return key_matrix(st, 'm');
 	return TUI_REDRAW;
@@ -270,15 +409,10 @@ static const struct tui_key keys[] = {
      NULL,
      "matrix: move the cursor across the layer sets",
      key_leftright},
-    {{'1', '2', '3', '4', 0},
-     "1-4",
-     "layers",
-     NULL,
-     "toggle Isolation/No-network/Clean-env/Resource-limits",
-     key_layer},
+    {{'1', '2', '3', '4', 0}, "1-4", NULL, NULL, "toggle Isolation/No-network/Clean-env/Resource-limits", key_layer},
     {{'r', 0},
      "r",
-     "rung",
+     NULL,
      "rung",
      "Isolation's rung: container -> gvisor -> microvm (the matrix starts over for it)",
      key_rung},
@@ -290,18 +424,28 @@ static const struct tui_key keys[] = {
      "run the snippet for real (matrix: run all cells again)",
      key_enter},
     {{'m', 0}, "m", "matrix", "back", "matrix: all snippets x 16 layer sets; m again: back", key_matrix},
-    {{'d', 0}, "d", "twin", NULL, "the docker twin of the toggles, flag by flag (b: bwrap; Esc/q/d closes)", key_twin},
-    {{'a', 0}, "a", "abort", "abort", "abort the run(s): the sandbox is killed and cleaned up", key_abort},
-    {{KEY_PPAGE, '[', KEY_NPAGE, ']', 0}, "PgUp/PgDn [ ]", "code", NULL, "scroll the snippet's code", key_page},
+    {{'d', 0}, "d", NULL, NULL, "the docker twin of the toggles, flag by flag (b: bwrap; Esc/q/d closes)", key_twin},
+    {{'a', 0}, "a", NULL, "abort", "abort the run(s): the sandbox is killed and cleaned up", key_abort},
+    {{'\t', KEY_BTAB, 0}, "Tab", "pane", NULL, "focus: list -> code -> result; j/k then scroll it", key_tab},
+    {{KEY_PPAGE, '[', KEY_NPAGE, ']', 0},
+     "PgUp/PgDn [ ]",
+     NULL,
+     NULL,
+     "page the focused pane (the list focused: the code)",
+     key_page},
     {{KEY_HOME, 'g', KEY_END, 'G', 0},
      "Home/End g/G",
      NULL,
      NULL,
-     "top/end of the code (matrix: first/last column)",
+     "top/end of the focused pane (matrix: first/last column)",
      key_home_end},
+    {{'z', 0}, "z", "zoom", NULL, "zoom the focused pane to the whole screen and back", key_zoom},
+    {{'p', 0}, "p", "predict", "predict", "predict mode: guess, then run; scored (matrix: a row)", key_predict},
+    {{'c', 'o', 'f', 0}, "c/e o/f", NULL, NULL, "predict: contained/escaped (legit: ran ok/failed)", key_answer},
+    {{'e', 0}, "e", "edit", NULL, "your own attack: copy, $EDITOR, list as yours, run", key_edit},
     {{KEY_MOUSE, 0}, "click", NULL, NULL, "click a toggle to switch it, a snippet/cell to pick it", key_mouse},
-    {{'?', KEY_F(1), 0}, "?", "help", "help", "show or hide this help", key_help},
-    {{KEY_ESC, 0}, "Esc", NULL, NULL, "close the help; leave the matrix", key_escape},
+    {{'?', KEY_F(1), 0}, "?", NULL, "help", "show or hide this help", key_help},
+    {{KEY_ESC, 0}, "Esc", NULL, NULL, "close help, cancel a question, unzoom, leave matrix", key_escape},
     {{KEY_CTRL_L, 0}, "Ctrl-L", NULL, NULL, "repaint the whole screen", key_repaint},
     {{'q', 'Q', 0}, "q", "quit", "quit", "quit (aborts and cleans up anything still running)", key_quit},
 };
@@ -351,6 +495,24 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 		tui_put(y, 1, width - 2, st->msg, tui_attr(st, TUI_LOOK_TITLE));
 		return;
 	}
+	/* predict mode: the session's score stays in the corner */
+	if (st->predict) {
+		snprintf(buf, sizeof buf, " PREDICT score %d/%d ", st->score_right, st->score_total);
+		width -= tui_text_width(buf);
+		tui_put(y, width, tui_text_width(buf), buf, tui_attr(st, TUI_LOOK_TITLE));
+	}
+	if (st->asking && st->view == TUI_VIEW_MAIN) {
+		bool legit = st->snips[st->sel].threat == THREAT_LEGIT;
+
+		x = 1;
+		x += tui_put(y, x, width - x, legit ? "o" : "c", kattr) + 1;
+		x += tui_put(y, x, width - x, legit ? "ran ok" : "contained", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, legit ? "f" : "e", kattr) + 1;
+		x += tui_put(y, x, width - x, legit ? "failed" : "escaped", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "Esc", kattr) + 1;
+		tui_put(y, x, width - x, "not now", A_NORMAL);
+		return;
+	}
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		word = st->view == TUI_VIEW_MATRIX ? keys[i].matrix_word : keys[i].main_word;
 		if (!word)
@@ -359,6 +521,8 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 		label = keys[i].label;
 		if (keys[i].fn == key_updown)
 			label = st->view == TUI_VIEW_MATRIX ? "arrows" : "j/k";
+		if (keys[i].fn == key_updown && st->view == TUI_VIEW_MAIN)
+			word = st->focus == TUI_FOCUS_LIST && !st->zoom ? "select" : "scroll";
 		else if (keys[i].fn == key_page)
 			label = "[ ]";
 		snprintf(buf, sizeof buf, "%s %s", label, word);

@@ -73,6 +73,69 @@ static const struct matrix_cell *cell_at(const struct tui_state *st, int row, in
 	return matrix_cell(&st->mx, row, tui_combo_mask(col));
 }
 
+/* The matrix ran after the last guess: only such a run answers it (one
+ * from before was on screen while the student guessed). */
+static bool guesses_answered(const struct tui_state *st)
+{
+	return st->mx_started && st->mx.t0_ms >= st->mx_guess_ms;
+}
+
+/* Predict mode: a row with guesses the matrix has not answered yet shows
+ * the guesses, not an older run's verdicts. */
+static bool row_hidden(const struct tui_state *st, int row)
+{
+	if (!st->predict || guesses_answered(st))
+		return false;
+	for (int col = 0; col < TUI_COMBOS; col++)
+		if (st->mx_guess[matrix_index(row, tui_combo_mask(col))] >= 0)
+			return true;
+	return false;
+}
+
+void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *done, int *guessed)
+{
+	*right = *done = *guessed = 0;
+	for (int col = 0; col < TUI_COMBOS; col++) {
+		unsigned mask = tui_combo_mask(col);
+		int g = st->mx_guess[matrix_index(row, mask)];
+		const struct matrix_cell *cell = matrix_cell(&st->mx, row, mask);
+
+		if (g < 0)
+			continue;
+		(*guessed)++;
+		if (cell->state != MATRIX_DONE || cell->res.ev.aborted || !guesses_answered(st))
+			continue;
+		(*done)++;
+		*right += cell->res.verdict == (enum lab_verdict)g;
+	}
+}
+
+/* Predict mode: the selected row still has cells to guess. */
+static bool row_open(const struct tui_state *st)
+{
+	int right, done, guessed;
+
+	tui_matrix_row_score(st, st->mx_row, &right, &done, &guessed);
+	return guessed < TUI_COMBOS;
+}
+
+/* Predict mode: the row's guesses and, once its cells ran, the score. */
+static void draw_row_score(const struct tui_state *st, const struct geo *g, int x)
+{
+	char buf[160];
+	int right, done, guessed;
+
+	tui_matrix_row_score(st, st->mx_row, &right, &done, &guessed);
+	if (guessed < TUI_COMBOS && !matrix_running(&st->mx))
+		snprintf(buf, sizeof buf, "PREDICT %s: c/e (legit o/f) per cell, %d to go, then Enter",
+		         st->snips[st->mx_row].name, TUI_COMBOS - guessed);
+	else if (done)
+		snprintf(buf, sizeof buf, "your row %s: %d/%d right", st->snips[st->mx_row].name, right, done);
+	else
+		snprintf(buf, sizeof buf, "row %s predicted: Enter runs it", st->snips[st->mx_row].name);
+	tui_put(g->prog_y, x, COLS - x - 1, buf, A_BOLD);
+}
+
 static void draw_progress(const struct tui_state *st, const struct geo *g)
 {
 	char buf[200];
@@ -83,6 +146,10 @@ static void draw_progress(const struct tui_state *st, const struct geo *g)
 	attr_t attr = A_BOLD;
 
 	x = tui_put(g->prog_y, 1, 30, "MATRIX", A_BOLD | A_UNDERLINE) + 3;
+	if (st->predict && !matrix_running(m) && (!st->mx_started || row_open(st))) {
+		draw_row_score(st, g, x);
+		return;
+	}
 	if (!st->mx_started) {
 		snprintf(buf, sizeof buf, "press Enter to run all %d cells", total);
 	} else if (matrix_running(m)) {
@@ -100,7 +167,9 @@ static void draw_progress(const struct tui_state *st, const struct geo *g)
 		         (double)ms / 1000.0);
 		attr = tui_verdict_attr(st, VERDICT_ESCAPED);
 	}
-	tui_put(g->prog_y, x, COLS - x - 1, buf, attr);
+	x += tui_put(g->prog_y, x, COLS - x - 1, buf, attr) + 3;
+	if (st->predict && x < COLS - 10)
+		draw_row_score(st, g, x);
 }
 
 static void draw_header(const struct tui_state *st, const struct geo *g)
@@ -125,6 +194,14 @@ static void draw_header(const struct tui_state *st, const struct geo *g)
 			tui_put(y, NAME_W + col * CELL_W + 1, 1, c, attr);
 		}
 	}
+}
+
+static char guess_key(int verdict)
+{
+	return verdict == VERDICT_CONTAINED ? 'c'
+	       : verdict == VERDICT_ESCAPED ? 'e'
+	       : verdict == VERDICT_RAN_OK  ? 'o'
+	                                    : 'f';
 }
 
 static void draw_grid(struct tui_state *st, const struct geo *g)
@@ -152,9 +229,12 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 			c[2] = ' ';
 			c[3] = '\0';
 			attr = A_DIM;
-			switch (cell->state) {
+			int guess = st->mx_guess[matrix_index(row, tui_combo_mask(col))];
+			switch (row_hidden(st, row) && cell->state == MATRIX_DONE ? MATRIX_PENDING : cell->state) {
 			case MATRIX_PENDING:
-				c[1] = '?';
+				/* a guess shows as its key, lower case: no verdict mark */
+				c[1] = guess < 0 ? '?' : guess_key(guess);
+				attr = guess < 0 ? A_DIM : A_BOLD;
 				break;
 			case MATRIX_SKIPPED:
 				c[1] = ' ';
@@ -168,6 +248,8 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 				attr = tui_verdict_attr(st, cell->res.verdict);
 				if (matrix_cell_differs(cell))
 					c[0] = '*';
+				if (guess >= 0 && cell->res.verdict != (enum lab_verdict)guess && !cell->res.ev.aborted)
+					c[2] = '~'; /* the student's guess was wrong */
 				break;
 			}
 			if (row == st->mx_row && col == st->mx_col)
@@ -198,6 +280,8 @@ static void draw_legend(const struct tui_state *st, const struct geo *g)
 		tui_put(y++, g->legend_x, w, "* differs", A_NORMAL);
 	if (y < g->grid_y + g->rows)
 		tui_put(y++, g->legend_x, w, "? pending", A_NORMAL);
+	if (st->predict && y < g->grid_y + g->rows)
+		tui_put(y++, g->legend_x, w, "~ you said no", A_NORMAL);
 }
 
 static void off_names(unsigned mask, char *buf, size_t len)
@@ -241,9 +325,15 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	snprintf(buf, sizeof buf, "%s (%s) with layers %s: %s", s->name, threat_name(s->threat), lbl, off);
 	tui_put(y++, x, w, buf, A_BOLD);
 
+	if (row_hidden(st, st->mx_row) && cell->state == MATRIX_DONE) {
+		tui_put(y, x, w, "predicted, not run since: Enter runs the matrix and scores the row", A_BOLD);
+		return;
+	}
 	switch (cell->state) {
 	case MATRIX_PENDING:
-		snprintf(buf, sizeof buf, "not run yet; expected %s", verdict_name(cell->expected));
+		/* in predict mode the truth table is what the student predicts */
+		snprintf(buf, sizeof buf, "not run yet; expected %s",
+		         st->predict ? "(your guess)" : verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_DIM);
 		return;
 	case MATRIX_SKIPPED:
@@ -251,7 +341,8 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 		return;
 	case MATRIX_RUNNING:
 		snprintf(buf, sizeof buf, "running... %.1f s; expected %s",
-		         (double)(st->now_ms - cell->started_ms) / 1000.0, verdict_name(cell->expected));
+		         (double)(st->now_ms - cell->started_ms) / 1000.0,
+		         st->predict ? "(your guess)" : verdict_name(cell->expected));
 		tui_put(y, x, w, buf, A_BOLD);
 		return;
 	case MATRIX_DONE:

@@ -64,6 +64,9 @@ SOCK=cltest-$$
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cltest.XXXXXX")
 ERRLOG=$TMP/stderr.log
 : >"$ERRLOG"
+# the user's own snippets (e) go here, never into a real home; set before
+# the tmux server starts, so every session has it
+export XDG_DATA_HOME=$TMP/xdg
 tmux_() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
 	local sock
@@ -177,7 +180,8 @@ wait_for main "Clean-env ON" 5
 keys main '?'
 if wait_for main "HELP" 5; then ok "? opens the help"; else tui_not_ok "? opens the help" main; fi
 check_on "the help lists every key" main all_of main "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
-	"m  " "d  " "docker twin" "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit"
+	"m  " "d  " "docker twin" "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit" \
+	"Tab" "z  " "zoom the focused pane" "p  " "predict mode" "c/e o/f" "e  " "your own attack"
 keys main Escape
 if wait_gone main "HELP:" 5; then ok "Esc closes the help"; else tui_not_ok "Esc closes the help" main; fi
 
@@ -225,6 +229,24 @@ else
 fi
 check_on "the matrix legend: + CONTAINED, X ESCAPED, . RAN OK" main has main "X ESCAPED"
 check_on "the matrix cells: host-takeover contained with all on (+)" main has main "host-takeover     +"
+# predict mode in the matrix: the student predicts the selected row
+# (exfiltration) first; "contained" everywhere is right exactly in the 8
+# columns where No-network is on
+keys main p
+check_on "predict, matrix: p asks for the row" main wait_for main "PREDICT exfiltration: c/e (legit o/f) per cell, 16 to go" 5
+keys main Home
+for i in $(seq 1 16); do keys main c; done
+check_on "predict, matrix: the row predicted, Enter runs it" main wait_for main "row exfiltration predicted: Enter runs it" 5
+check_on "predict, matrix: the row's earlier verdicts are hidden until it runs again" main \
+	has main "exfiltration      c  c  c  c  c  c  c  c  c  c  c  c  c  c  c  c"
+keys main Enter
+# the old run's "as expected" is on screen until the new run has begun:
+# wait for the row's first scored cell (only a run after the guesses
+# scores), then for the end
+wait_for main "your row exfiltration:" 180
+if wait_for main "$total/$total as expected" 180; then ok "predict, matrix: the matrix runs again, as expected"; else tui_not_ok "predict, matrix: the matrix runs again, as expected" main; fi
+check_on "predict, matrix: the row is scored from the new run's verdicts (8/16)" main has main "your row exfiltration: 8/16 right"
+keys main p
 keys main m
 check_on "m goes back to the lab" main wait_for main "SNIPPETS" 5
 
@@ -256,6 +278,8 @@ wait_for evil "evil" 10
 keys evil 4     # Resource-limits off: the whole flood is kept (safety net cap)
 wait_for evil "Resource-limits OFF" 5
 keys evil Enter
+wait_for evil "RAN OK" 20
+keys evil Tab Tab G # the result pane, its end: the output's last lines
 if wait_for evil "| flood line 4999 ^[[5m^M" 20; then ok "a flooding snippet's last lines are shown"; else tui_not_ok "a flooding snippet's last lines are shown" evil; fi
 check_on "escape sequences are shown inert as ^[" evil has evil "| ^[[2J^[]0;pwned^G^[[31mRED^[[?1049l^[[H"
 check_on "the title line survives the escape sequences" evil has evil "containment-lab $("$BIN" --version | awk '{print $2}')"
@@ -330,6 +354,225 @@ wait_for ascii "EXITED:0" 15 || tui_not_ok "LC_ALL=C session quits" ascii
 out=$("$BIN" </dev/null 2>&1 >/dev/null)
 rc=$?
 if [ "$rc" -eq 2 ] && [[ $out == *"needs a terminal"* ]]; then ok "without a terminal it says so and exits 2"; else tui_not_ok "without a terminal it says so and exits 2 (got $rc: $out)"; fi
+
+# --- issue 9: readable panes at 80x24 --------------------------------------
+# pane_text SESSION: every row of the zoomed, focused pane from its top to
+# its end, read row by row (j) until the position indicator says the end,
+# borders stripped, whitespace collapsed: what a reader can reach.
+pane_text() {
+	local s=$1 i k scr pos prev last total
+	keys "$s" g
+	sleep 0.3
+	scr=$(screen "$s")
+	# an 80x24 screen: line 4 is the zoomed pane's header (its position,
+	# "12-29/84"), lines 5-22 its rows
+	pane_rows 5 22 <<<"$scr" >"$TMP/pane.txt"
+	for i in $(seq 1 300); do
+		pos=$(sed -n 4p <<<"$scr" | grep -oE '[0-9]+-[0-9]+/[0-9]+' | tail -n1)
+		last=${pos#*-}
+		last=${last%/*}
+		total=${pos#*/}
+		[ -z "$pos" ] || [ "$last" -ge "$total" ] && break
+		prev=$pos
+		keys "$s" j
+		for k in $(seq 1 40); do # until the view has moved one row
+			scr=$(screen "$s")
+			[ "$(sed -n 4p <<<"$scr" | grep -oE '[0-9]+-[0-9]+/[0-9]+' | tail -n1)" != "$prev" ] && break
+			sleep 0.05
+		done
+		pane_rows 22 22 <<<"$scr" >>"$TMP/pane.txt"
+	done
+	tr -s ' \n' '  ' <"$TMP/pane.txt"
+}
+# pane_rows FIRST LAST < SCREEN: those rows (1-based), columns 3-78 (inside
+# the zoomed box's border), read as UTF-8 whatever the locale
+pane_rows() {
+	/usr/bin/python3 -c '
+import sys
+rows = sys.stdin.buffer.read().decode("utf-8", "replace").split("\n")
+for r in rows[int(sys.argv[1]) - 1:int(sys.argv[2])]:
+    print(r[2:78])' "$1" "$2"
+}
+json_field() { # FIELD (python expression on d) < JSON
+	/usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"
+}
+
+start pz "$BIN" 80 24
+wait_for pz "SNIPPETS" 10
+select_snippet pz host-takeover
+keys pz Enter
+if wait_for pz "SANDBOX CLOSED" 20; then ok "80x24: host-takeover with every layer on runs"; else tui_not_ok "80x24: host-takeover with every layer on runs" pz; fi
+keys pz Tab
+check_on "Tab moves the focus to the code pane (marked >)" pz wait_for pz "> host-takeover.py" 5
+check_on "the code pane opens at the first line of code, not the header" pz lacks pz "# lab:title:"
+check_on "the code pane opens at the first line of code (line 19: import ctypes)" pz has pz " 19   import ctypes"
+keys pz Tab
+check_on "Tab again: the result pane has the focus" pz wait_for pz "> RESULT" 5
+keys pz z
+check_on "z zooms the result pane to the whole screen" pz wait_gone pz "SNIPPETS" 5
+j=$("$BIN" run host-takeover --json 2>/dev/null)
+text=$(pane_text pz)
+mech=$(json_field 'd["mechanisms"]' <<<"$j")
+lastev=$(json_field 'd["evidence"][-1].split(" after ")[0]' <<<"$j")
+expect_contains "zoomed and scrolled: the last evidence line is reachable at 80x24" "$text" "- $lastev after"
+expect_contains "zoomed and scrolled: the whole mechanisms line, wrapped, not cut" "$text" "mechanisms: $mech"
+expect_contains "zoomed and scrolled: the output's probes are reachable" "$text" "| probes (look only):"
+expect_contains "zoomed and scrolled: the output's last line is reachable" "$text" "| takeover failed"
+keys pz z
+check_on "z again: back to the list and the panes" pz wait_for pz "SNIPPETS" 5
+# the lines docs/lesson.md reads aloud: secret-theft's FOUND ...KEY= lines
+keys pz Tab # focus back to the list
+wait_for pz "> SNIPPETS" 5
+select_snippet pz secret-theft
+keys pz 3
+wait_for pz "Clean-env OFF" 5
+keys pz Enter
+wait_for pz "SANDBOX BREACHED" 20
+keys pz Tab Tab z
+wait_for pz "> RESULT" 5
+text=$(pane_text pz)
+if grep -qE '\| FOUND [A-Z_]*KEY=' <<<"$text"; then ok "secret-theft's FOUND ...KEY= lines are reachable at 80x24"; else tui_not_ok "secret-theft's FOUND ...KEY= lines are reachable at 80x24 (got: ${text:0:300})" pz; fi
+keys pz z Tab
+keys pz 3
+wait_for pz "Clean-env ON" 5
+
+# --- issue 9: predict, then run (p) --------------------------------------------
+keys pz p
+check_on "p switches predict mode on (the footer keeps the score)" pz wait_for pz "PREDICT score 0/0" 5
+keys pz Escape
+select_snippet pz exfiltration
+keys pz Enter
+if wait_for pz "Is the attack contained or does it escape?" 5; then ok "predict: Enter asks contained or escaped? first"; else tui_not_ok "predict: Enter asks contained or escaped? first" pz; fi
+check_on "predict: nothing runs before the answer" pz lacks pz "RUNNING"
+keys pz Tab g # the code pane, from its top: the header
+check_on "predict: the header's layer line is hidden" pz wait_for pz "(hidden in predict mode" 5
+check_on "predict: 'lab:layer: network' is not on screen" pz lacks pz "lab:layer: network"
+keys pz c
+if wait_for pz "you predicted CONTAINED: RIGHT" 20; then ok "predict: c with every layer on scores RIGHT"; else tui_not_ok "predict: c with every layer on scores RIGHT" pz; fi
+check_on "predict: the score is 1/1" pz has pz "score 1/1"
+check_on "predict: after the reveal the layer line is shown" pz wait_for pz "lab:layer: network" 5
+keys pz 2
+wait_for pz "No-network OFF" 5
+keys pz Enter
+wait_for pz "Is the attack contained or does it escape?" 5
+keys pz c
+if wait_for pz "you predicted CONTAINED: WRONG" 20; then ok "predict: c with No-network off scores WRONG"; else tui_not_ok "predict: c with No-network off scores WRONG" pz; fi
+check_on "predict: the score is 1/2" pz has pz "score 1/2"
+check_on "predict: the lab still shows its own verdict, ESCAPED" pz has pz "SANDBOX BREACHED"
+keys pz 2
+keys pz q
+wait_for pz "EXITED:0" 15 || tui_not_ok "80x24 session quits" pz
+
+# --predict starts the screen in predict mode; the legit task asks o/f
+start pp "$BIN --predict" 80 24
+wait_for pp "SNIPPETS" 10
+check_on "--predict starts in predict mode" pp has pp "PREDICT score 0/0"
+select_snippet pp legit
+keys pp Enter
+check_on "--predict: the legit task asks ran ok or failed?" pp wait_for pp "ran ok or failed?" 5
+keys pp o
+if wait_for pp "you predicted RAN OK: RIGHT" 20; then ok "--predict: o for the legit task scores RIGHT"; else tui_not_ok "--predict: o for the legit task scores RIGHT" pp; fi
+# the matrix: a whole row is predicted before it runs
+keys pp m
+check_on "predict, matrix: the row is asked for first" pp wait_for pp "PREDICT legit: c/e (legit o/f) per cell, 16 to go" 5
+keys pp Enter
+check_on "predict, matrix: Enter before the row is predicted says so" pp wait_for pp "predict the row first" 5
+keys pp o o o
+check_on "predict, matrix: each answer fills a cell (13 to go)" pp wait_for pp "13 to go" 5
+keys pp q
+wait_for pp "EXITED:0" 15 || tui_not_ok "--predict session quits" pp
+
+# --- issue 9: streamed output ---------------------------------------------------
+cat >"$TMP/snips/slow.py" <<'EOF'
+# lab:title: Prints a line, sleeps, prints another
+# lab:threat: legit
+# lab:layer: none
+# lab:expect: second line
+import time
+print("first line", flush=True)
+time.sleep(3)
+print("second line", flush=True)
+EOF
+start slow "$BIN --config $TMP/layers.ini" 80 24
+wait_for slow "SNIPPETS" 10
+select_snippet slow slow
+keys slow Enter
+if wait_for slow "| first line" 2; then
+	scr=$(screen slow)
+	if grep -qF "RUNNING" <<<"$scr" && ! grep -qF "| second line" <<<"$scr"; then
+		ok "a slow snippet's first line streams in before it ends"
+	else
+		tui_not_ok "a slow snippet's first line streams in before it ends (the run was over)" slow
+	fi
+else
+	tui_not_ok "a slow snippet's first line streams in before it ends" slow
+fi
+check_on "the streamed view shows the elapsed time" slow has slow "RUNNING slow"
+if wait_for slow "RAN OK" 15; then ok "the slow snippet then ends RAN OK"; else tui_not_ok "the slow snippet then ends RAN OK" slow; fi
+keys slow q
+wait_for slow "EXITED:0" 15 || tui_not_ok "slow session quits" slow
+rm -f "$TMP/snips/slow.py"
+
+# --- issue 9: your own attack (e) --------------------------------------------
+cat >"$TMP/editor.sh" <<'EOF'
+#!/bin/sh
+# a student's edit: one more line of output before the task ends
+sed -i 's/^    sys.exit(main())$/    print("EDITED BY THE STUDENT", flush=True)\n    sys.exit(main())/' "$1"
+EOF
+chmod +x "$TMP/editor.sh"
+start ed "EDITOR=$TMP/editor.sh $BIN" 80 24
+wait_for ed "SNIPPETS" 10
+select_snippet ed legit
+keys ed e
+if wait_for ed "yours: legitimate" 10; then ok "e: the copy is listed as yours"; else tui_not_ok "e: the copy is listed as yours" ed; fi
+mine=$XDG_DATA_HOME/containment-lab/snippets/legit.py
+if [ -f "$mine" ] && grep -q "EDITED BY THE STUDENT" "$mine"; then ok "e: the copy is in the XDG data folder, edited by \$EDITOR"; else tui_not_ok "e: the copy is in the XDG data folder, edited by \$EDITOR"; fi
+expect_eq "e: the copy is private (0600)" "$(stat -c %a "$mine" 2>/dev/null)" "600"
+cmp -s <(grep -v "EDITED BY THE STUDENT" "$mine") snippets/legit.py && ok "e: the shipped snippet was copied, not changed" || tui_not_ok "e: the shipped snippet was copied, not changed"
+if wait_for ed "RAN OK" 20; then ok "e: the edited copy runs on return"; else tui_not_ok "e: the edited copy runs on return" ed; fi
+check_on "e: the screen survives the editor (toggles and title redrawn)" ed all_of ed "[1] Isolation ON" "containment-lab" "legit.py (yours)"
+keys ed Tab Tab z
+wait_for ed "> RESULT" 5
+text=$(pane_text ed)
+expect_contains "e: the run of the edited copy shows the edit's output" "$text" "| EDITED BY THE STUDENT"
+keys ed q
+wait_for ed "EXITED:0" 15 || tui_not_ok "e session quits" ed
+# a folder others may write to is refused, like layers.ini
+chmod g+w "$XDG_DATA_HOME/containment-lab/snippets"
+start edbad "$BIN" 100 30
+check_on "a group-writable snippets folder is refused, with why and what to do" edbad wait_for edbad "chmod go-w" 10
+check_on "a refused folder's snippets are not listed" edbad lacks edbad "yours:"
+keys edbad q
+wait_for edbad "EXITED:0" 15 || tui_not_ok "edbad session quits" edbad
+# --- issue 9 as uid 65534: predict, stream and e, rootless ---------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	# /root may be 0700: stage what the unprivileged run needs where it can read
+	ST=$TMP/stage
+	mkdir -p "$ST/lab"
+	cp "$BIN" "$ST/lab/containment-lab"
+	cp -r snippets layers.ini "$ST/lab/"
+	cp "$TMP/editor.sh" "$ST/editor.sh"
+	chmod -R a+rX "$ST"
+	chmod 755 "$TMP"
+	mkdir "$ST/xdg" && chown 65534:65534 "$ST/xdg"
+	start nob "cd $ST/lab && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent XDG_DATA_HOME=$ST/xdg EDITOR=$ST/editor.sh ./containment-lab --predict" 80 24
+	wait_for nob "SNIPPETS" 10
+	select_snippet nob legit
+	keys nob e
+	if wait_for nob "ran ok or failed?" 10; then ok "uid 65534: e lists the copy, and predict mode asks before its run"; else tui_not_ok "uid 65534: e lists the copy, and predict mode asks before its run" nob; fi
+	keys nob o
+	if wait_for nob "you predicted RAN OK: RIGHT" 20; then ok "uid 65534: the edited copy runs rootless and the guess is scored"; else tui_not_ok "uid 65534: the edited copy runs rootless and the guess is scored" nob; fi
+	check_on "uid 65534: the copy is the user's own" nob test "$(stat -c %u "$ST/xdg/containment-lab/snippets/legit.py" 2>/dev/null)" = 65534
+	keys nob Tab Tab z
+	wait_for nob "> RESULT" 5
+	text=$(pane_text nob)
+	expect_contains "uid 65534: the run of the edited copy shows the edit's output" "$text" "| EDITED BY THE STUDENT"
+	expect_contains "uid 65534: the mechanisms say the run was rootless" "$text" "rlimits-only (rootless: the lab creates cgroups only as root)"
+	keys nob q
+	wait_for nob "EXITED:0" 15 || tui_not_ok "uid 65534 session quits" nob
+else
+	skip "uid 65534: predict, stream and e" "needs root and setpriv to drop to uid 65534"
+fi
 
 # --- sanitizers ----------------------------------------------------------------
 if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$ERRLOG"; then

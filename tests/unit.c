@@ -195,6 +195,41 @@ static void test_snippets(void)
 	p = write_tmp("attack.py", "# lab:title: T\n# lab:threat: secrets\n# lab:layer: env\n");
 	CHECK("attack without consequence refused",
 	      snippet_load(&s, p, err, sizeof err) < 0 && strstr(err, "consequence"));
+	p = write_tmp("danger.py", "# lab:title: T\n# lab:threat: exfil\n# lab:layer: network\n"
+	                           "# lab:consequence: gone\nimport os\n    # lab:danger: the upload\n\n"
+	                           "    send()\n#lab:danger\nos.fork()\nx = '# lab:danger'\n");
+	CHECK("# lab:danger marks the next non-blank line (8 and 10), a string is no mark",
+	      snippet_load(&s, p, err, sizeof err) == 0 && s.n_danger == 2 && s.danger[0] == 8 && s.danger[1] == 10);
+	snippet_free(&s);
+}
+
+/* The worker's live output: chunk lines before the result land in live,
+ * escaped bytes restored; the result after them reads back whole. */
+static void test_job_live(void)
+{
+	struct lab_result r = {.layers = 3, .verdict = VERDICT_RAN_OK, .caught_by = -1, .expected_layer = -1};
+	struct snippet s = {.threat = THREAT_LEGIT, .layer = -1};
+	struct job j = {.fd = -1, .layers = 3};
+	int p[2];
+
+	snprintf(r.snippet, sizeof r.snippet, "slow");
+	snprintf(s.name, sizeof s.name, "slow");
+	r.output = "first\nsecond\n";
+	r.output_len = 13;
+	r.ev.net_probe_errno = -1;
+	if (pipe(p) < 0)
+		abort();
+	const char *chunks = "chunk\tfirst\\n\nskipped\t7\nchunk\ttab\\there\n";
+	(void)!write(p[1], chunks, strlen(chunks));
+	result_write(p[1], &r);
+	close(p[1]);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	j.fd = p[0];
+	int rc = job_pump(&j, &s, NULL);
+	CHECK("job stream: the chunks go to live, the result reads back",
+	      rc == 1 && j.live.len == 14 && !memcmp(j.live.s, "first\ntab\there", 14) && j.live_skipped == 7 &&
+	          j.res.verdict == VERDICT_RAN_OK && j.res.output_len == 13);
+	job_free(&j);
 }
 
 static struct snippet attack(enum lab_threat t, int layer)
@@ -998,6 +1033,7 @@ int main(void)
 	test_serialise();
 	test_seccomp();
 	test_job_results();
+	test_job_live();
 	test_job_fds();
 	test_snippet_files();
 	/* h-tests section */

@@ -1,0 +1,604 @@
+/* tui_pane.c — the two readable panes of the sandbox box. A pane's content
+ * is built as a list of rows already wrapped to the pane's width (struct
+ * tui_rows) and drawn from a scroll position, so nothing is ever cut off:
+ * what does not fit is one scroll (or a zoom) away.
+ *   code:   the snippet with real line numbers, opening at its first line of
+ *           code, `# lab:danger` marks shown as markers, and in predict mode
+ *           without the header lines that would give the answer away;
+ *   result: the headline, every piece of evidence, the trace, the whole
+ *           mechanisms line, and the whole captured output (sanitised) —
+ *           or, while a run goes, the output streamed so far.
+ * Reads the state; never starts or stops anything. */
+#define _GNU_SOURCE /* strcasestr, memmem */
+#define TUI_INTERNAL
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tui.h"
+
+/* ------------------------------------------------------------ rows */
+
+void tui_rows_free(struct tui_rows *L)
+{
+	for (int i = 0; i < L->n; i++)
+		free(L->v[i].w);
+	free(L->v);
+	memset(L, 0, sizeof *L);
+}
+
+static struct tui_row *row_new(struct tui_rows *L)
+{
+	if (L->n == L->cap) {
+		int cap = L->cap ? L->cap * 2 : 64;
+		struct tui_row *v = realloc(L->v, sizeof *v * (size_t)cap);
+
+		if (!v)
+			return NULL;
+		L->v = v;
+		L->cap = cap;
+	}
+	memset(&L->v[L->n], 0, sizeof L->v[L->n]);
+	L->v[L->n].big = -1;
+	return &L->v[L->n++];
+}
+
+static int wc_w(wchar_t c)
+{
+	int w = wcwidth(c);
+
+	return w < 1 ? 1 : w;
+}
+
+/* One paragraph (no newline) wrapped at spaces into rows of width columns
+ * after the gutter; continuation rows get hang as their gutter. */
+static void add_para(struct tui_rows *L, const char *gutter, const char *hang, attr_t gattr, const char *s, size_t len,
+                     attr_t attr)
+{
+	int room, n, start = 0, k, used, brk, end;
+	char *copy = strndup(s, len);
+	wchar_t *buf;
+	struct tui_row *r;
+
+	buf = copy ? malloc(sizeof *buf * (len * 2 + 2)) : NULL;
+	if (!buf) {
+		free(copy);
+		return;
+	}
+	n = tui_safe_wide(copy, buf, (int)(len * 2 + 1));
+	free(copy);
+	do {
+		/* the room after this row's gutter: the first's, then the hang's */
+		room = L->width - (int)strlen(start ? hang : gutter);
+		if (room < 8)
+			room = 8;
+		used = 0;
+		brk = -1;
+		for (k = start; k < n; k++) {
+			if (used + wc_w(buf[k]) > room)
+				break;
+			if (buf[k] == L' ')
+				brk = k;
+			used += wc_w(buf[k]);
+		}
+		end = k < n && brk > start ? brk : k;
+		if (end == start && start < n)
+			end = start + 1; /* a character wider than the room */
+		r = row_new(L);
+		if (!r)
+			break;
+		snprintf(r->gutter, sizeof r->gutter, "%s", start ? hang : gutter);
+		r->gattr = gattr;
+		r->attr = attr;
+		r->n = end - start;
+		r->w = malloc(sizeof *r->w * (size_t)(r->n + 1));
+		if (r->w)
+			wmemcpy(r->w, buf + start, (size_t)r->n);
+		else
+			r->n = 0;
+		start = end;
+		while (start < n && buf[start] == L' ' && end == brk)
+			start++;
+	} while (start < n);
+	free(buf);
+}
+
+void tui_rows_add(struct tui_rows *L, const char *gutter, const char *hang, attr_t gattr, const char *s, attr_t attr)
+{
+	const char *nl;
+
+	if (!s)
+		return;
+	do {
+		nl = strchr(s, '\n');
+		add_para(L, gutter, hang, gattr, s, nl ? (size_t)(nl - s) : strlen(s), attr);
+		s = nl ? nl + 1 : NULL;
+	} while (s && *s);
+}
+
+void tui_rows_blank(struct tui_rows *L)
+{
+	row_new(L);
+}
+
+void tui_rows_printf(struct tui_rows *L, attr_t attr, const char *fmt, ...)
+{
+	char buf[LAB_LINE * 4];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	tui_rows_add(L, "", "  ", A_NORMAL, buf, attr);
+}
+
+/* n wide characters (already safe) at y,x, cut to w columns. */
+static void put_row_text(int y, int x, int w, const wchar_t *t, int n, attr_t attr)
+{
+	int k, used = 0;
+
+	for (k = 0; k < n && used + wc_w(t[k]) <= w; k++)
+		used += wc_w(t[k]);
+	if (k <= 0)
+		return;
+	attron(attr);
+	mvaddnwstr(y, x, t, k);
+	attroff(attr);
+}
+
+/* Clamps the view to the content; a follower sticks to the end; the
+ * start sentinel opens at mark. */
+static void view_clamp(struct tui_view_pos *v, int total, int rows, int mark)
+{
+	v->page = rows;
+	v->total = total;
+	if (v->top == TUI_TOP_START)
+		v->top = mark;
+	if (v->follow)
+		v->top = total - rows;
+	if (v->top > total - rows)
+		v->top = total - rows;
+	if (v->top < 0)
+		v->top = 0;
+}
+
+static void rows_draw(const struct tui_rows *L, struct tui_view_pos *v, int y, int x, int rows, int mark)
+{
+	int i, gw;
+
+	view_clamp(v, L->n, rows, mark);
+	for (i = 0; i < rows && v->top + i < L->n; i++) {
+		const struct tui_row *r = &L->v[v->top + i];
+
+		gw = 0;
+		if (r->big >= 0) {
+			tui_draw_big_row(y + i, x, r->word, r->big, r->gattr);
+			gw = tui_big_width(r->word) + 2;
+		} else if (r->gutter[0]) {
+			gw = (int)strlen(r->gutter);
+			tui_put(y + i, x, gw, r->gutter, r->gattr);
+		}
+		put_row_text(y + i, x + gw, L->width - gw, r->w, r->n, r->attr);
+	}
+}
+
+void tui_view_label(const struct tui_view_pos *v, char *buf, size_t len)
+{
+	int last = v->top + v->page < v->total ? v->top + v->page : v->total;
+
+	snprintf(buf, len, "%d-%d/%d", v->total ? v->top + 1 : 0, last, v->total);
+}
+
+/* ------------------------------------------------------------ code */
+
+/* Skips blanks; true when line (n bytes) starts with s. */
+static bool starts(const char *line, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+
+	while (n && (*line == ' ' || *line == '\t'))
+		line++, n--;
+	return n >= k && !strncmp(line, s, k);
+}
+
+static bool blank(const char *line, size_t n)
+{
+	return strspn(line, " \t\r") >= n;
+}
+
+/* In predict mode these lines would answer the question before the run:
+ * the header's layer line, and any comment naming a layer. */
+static bool gives_away(const char *line, size_t n)
+{
+	char buf[512];
+	int l;
+
+	if (!starts(line, n, "#"))
+		return false;
+	if (starts(line, n, "# lab:layer"))
+		return true;
+	snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+	for (l = 0; l < LAYER_COUNT; l++)
+		if (strcasestr(buf, lab_layers[l].name))
+			return true;
+	return false;
+}
+
+static bool is_marked(const struct snippet *s, int lineno)
+{
+	for (int i = 0; i < s->n_danger; i++)
+		if (s->danger[i] == lineno)
+			return true;
+	return false;
+}
+
+static bool has_quotes(const char *p, size_t n)
+{
+	return memmem(p, n, "\"\"\"", 3) || memmem(p, n, "'''", 3);
+}
+
+/* Which line (0-based) the pane opens at: the first line of code after the
+ * header comments and the module docstring. */
+static int first_code_line(const char *text)
+{
+	const char *p = text, *nl, *q;
+	int i = 0;
+	bool in_doc = false, past_header = false;
+	size_t n, rest;
+
+	for (; p && *p; p = nl ? nl + 1 : NULL, i++) {
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (in_doc) {
+			in_doc = !has_quotes(p, n);
+			continue;
+		}
+		q = p + strspn(p, " \t");
+		if (blank(p, n) || (!past_header && *q == '#'))
+			continue;
+		rest = n - (size_t)(q - p);
+		if (!past_header && rest >= 3 && (!strncmp(q, "\"\"\"", 3) || !strncmp(q, "'''", 3))) {
+			past_header = true;
+			/* one line: """text"""; else it ends on a later line */
+			in_doc = !(rest >= 6 && has_quotes(q + 3, rest - 3));
+			continue;
+		}
+		return i;
+	}
+	return 0;
+}
+
+/* The code as rows: "NNN   code"; a `# lab:danger` comment as ">>" and
+ * its reason, the line it marks with ">>" too; hidden lines say they are
+ * hidden. Returns the row to open at. */
+static int build_code(const struct tui_state *st, struct tui_rows *L, bool hide)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	const char *text = st->code[st->sel], *p, *nl;
+	int i, mark = 0, start = first_code_line(text);
+	char gut[16];
+	attr_t warn = tui_attr(st, TUI_LOOK_WARN);
+
+	for (p = text, i = 0; p && *p; p = nl ? nl + 1 : NULL, i++) {
+		nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, n);
+
+		if (i == start)
+			mark = L->n;
+		if (!line)
+			break;
+		if (hide && gives_away(line, n)) {
+			snprintf(gut, sizeof gut, "%3d   ", i + 1);
+			tui_rows_add(L, gut, "      ", A_NORMAL, "(hidden in predict mode: it gives the answer)",
+			             A_BOLD);
+		} else if (starts(line, n, "# lab:danger")) {
+			const char *why = strstr(line, "lab:danger") + 10;
+
+			why += strspn(why, ": ");
+			snprintf(gut, sizeof gut, "%3d>> ", i + 1);
+			tui_rows_add(L, gut, "      ", warn, *why ? why : "the next line does the damage", warn);
+		} else {
+			bool d = is_marked(s, i + 1);
+
+			snprintf(gut, sizeof gut, d ? "%3d>> " : "%3d   ", i + 1);
+			tui_rows_add(L, gut, "      ", d ? warn : A_NORMAL, line, d ? A_BOLD : A_NORMAL);
+		}
+		free(line);
+	}
+	return mark;
+}
+
+bool tui_predict_hides(const struct tui_state *st)
+{
+	const struct tui_run *r = &st->runs[st->sel];
+	bool running = st->job_live && st->job.snippet_index == st->sel;
+
+	if (!st->predict)
+		return false;
+	return st->asking || running || !r->have || r->res.layers != st->layers;
+}
+
+/* A pane's header: its name (reverse when it has the focus) and where the
+ * view is. */
+static void pane_head(const struct tui_state *st, int y, int x, int w, const char *name, const struct tui_view_pos *v,
+                      bool focused)
+{
+	char range[64];
+	int rw;
+
+	char pos[48];
+
+	tui_view_label(v, pos, sizeof pos);
+	snprintf(range, sizeof range, " %s ", pos);
+	rw = (int)strlen(range);
+	tui_put(y, x, w - rw - 2, name, focused ? tui_attr(st, TUI_LOOK_SELECTED) | A_BOLD : A_BOLD);
+	tui_put(y, x + w - rw, rw, range, A_BOLD);
+}
+
+void tui_code_pane(struct tui_state *st, int y, int x, int w, int rows, bool focused)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	struct tui_rows L = {.width = w};
+	char head[PATH_MAX + 200];
+	int mark;
+
+	if (rows < 2)
+		return;
+	mark = build_code(st, &L, tui_predict_hides(st));
+	rows_draw(&L, &st->code_view, y + 1, x, rows - 1, mark);
+	snprintf(head, sizeof head, "%s%s.py%s  %s", focused ? "> " : "", s->name, s->yours ? " (yours)" : "",
+	         s->title);
+	pane_head(st, y, x, w, head, &st->code_view, focused);
+	tui_rows_free(&L);
+}
+
+/* ---------------------------------------------------------- result */
+
+/* One row as it is (not wrapped: the drawing cuts it). */
+static struct tui_row *add_row(struct tui_rows *L, const char *text, attr_t attr)
+{
+	struct tui_row *r = row_new(L);
+	size_t len = strlen(text);
+
+	if (!r)
+		return NULL;
+	r->attr = attr;
+	r->w = malloc(sizeof *r->w * (len * 2 + 2));
+	r->n = r->w ? tui_safe_wide(text, r->w, (int)(len * 2 + 1)) : 0;
+	return r;
+}
+
+static void add_big(struct tui_rows *L, const char *word, attr_t vattr, const char *side[3], const attr_t sattr[3])
+{
+	for (int i = 0; i < 3; i++) {
+		struct tui_row *r = add_row(L, side[i], sattr[i]);
+
+		if (!r)
+			return;
+		r->big = i;
+		r->word = word;
+		r->gattr = vattr;
+	}
+}
+
+/* What the student said before the run, and whether the lab agreed. */
+static void add_guess(const struct tui_state *st, struct tui_rows *L, const struct tui_run *r)
+{
+	if (r->guess < 0)
+		return;
+	if (!r->scored)
+		tui_rows_printf(L, A_BOLD, "you predicted %s: not scored (the lab says %s, not a yes or no)",
+		                verdict_name((enum lab_verdict)r->guess), verdict_name(r->res.verdict));
+	else
+		tui_rows_printf(L, r->right ? tui_verdict_attr(st, VERDICT_CONTAINED) : tui_attr(st, TUI_LOOK_WARN),
+		                "you predicted %s: %s  (score %d/%d)", verdict_name((enum lab_verdict)r->guess),
+		                r->right ? "RIGHT" : "WRONG", st->score_right, st->score_total);
+}
+
+/* The calls the kernel or the lab refused, one row each, e.g.
+ * "unshare(CLONE_NEWUSER) = -1 EPERM  seccomp (Isolation)". The trace is
+ * recorded by the run (its own work, not the screen's); until a result
+ * carries one this adds nothing, and an empty trace draws nothing. */
+static void add_trace(struct tui_rows *L, const struct lab_result *res)
+{
+	(void)L;
+	(void)res;
+}
+
+static void add_output(struct tui_rows *L, const char *text, const char *what)
+{
+	int n = tui_count_lines(text);
+
+	tui_rows_blank(L);
+	tui_rows_printf(L, A_BOLD, "%s", what);
+	if (!n) {
+		tui_rows_add(L, "| ", "  ", A_NORMAL, "(nothing)", A_NORMAL);
+		return;
+	}
+	tui_rows_add(L, "| ", "  ", A_NORMAL, text, A_NORMAL);
+}
+
+static void build_verdict(const struct tui_state *st, const struct tui_run *r, struct tui_rows *L)
+{
+	const struct lab_result *res = &r->res;
+	const char *word = verdict_name(res->verdict);
+	attr_t vattr = tui_verdict_attr(st, res->verdict);
+	char lbl[REPORT_LABEL_MAX], d[32], l1[96], l2[128];
+
+	report_layers_label(res->layers, true, lbl);
+	tui_format_duration(res->ev.duration_ms, d, sizeof d);
+	snprintf(l1, sizeof l1, "%s, layers %s", res->snippet, lbl);
+	snprintf(l2, sizeof l2, "rung: %s, %s%s", lab_rung_key(res->rung), d, res->ev.aborted ? " (aborted)" : "");
+	if (tui_big_width(word) + 2 + 24 <= L->width) {
+		const char *side[3] = {word, l1, l2};
+		const attr_t sattr[3] = {vattr, A_NORMAL, A_NORMAL};
+
+		add_big(L, word, vattr, side, sattr);
+	} else {
+		tui_rows_printf(L, vattr | A_REVERSE, " %s ", word);
+		tui_rows_printf(L, A_NORMAL, "%s, %s", l1, l2);
+	}
+}
+
+static void build_result(const struct tui_state *st, const struct tui_run *r, struct tui_rows *L)
+{
+	const struct lab_result *res = &r->res;
+	attr_t vattr = tui_verdict_attr(st, res->verdict);
+	char buf[LAB_LINE * 3], lbl[REPORT_LABEL_MAX], what[160];
+	int i;
+
+	build_verdict(st, r, L);
+	add_guess(st, L, r);
+	buf[0] = '\0';
+	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 && res->caught_by < LAYER_COUNT)
+		snprintf(buf, sizeof buf, "caught by %s (it stops %s)", lab_layers[res->caught_by].name,
+		         lab_layers[res->caught_by].stops);
+	else if (res->verdict == VERDICT_ESCAPED)
+		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
+	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
+		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
+	else if (res->verdict == VERDICT_FAILED)
+		snprintf(buf, sizeof buf, "a layer broke legitimate work");
+	if (buf[0])
+		tui_rows_add(L, "", "  ", A_NORMAL, buf, vattr);
+	if (res->headline[0] && !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
+		tui_rows_add(L, "", "  ", A_NORMAL, res->headline, A_BOLD);
+	if (res->layers != st->layers) {
+		report_layers_label(res->layers, true, lbl);
+		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN), "ran with %s; toggles changed since: Enter reruns",
+		                lbl);
+	}
+	if (res->n_evidence) {
+		tui_rows_printf(L, A_BOLD, "evidence (the lab's, gathered outside the sandbox):");
+		for (i = 0; i < res->n_evidence; i++)
+			tui_rows_add(L, "- ", "  ", A_BOLD, res->evidence[i], A_NORMAL);
+	}
+	add_trace(L, res);
+	snprintf(buf, sizeof buf, "mechanisms: %s", res->ev.mechanisms[0] ? res->ev.mechanisms : "none");
+	tui_rows_add(L, "", "  ", A_NORMAL, buf, A_NORMAL);
+	snprintf(what, sizeof what, "output (sanitised): %d line%s of %llu bytes%s%s", tui_count_lines(r->out_text),
+	         tui_count_lines(r->out_text) == 1 ? "" : "s",
+	         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes
+	                                                : r->out_skipped + strlen(r->out_text ? r->out_text : "")),
+	         res->ev.out_truncated ? ", capped" : "", r->out_skipped ? ", only its end kept" : "");
+	add_output(L, r->out_text, what);
+}
+
+/* While the run goes: what it is, the clock, and the output so far. */
+static void build_live(const struct tui_state *st, struct tui_rows *L)
+{
+	const struct job *j = &st->job;
+	char lbl[REPORT_LABEL_MAX], d[32], what[200], bar[256];
+	char *text;
+	int n, w = L->width < (int)sizeof bar - 1 ? L->width : (int)sizeof bar - 1;
+
+	report_layers_label(j->layers, true, lbl);
+	tui_format_duration(st->now_ms - j->started_ms, d, sizeof d);
+	tui_rows_printf(L, A_BOLD, "%c RUNNING %s   %s", tui_spinner(st), st->snips[j->snippet_index].name, d);
+	tui_rows_printf(L, A_NORMAL, "in the sandbox, layers %s", lbl);
+	/* a bar that fills over the wall-clock limit: a long run shows life */
+	n = st->cfg->limits.timeout_ms > 0 ? (int)((st->now_ms - j->started_ms) * (w - 2) / st->cfg->limits.timeout_ms)
+	                                   : 0;
+	n = n < 0 ? 0 : n > w - 2 ? w - 2 : n;
+	memset(bar, ' ', (size_t)w);
+	memset(bar + 1, '#', (size_t)n);
+	bar[0] = '[';
+	bar[w - 1] = ']';
+	bar[w] = '\0';
+	add_row(L, bar, A_BOLD);
+	tui_rows_printf(L, A_NORMAL, "the lab gathers its evidence outside; a aborts");
+	if (st->runs[j->snippet_index].guess >= 0)
+		tui_rows_printf(L, A_BOLD, "you predicted %s: the lab will tell",
+		                verdict_name((enum lab_verdict)st->runs[j->snippet_index].guess));
+	text = sanitize_output(j->live.s, j->live.len, (size_t)JOB_LIVE_MAX * 4);
+	snprintf(what, sizeof what, "output so far (live, sanitised): %llu bytes%s",
+	         (unsigned long long)j->live_cut + j->live.len,
+	         j->live_skipped ? ", some not shown live (the result will have them)" : "");
+	add_output(L, text, what);
+	free(text);
+}
+
+/* Predict mode, before the run: the question, and the keys that answer. */
+static void build_ask(const struct tui_state *st, struct tui_rows *L)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	char lbl[REPORT_LABEL_MAX];
+	attr_t key = tui_attr(st, TUI_LOOK_KEY);
+
+	report_layers_label(st->layers, true, lbl);
+	tui_rows_printf(L, A_BOLD, "PREDICT: %s (%s) with layers %s", s->name, threat_name(s->threat), lbl);
+	if (s->threat == THREAT_LEGIT) {
+		tui_rows_printf(L, A_BOLD, "Does the task still work: ran ok or failed?");
+		tui_rows_add(L, "  o  ", "     ", key, "RAN OK: the layers let the real work through", A_NORMAL);
+		tui_rows_add(L, "  f  ", "     ", key, "FAILED: a layer breaks the legitimate task", A_NORMAL);
+	} else {
+		tui_rows_printf(L, A_BOLD, "Is the attack contained or does it escape?");
+		tui_rows_add(L, "  c  ", "     ", key, "CONTAINED: a layer that is on stops it", A_NORMAL);
+		tui_rows_add(L, "  e  ", "     ", key, "ESCAPED: it gets what it wants", A_NORMAL);
+	}
+	tui_rows_add(L, "  Esc  ", "       ", key, "not now", A_NORMAL);
+	tui_rows_printf(L, A_NORMAL, "Then the lab runs it for real and judges from its own evidence.  score %d/%d",
+	                st->score_right, st->score_total);
+}
+
+static void build_idle(const struct tui_state *st, struct tui_rows *L)
+{
+	const struct snippet *s = &st->snips[st->sel];
+	char lbl[REPORT_LABEL_MAX];
+
+	report_layers_label(st->layers, true, lbl);
+	if (st->predict)
+		tui_rows_printf(L, A_NORMAL, "Predict mode: press Enter, answer, and the lab runs %s with layers %s.",
+		                s->name, lbl);
+	else if (s->threat == THREAT_LEGIT)
+		tui_rows_printf(L, A_NORMAL,
+		                "The legit task. Predict: does it still work with layers %s? Press Enter to run it "
+		                "for real.",
+		                lbl);
+	else
+		tui_rows_printf(L, A_NORMAL,
+		                "An attack: %s. Predict: contained or escaped with layers %s? Press Enter to run "
+		                "it for real.",
+		                threat_name(s->threat), lbl);
+}
+
+/* The result pane's rows for the selected snippet; returns its name. */
+const char *tui_result_rows(const struct tui_state *st, struct tui_rows *L)
+{
+	const struct tui_run *r = &st->runs[st->sel];
+
+	if (st->asking) {
+		build_ask(st, L);
+		return "PREDICT";
+	}
+	if (st->job_live && st->job.snippet_index == st->sel) {
+		build_live(st, L);
+		return "RESULT (running)";
+	}
+	if (r->have) {
+		build_result(st, r, L);
+		return "RESULT";
+	}
+	build_idle(st, L);
+	return "RESULT";
+}
+
+void tui_result_pane(struct tui_state *st, int y, int x, int w, int rows, bool focused)
+{
+	struct tui_rows L = {.width = w};
+	const char *name = tui_result_rows(st, &L);
+	char head[64];
+
+	if (rows >= 2) {
+		rows_draw(&L, &st->res_view, y + 1, x, rows - 1, 0);
+		snprintf(head, sizeof head, "%s%s ", focused ? " > " : " ", name);
+		pane_head(st, y, x, w, head, &st->res_view, focused);
+	}
+	tui_rows_free(&L);
+}
