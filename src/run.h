@@ -55,6 +55,10 @@ struct run {
 	struct lab_cgroup cg;
 	char cg_why[200];
 	int n_rules;                          /* in Isolation's filter, for the record */
+	bool trace;                           /* the trace is on (LAB_TRACE is not "0") */
+	bool trace_listen;                    /* Isolation's filter asks the lab (SCMP_ACT_NOTIFY) */
+	int notify_fd;                        /* lab: the filter's listener, once the child sent it */
+	void *notify_req, *notify_resp;       /* lab: libseccomp's buffers for it */
 	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
 	int net_bpf_fd;                       /* No-network's own filter (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
@@ -83,6 +87,10 @@ void __attribute__((noreturn)) run_fail(struct run *r, const char *stage, const 
 /* A line for the lab over the report pipe ("P 101", "S 9"). */
 void run_report(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which);
+/* Loads a filter whose refusals ask a listener (SECCOMP_FILTER_FLAG_NEW_LISTENER),
+ * hands the listener to the lab over the sync socket and closes our copy:
+ * nothing in the sandbox may hold it, or it could answer its own calls. */
+void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *which);
 
 /* ---- parent side ---- */
 void run_mech_add(struct lab_evidence *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

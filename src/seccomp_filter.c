@@ -7,7 +7,13 @@
  * terminal). clone3 gets ENOSYS because its flags live in memory the filter
  * cannot read; libc then falls back to clone(), whose flags we can check.
  * Only the native ABI is in the filter, so libseccomp kills the process for
- * any other (i386 int 0x80, x32). */
+ * any other (i386 int 0x80, x32).
+ *
+ * With the trace on (trace.c), every refusal is SCMP_ACT_NOTIFY instead of
+ * SCMP_ACT_ERRNO: the kernel stops the caller and asks the lab, which logs
+ * the call with its arguments and answers the very errno the rule would
+ * have given (lab_seccomp_refusal_errno). The refusal never depends on the
+ * lab: should its listener be gone, the kernel answers ENOSYS itself. */
 #define _GNU_SOURCE
 #include "seccomp_filter.h"
 
@@ -78,12 +84,24 @@ static const char *const refused[] = {
     "name_to_handle_at",
 };
 
+int lab_seccomp_refusal_errno(int nr)
+{
+	return nr == SCMP_SYS(clone3) ? ENOSYS : EPERM;
+}
+
+/* What a refusal does: the errno itself, or ask the lab (which answers the
+ * same errno). */
+static uint32_t refuse(bool notify, int nr)
+{
+	return notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((unsigned)lab_seccomp_refusal_errno(nr));
+}
+
 /* EPERM for syscall nr whenever its first argument has any of these bits. */
-static int refuse_arg0_bits(scmp_filter_ctx ctx, int nr, const unsigned long *bits, size_t n_bits, int *n)
+static int refuse_arg0_bits(scmp_filter_ctx ctx, bool notify, int nr, const unsigned long *bits, size_t n_bits, int *n)
 {
 	for (size_t i = 0; i < n_bits; i++) {
 		int rc =
-		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
+		    seccomp_rule_add(ctx, refuse(notify, nr), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
 		if (rc < 0)
 			return rc;
 		(*n)++;
@@ -91,7 +109,7 @@ static int refuse_arg0_bits(scmp_filter_ctx ctx, int nr, const unsigned long *bi
 	return 0;
 }
 
-scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
+scmp_filter_ctx lab_seccomp_build(bool notify, int *err_out, int *n_rules)
 {
 	int rc, n = 0;
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -106,7 +124,7 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 		int nr = seccomp_syscall_resolve_name(refused[i]);
 		if (nr == __NR_SCMP_ERROR)
 			continue; /* not on this architecture (e.g. iopl on arm64) */
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+		rc = seccomp_rule_add(ctx, refuse(notify, nr), nr, 0);
 		if (rc < 0)
 			goto fail;
 		n++;
@@ -115,14 +133,15 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	 * masked equality, and any one bit set is enough to refuse). */
 	static const unsigned long ns_flags[] = {CLONE_NEWNS,  CLONE_NEWUTS, CLONE_NEWIPC,    CLONE_NEWUSER,
 	                                         CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP, CLONE_NEWTIME};
-	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(clone), ns_flags, sizeof ns_flags / sizeof *ns_flags, &n)) < 0)
+	if ((rc = refuse_arg0_bits(ctx, notify, SCMP_SYS(clone), ns_flags, sizeof ns_flags / sizeof *ns_flags, &n)) < 0)
 		goto fail;
 	/* personality(): switching ASLR off or making every mapping executable
 	 * only helps an exploit */
 	static const unsigned long persona[] = {0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */};
-	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(personality), persona, sizeof persona / sizeof *persona, &n)) < 0)
+	if ((rc = refuse_arg0_bits(ctx, notify, SCMP_SYS(personality), persona, sizeof persona / sizeof *persona, &n)) <
+	    0)
 		goto fail;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(clone3)), SCMP_SYS(clone3), 0);
 	if (rc < 0)
 		goto fail;
 	n++;
@@ -130,7 +149,7 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	 * value with junk in the high half would slip past. */
 	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
 	for (size_t i = 0; i < sizeof ioctls / sizeof *ioctls; i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(ioctl)), SCMP_SYS(ioctl), 1,
 		                      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i]));
 		if (rc < 0)
 			goto fail;

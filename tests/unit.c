@@ -465,7 +465,7 @@ static void test_serialise(void)
 static void test_seccomp(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(&e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(false, &e, &n);
 	CHECK("seccomp filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
