@@ -431,7 +431,7 @@ static void watch_sample(struct watch *w, long now)
 static bool watch_turn(struct watch *w)
 {
 	struct run *r = w->r;
-	struct pollfd pfd[16];
+	struct pollfd pfd[32];
 	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_sync = -1, i_notify = -1;
 	if (r->out[0] >= 0)
 		i_out = n, pfd[n++] = (struct pollfd){r->out[0], POLLIN, 0};
@@ -446,6 +446,10 @@ static bool watch_turn(struct watch *w)
 		i_sync = n, pfd[n++] = (struct pollfd){r->sync[1], POLLIN, 0};
 	if (r->notify_fd >= 0 && !w->main_done)
 		i_notify = n, pfd[n++] = (struct pollfd){r->notify_fd, POLLIN, 0};
+	int i_conn = n;
+	for (int j = 0; j < r->n_connects && !w->main_done; j++)
+		pfd[n++] = (struct pollfd){r->connects[j].fd, POLLOUT, 0};
+	int n_conn = n - i_conn;
 	if (r->have_decoys) {
 		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
 		i_att = n;
@@ -465,6 +469,11 @@ static bool watch_turn(struct watch *w)
 		    "the lab could not take the filter's listener: the kernel refused those calls (ENOSYS) unlogged");
 	if (i_notify >= 0 && pfd[i_notify].revents)
 		trace_answer(r, &w->ev->trace, 64);
+	for (int j = i_conn; j < i_conn + n_conn; j++)
+		if (pfd[j].revents) {
+			trace_connects_ready(r, &w->ev->trace, false);
+			break;
+		}
 	for (int j = i_att; i_att >= 0 && j < n; j++)
 		if (pfd[j].revents)
 			decoy_attacker_event(&r->d, pfd[j].fd);
@@ -575,7 +584,7 @@ static void trace_note(const struct run *r, const struct box_ops *box, struct la
 	if (note[0])
 		return;
 	if (!run_on(r, LAYER_ISOLATION))
-		str_copy(note, cap, "Isolation is off: no seccomp filter, no refused call to list");
+		str_copy(note, cap, "Isolation is off: no call refused by its seccomp filter");
 	else if (box != &box_container)
 		snprintf(note, cap,
 		         "refused calls: not available on the %s rung (%s answers them, not a seccomp filter)",
@@ -610,7 +619,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 			w.main_done = true;
 	}
 	r->child_pid = -1; /* reaped: its pid may be anyone's now */
-	trace_close(r);    /* every caller under the filter is gone */
+	trace_connects_ready(r, &ev->trace, true);
+	trace_close(r); /* every caller under the filter is gone */
 	parse_report(&w);
 	sb_free(&w.rep);
 	if (box->late_start && !w.clock_restarted && !ev->error[0])

@@ -35,6 +35,17 @@ enum run_phase {
 
 #define RUN_GO_FDS 8 /* descriptors that "go" may carry */
 
+/* A connect() the lab makes for a stopped caller (trace.c): answered when
+ * the lab's duplicate of its socket is writable. */
+#define RUN_CONNECTS_MAX 8
+struct run_connect {
+	unsigned long long id; /* the notification */
+	int fd;                /* the lab's duplicate of the caller's socket */
+	bool blocking;         /* the caller's socket was blocking */
+	bool attacker;         /* to the lab's attacker listener */
+	char call[128];
+};
+
 struct run {
 	const struct lab_config *cfg;
 	unsigned layers;
@@ -54,11 +65,14 @@ struct run {
 	int home_tree;             /* the decoy home, kept for the range (Clean-env off) */
 	struct lab_cgroup cg;
 	char cg_why[200];
-	int n_rules;                          /* in Isolation's filter, for the record */
-	bool trace;                           /* the trace is on (LAB_TRACE is not "0") */
-	bool trace_listen;                    /* Isolation's filter asks the lab (SCMP_ACT_NOTIFY) */
-	int notify_fd;                        /* lab: the filter's listener, once the child sent it */
-	void *notify_req, *notify_resp;       /* lab: libseccomp's buffers for it */
+	int n_rules;                    /* in Isolation's filter, for the record */
+	bool trace;                     /* the trace is on (LAB_TRACE is not "0") */
+	bool trace_listen;              /* a filter asks the lab (SCMP_ACT_NOTIFY) */
+	int trace_layer;                /* whose: Isolation's, else No-network's (one listener a process) */
+	int notify_fd;                  /* lab: the filter's listener, once the child sent it */
+	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
+	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
+	int n_connects;
 	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
 	int net_bpf_fd;                       /* No-network's own filter (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */

@@ -86,7 +86,18 @@ static const char *const refused[] = {
 
 int lab_seccomp_refusal_errno(int nr)
 {
-	return nr == SCMP_SYS(clone3) ? ENOSYS : EPERM;
+	if (nr == SCMP_SYS(clone3))
+		return ENOSYS;
+	/* only No-network's filter refuses socket(): a family "not there" */
+	return nr == SCMP_SYS(socket) ? EAFNOSUPPORT : EPERM;
+}
+
+/* The trace also watches connect(): the filter stops the caller and the
+ * lab makes the call itself on the caller's own socket (trace.c), so the
+ * answer is the kernel's for the sandbox's network. It refuses nothing. */
+static int watch_connect(scmp_filter_ctx ctx, bool notify)
+{
+	return notify ? seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0) : 0;
 }
 
 /* What a refusal does: the errno itself, or ask the lab (which answers the
@@ -155,6 +166,8 @@ scmp_filter_ctx lab_seccomp_build(bool notify, int *err_out, int *n_rules)
 			goto fail;
 		n++;
 	}
+	if ((rc = watch_connect(ctx, notify)) < 0)
+		goto fail;
 	if (n_rules)
 		*n_rules = n;
 	return ctx;
@@ -173,8 +186,9 @@ fail:
  * stays, since a pair cannot reach anything outside. io_uring is refused too
  * (IORING_OP_SOCKET makes sockets without socket()), and a foreign ABI kills
  * the process, as under Isolation: its socket calls would go around these
- * rules. */
-scmp_filter_ctx lab_seccomp_build_network(int *err_out)
+ * rules. With notify (the trace, when Isolation's filter is not there to
+ * hold the one listener a process may have), the refusals ask the lab. */
+scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
@@ -183,13 +197,15 @@ scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 	}
 	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
 		                      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(io_uring_setup), 0);
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(io_uring_setup)), SCMP_SYS(io_uring_setup), 0);
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
 		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	if (rc == 0)
+		rc = watch_connect(ctx, notify);
 	if (rc < 0) {
 		seccomp_release(ctx);
 		*err_out = rc;

@@ -23,8 +23,10 @@
 #include "seccomp_filter.h"
 #include "util.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -35,6 +37,8 @@
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #ifndef CLONE_NEWTIME
@@ -137,6 +141,26 @@ static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
 	snprintf(out, cap, "\"%s%s\"", clean, whole ? "" : "...");
 }
 
+static const char *family_name(unsigned long v)
+{
+	switch (v) {
+	case AF_UNIX:
+		return "AF_UNIX";
+	case AF_INET:
+		return "AF_INET";
+	case AF_INET6:
+		return "AF_INET6";
+	case AF_NETLINK:
+		return "AF_NETLINK";
+	case AF_PACKET:
+		return "AF_PACKET";
+	case 40:
+		return "AF_VSOCK";
+	default:
+		return NULL;
+	}
+}
+
 static const char *ptrace_request(unsigned long v)
 {
 	switch (v) {
@@ -161,7 +185,7 @@ static const char *ptrace_request(unsigned long v)
 
 /* How each refused call's arguments read: c clone/unshare flags, n a
  * namespace type, s a string, d a number, x hex, p a ptrace request, i an
- * ioctl request. Calls not listed show as name(...). */
+ * ioctl request, a an address family. Calls not listed show as name(...). */
 static const struct {
 	const char *name;
 	const char *args;
@@ -221,6 +245,14 @@ static void describe_arg(char kind, unsigned long long v, int mem, char *out, si
 	case 's':
 		read_string(mem, v, out, cap);
 		break;
+	case 'a': {
+		const char *f = family_name((unsigned long)v);
+		if (f)
+			str_copy(out, cap, f);
+		else
+			snprintf(out, cap, "%d", (int)v);
+		break;
+	}
 	case 'p': {
 		const char *p = ptrace_request((unsigned long)v);
 		if (p)
@@ -292,6 +324,182 @@ static void errno_answer(char *out, size_t cap, int err)
 		snprintf(out, cap, "-1 errno %d", err);
 }
 
+/* ---------------- connect(): the lab makes the call ---------------- */
+
+#ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
+#define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+
+/* "127.0.0.1:41501", "[::1]:80", "AF_UNIX \"/run/x.sock\"" */
+static void describe_sockaddr(const struct sockaddr_storage *sa, socklen_t len, char *out, size_t cap)
+{
+	char host[INET6_ADDRSTRLEN];
+	if (sa->ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+		snprintf(out, cap, "%s:%u", host, ntohs(in->sin_port));
+	} else if (sa->ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+		snprintf(out, cap, "[%s]:%u", host, ntohs(in6->sin6_port));
+	} else if (sa->ss_family == AF_UNIX && len > sizeof(sa_family_t)) {
+		const struct sockaddr_un *un = (const struct sockaddr_un *)sa;
+		char path[sizeof un->sun_path + 1] = "";
+		size_t n =
+		    len - sizeof(sa_family_t) < sizeof un->sun_path ? len - sizeof(sa_family_t) : sizeof un->sun_path;
+		memcpy(path, un->sun_path, n);
+		path[n] = '\0';
+		char clean[64];
+		printable(clean, sizeof clean, path[0] ? path : "@abstract");
+		snprintf(out, cap, "AF_UNIX \"%s\"", clean);
+	} else {
+		const char *f = family_name(sa->ss_family);
+		snprintf(out, cap, "%s", f ? f : "an address");
+	}
+}
+
+/* Who decided a connect(): the network the sandbox has. */
+static const char *connect_by(const struct run *r, int err, bool attacker)
+{
+	if (r->netns)
+		return err == ENETUNREACH ? "no interface (No-network)" : "the sandbox's own netns (No-network)";
+	if (attacker && !err)
+		return "the lab's attacker listener, host network (No-network off)";
+	return "the host's network (No-network off)";
+}
+
+static void respond(struct run *r, unsigned long long id, int err, unsigned flags)
+{
+	struct seccomp_notif_resp *resp = r->notify_resp;
+	memset(resp, 0, sizeof *resp);
+	resp->id = id;
+	resp->error = -err;
+	resp->flags = flags;
+	/* -ENOENT: the caller was interrupted meanwhile; it made the call
+	 * all the same, so the caller logs it */
+	(void)seccomp_notify_respond(r->notify_fd, resp);
+}
+
+static void connect_answered(struct run *r, struct lab_trace *t, const char *call, int err, bool attacker)
+{
+	char answer[32] = "0";
+	if (err)
+		errno_answer(answer, sizeof answer, err);
+	trace_add(t, call, answer, connect_by(r, err, attacker));
+}
+
+/* The caller's socket, duplicated into the lab (pidfd_getfd), or -1. The
+ * notification is checked again after: the caller is still the one stopped
+ * in this call, so the descriptor was its. */
+static int caller_socket(const struct run *r, const struct seccomp_notif *req, int family)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+	int dup = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
+	if (pfd >= 0)
+		close(pfd);
+	int domain = -1;
+	socklen_t dl = sizeof domain;
+	if (dup >= 0 && (seccomp_notify_id_valid(r->notify_fd, req->id) != 0 ||
+	                 getsockopt(dup, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0 || domain != family)) {
+		close(dup);
+		dup = -1;
+	}
+	return dup;
+}
+
+/* A connect() the filter stopped. Only AF_INET and AF_INET6 are made by
+ * the lab: their address means the same from any process, and the socket
+ * carries the sandbox's network namespace. An AF_UNIX path would resolve
+ * in the lab's filesystem with the lab's credentials, so any other family
+ * (and any socket the lab cannot reach) goes on as the caller's own call
+ * (CONTINUE), logged with its result unobserved. */
+static void trace_connect(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+{
+	struct sockaddr_storage sa = {0};
+	socklen_t len = (socklen_t)(req->data.args[2] < sizeof sa ? req->data.args[2] : sizeof sa);
+	char path[64], where[96] = "?", call[sizeof t->e[0].call];
+	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+	int mem = open(path, O_RDONLY | O_CLOEXEC);
+	bool have = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	            pread(mem, &sa, len, (off_t)req->data.args[1]) == (ssize_t)len;
+	if (mem >= 0)
+		close(mem);
+	if (have)
+		describe_sockaddr(&sa, len, where, sizeof where);
+	snprintf(call, sizeof call, "connect(%s)", where);
+	bool inet = have && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
+	bool attacker = inet && sa.ss_family == AF_INET && r->have_decoys &&
+	                ((struct sockaddr_in *)&sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
+	                ntohs(((struct sockaddr_in *)&sa)->sin_port) == r->d.port;
+	int dup = inet && r->n_connects < RUN_CONNECTS_MAX ? caller_socket(r, req, sa.ss_family) : -1;
+	if (dup < 0) {
+		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		trace_add(t, call, "?", "its own call, result not observed by the lab");
+		return;
+	}
+	/* the same open socket as the caller's: made non-blocking only for
+	 * the lab's call, so the lab's loop never waits on a handshake */
+	int fl = fcntl(dup, F_GETFL);
+	bool blocking = fl >= 0 && !(fl & O_NONBLOCK);
+	if (blocking)
+		fcntl(dup, F_SETFL, fl | O_NONBLOCK);
+	int err = connect(dup, (struct sockaddr *)&sa, len) < 0 ? errno : 0;
+	if (blocking)
+		fcntl(dup, F_SETFL, fl);
+	if (err == EINPROGRESS && r->n_connects < RUN_CONNECTS_MAX) {
+		/* a blocking caller waits for the handshake, and so does its
+		 * answer; a non-blocking one has its EINPROGRESS now, and the
+		 * lab watches how the handshake ends to log it */
+		struct run_connect *c = &r->connects[r->n_connects++];
+		*c = (struct run_connect){.id = req->id, .fd = dup, .blocking = blocking, .attacker = attacker};
+		str_copy(c->call, sizeof c->call, call);
+		if (!blocking)
+			respond(r, req->id, err, 0);
+		return;
+	}
+	close(dup);
+	respond(r, req->id, err, 0);
+	connect_answered(r, t, call, err, attacker);
+}
+
+int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
+{
+	int done = 0;
+	for (int i = 0; i < r->n_connects;) {
+		struct run_connect *c = &r->connects[i];
+		struct pollfd p = {c->fd, POLLOUT, 0};
+		if (poll(&p, 1, 0) <= 0 && !final) {
+			i++;
+			continue;
+		}
+		int err = 0;
+		socklen_t el = sizeof err;
+		if (!p.revents)
+			err = EINPROGRESS; /* the run ended first */
+		else if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+			err = errno;
+		if (c->blocking && r->notify_fd >= 0)
+			respond(r, c->id, err, 0);
+		if (c->blocking) {
+			connect_answered(r, t, c->call, err, c->attacker);
+		} else {
+			/* "-1 EINPROGRESS, then 0": what the caller got, then how
+			 * the handshake it waits for ended */
+			char answer[32] = "-1 EINPROGRESS, then 0";
+			if (err)
+				snprintf(answer, sizeof answer, "-1 EINPROGRESS, then %s",
+				         err == EINPROGRESS     ? "?"
+				         : strerrorname_np(err) ? strerrorname_np(err)
+				                                : "error");
+			trace_add(t, c->call, answer, connect_by(r, err, c->attacker));
+		}
+		close(c->fd);
+		*c = r->connects[--r->n_connects];
+		done++;
+	}
+	return done;
+}
+
 /* ---------------- the listener ---------------- */
 
 int trace_take_listener(struct run *r)
@@ -345,7 +553,6 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			break;
 		}
 		struct seccomp_notif *req = r->notify_req;
-		struct seccomp_notif_resp *resp = r->notify_resp;
 		memset(req, 0, sizeof *req);
 		int rc = seccomp_notify_receive(r->notify_fd, req);
 		if (rc == -ENOENT || rc == -EINTR)
@@ -354,24 +561,27 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			trace_close(r);
 			return -1;
 		}
+		done++;
+		if (req->data.nr == SCMP_SYS(connect)) {
+			trace_connect(r, t, req);
+			continue;
+		}
 		char call[sizeof t->e[0].call], answer[32];
 		describe_call(r->notify_fd, req, call, sizeof call);
 		int err = lab_seccomp_refusal_errno(req->data.nr);
-		memset(resp, 0, sizeof *resp);
-		resp->id = req->id;
-		resp->error = -err;
-		/* -ENOENT: the caller was interrupted meanwhile; it made the
-		 * call all the same, so it is logged */
-		(void)seccomp_notify_respond(r->notify_fd, resp);
+		respond(r, req->id, err, 0);
 		errno_answer(answer, sizeof answer, err);
-		trace_add(t, call, answer, "seccomp (Isolation)");
-		done++;
+		trace_add(t, call, answer,
+		          r->trace_layer == LAYER_NETWORK ? "seccomp (No-network)" : "seccomp (Isolation)");
 	}
 	return done;
 }
 
 void trace_close(struct run *r)
 {
+	for (int i = 0; i < r->n_connects; i++)
+		close(r->connects[i].fd);
+	r->n_connects = 0;
 	if (r->notify_fd >= 0)
 		close(r->notify_fd);
 	r->notify_fd = -1;
@@ -387,11 +597,28 @@ static const char *limits_on(const struct run *r)
 	return run_on(r, LAYER_LIMITS) ? " (Resource-limits)" : "";
 }
 
+/* Whether a connect() is in the trace already. */
+static bool has_connect(const struct lab_trace *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strncmp(t->e[i].call, "connect(", 8))
+			return true;
+	return false;
+}
+
 void trace_after_run(const struct run *r, struct lab_evidence *ev)
 {
 	struct lab_trace *t = &ev->trace;
 	const struct lab_limits *lim = &r->cfg->limits;
 	char by[96], sig[24];
+	/* no filter watched connect(): the lab's attacker listener saw the
+	 * connections that reached it */
+	if (ev->attacker_conns > 0 && r->have_decoys && !has_connect(t)) {
+		char call[48];
+		snprintf(call, sizeof call, "connect(127.0.0.1:%d)", r->d.port);
+		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)",
+		            ev->attacker_conns);
+	}
 	/* pids.events counts every fork the cgroup refused: the kernel's
 	 * EAGAIN, seen by the lab afterwards (rlimits leave no such count) */
 	if (ev->pids_max_events > 0) {

@@ -24,6 +24,10 @@ int trace_take_listener(struct run *r);
  * the errno its rule gives. Returns how many it answered, -1 when the
  * listener is dead (closed here). */
 int trace_answer(struct run *r, struct lab_trace *t, int max);
+/* The connect() calls the lab made that are done: a blocking caller is
+ * answered with the kernel's result, and each is logged. final: the run
+ * is over, log what is left as unfinished. Returns how many. */
+int trace_connects_ready(struct run *r, struct lab_trace *t, bool final);
 /* After the run: what the lab's own counters say was refused or ended it. */
 void trace_after_run(const struct run *r, struct lab_evidence *ev);
 /* Closes the listener and frees the buffers; safe to call twice. */

@@ -27,6 +27,7 @@ static int isolation_plan(struct run *r, struct lab_evidence *ev)
 	/* the trace: refusals ask the lab, which logs and answers them. Set
 	 * here, before the clone: the child loads the filter accordingly. */
 	r->trace_listen = r->trace && r->cfg->rung == RUNG_CONTAINER;
+	r->trace_layer = LAYER_ISOLATION;
 	r->map_uid = r->root_lab ? r->cfg->outside_uid : r->uid;
 	r->map_gid = r->root_lab ? r->cfg->outside_uid : r->gid;
 	return 0;

@@ -23,6 +23,12 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 {
 	r->netns = run_on(r, LAYER_NETWORK);
 	ev->own_netns = r->netns;
+	/* the trace: a process may have one filter with a listener; ours
+	 * holds it when Isolation's is not there (Isolation plans first) */
+	if (r->netns && r->trace && !run_on(r, LAYER_ISOLATION)) {
+		r->trace_listen = true;
+		r->trace_layer = LAYER_NETWORK;
+	}
 	return 0;
 }
 
@@ -31,7 +37,8 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_NETWORK))
 		return 0;
 	int e = 0;
-	scmp_filter_ctx f = lab_seccomp_build_network(&e);
+	bool notify = r->trace_listen && r->trace_layer == LAYER_NETWORK;
+	scmp_filter_ctx f = lab_seccomp_build_network(notify, &e);
 	if (!f || (e = run_export_filter(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 		return -1;
@@ -64,7 +71,9 @@ static void network_child(struct run *r, enum run_phase ph)
 		network_probe(r);
 	/* while we still hold the privilege to load a filter without
 	 * no_new_privs (Isolation sets that later anyway) */
-	if (ph == PHASE_FDS)
+	if (ph == PHASE_FDS && r->trace_listen && r->trace_layer == LAYER_NETWORK)
+		run_load_filter_listen(r, &r->net_prog, "No-network's socket filter");
+	else if (ph == PHASE_FDS)
 		run_load_filter(r, &r->net_prog, "No-network's socket filter");
 }
 
