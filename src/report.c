@@ -211,9 +211,9 @@ static void layers_text(char *out, size_t cap, unsigned layers)
 }
 
 /* The trace section of `run`: the lines the screen shows too. */
-static void report_trace_text(const struct lab_trace *t)
+static void report_trace_text(const struct lab_trace *t, bool started)
 {
-	if (!t->n && !t->note[0])
+	if (!t->n && !t->note[0] && !started)
 		return;
 	text_out("\ntrace (calls that mattered, and what answered them):\n");
 	for (int i = 0; i < t->n; i++) {
@@ -263,7 +263,7 @@ void report_text(const struct lab_result *r, int tty)
 			free(e);
 		}
 	}
-	report_trace_text(&r->ev.trace);
+	report_trace_text(&r->ev.trace, r->ev.started);
 	if (r->ev.mechanisms[0])
 		text_out("\nmechanisms: %s\n", r->ev.mechanisms);
 	if (r->ev.started) {
