@@ -107,6 +107,20 @@ static uint32_t refuse(bool notify, int nr)
 	return notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((unsigned)lab_seccomp_refusal_errno(nr));
 }
 
+/* No-network's rules, in its own filter or (merged) in Isolation's, which
+ * refuses io_uring already. */
+static int add_network_rules(scmp_filter_ctx ctx, bool notify, bool io_uring)
+{
+	int rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
+	                          SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+	if (rc == 0 && io_uring)
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(io_uring_setup)), SCMP_SYS(io_uring_setup), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
+		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	return rc;
+}
+
 /* EPERM for syscall nr whenever its first argument has any of these bits. */
 static int refuse_arg0_bits(scmp_filter_ctx ctx, bool notify, int nr, const unsigned long *bits, size_t n_bits, int *n)
 {
@@ -120,7 +134,7 @@ static int refuse_arg0_bits(scmp_filter_ctx ctx, bool notify, int nr, const unsi
 	return 0;
 }
 
-scmp_filter_ctx lab_seccomp_build(bool notify, int *err_out, int *n_rules)
+scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules)
 {
 	int rc, n = 0;
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -168,6 +182,10 @@ scmp_filter_ctx lab_seccomp_build(bool notify, int *err_out, int *n_rules)
 	}
 	if ((rc = watch_connect(ctx, notify)) < 0)
 		goto fail;
+	/* the trace with both layers on: one listener a process, so
+	 * No-network's rules ride in this filter (not counted as ours) */
+	if (with_network && (rc = add_network_rules(ctx, notify, false)) < 0)
+		goto fail;
 	if (n_rules)
 		*n_rules = n;
 	return ctx;
@@ -197,13 +215,7 @@ scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out)
 	}
 	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
-		                      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(io_uring_setup)), SCMP_SYS(io_uring_setup), 0);
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
-		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+		rc = add_network_rules(ctx, notify, true);
 	if (rc == 0)
 		rc = watch_connect(ctx, notify);
 	if (rc < 0) {

@@ -7,9 +7,10 @@
 
 /* Builds the filter: default allow, EPERM for the dangerous calls, ENOSYS for
  * clone3, kill-process for any foreign ABI. With notify, the refusals ask
- * the filter's listener instead (trace.c answers the same errno). NULL +
- * -errno in *err_out. */
-scmp_filter_ctx lab_seccomp_build(bool notify, int *err_out, int *n_rules);
+ * the filter's listener instead (trace.c answers the same errno). With
+ * with_network, No-network's rules too (the trace with both layers on: a
+ * process may have one filter with a listener). NULL + -errno in *err_out. */
+scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules);
 /* The errno a refusal of syscall nr answers, in either filter (EPERM;
  * ENOSYS for clone3, EAFNOSUPPORT for socket). With notify both filters
  * also stop connect() for the lab to make (trace.c); it refuses none. */

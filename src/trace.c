@@ -222,6 +222,7 @@ static const struct {
     {"clone3", ""},
     {"vhangup", ""},
     {"reboot", "xx"},
+    {"socket", "a"},
 };
 
 static const char *shape_of(const char *name)
@@ -571,8 +572,9 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		int err = lab_seccomp_refusal_errno(req->data.nr);
 		respond(r, req->id, err, 0);
 		errno_answer(answer, sizeof answer, err);
-		trace_add(t, call, answer,
-		          r->trace_layer == LAYER_NETWORK ? "seccomp (No-network)" : "seccomp (Isolation)");
+		/* socket() is only ever No-network's rule, merged or not */
+		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket);
+		trace_add(t, call, answer, net ? "seccomp (No-network)" : "seccomp (Isolation)");
 	}
 	return done;
 }

@@ -40,6 +40,14 @@ for i in range(60):
     seen["mount-ok" if rc == 0 else "mount " + os.strerror(ctypes.get_errno())] += 1
 print(dict(seen))'
 
+# No-network's own refusal, merged into Isolation's filter or its own
+snippet unixsock exfil network 'import socket, errno
+try:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    print("made")
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+
 # py FIELD-EXPRESSION < json : prints it (d is the result)
 py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1))"; }
 
@@ -101,6 +109,14 @@ for who in root nobody; do
 	got=$(py "[(e['result'].endswith(' 0') or e['result'] == '0', e['by']) for e in t if e['call'].startswith('connect(127.0.0.1:')], d['verdict']" <<<"$j" 2>&1)
 	expect_eq "$who: exfiltration --on isolation: the lab's own connect reached the attacker" "$got" \
 		"([(True, \"the lab's attacker listener, host network (No-network off)\")], 'ESCAPED')"
+
+	# ---- No-network's socket(AF_UNIX) refusal, both ways it is loaded ----
+	for on in all network; do
+		j=$(cd "$T" && lab run "$T/unixsock.py" --on $on --json)
+		got=$(py "d['output'].strip(), [e['line'] for e in t if e['call'].startswith('socket(')]" <<<"$j" 2>&1)
+		expect_eq "$who: --on $on: socket(AF_UNIX) refused EAFNOSUPPORT by No-network, and the snippet got that" "$got" \
+			"('EAFNOSUPPORT', ['socket(AF_UNIX) = -1 EAFNOSUPPORT  seccomp (No-network)'])"
+	done
 
 	# ---- LAB_TRACE=0: the filter answers itself, nothing listed ----
 	j=$(cd "$T" && LAB_TRACE=0 lab run host-takeover --on all --json)

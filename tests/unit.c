@@ -480,7 +480,7 @@ static void test_serialise(void)
 static void test_seccomp(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(false, &e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(false, false, &e, &n);
 	CHECK("seccomp filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -535,7 +535,7 @@ static void test_seccomp(void)
 static void test_seccomp_notify(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(true, &e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(true, false, &e, &n);
 	CHECK("the trace's filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -551,9 +551,21 @@ static void test_seccomp_notify(void)
 	snprintf(notify, sizeof notify, "action %#x;", SECCOMP_RET_USER_NOTIF);
 	CHECK("the trace's filter asks the listener and answers no errno itself",
 	      strstr(pfc, notify) && !strstr(pfc, "action ERRNO"));
-	CHECK("the refusal's errno is the rule's: EPERM, ENOSYS for clone3",
+	scmp_filter_ctx both = lab_seccomp_build(true, true, &e, &n);
+	int bfd = memfd_create("pfc2", 0);
+	if (both)
+		seccomp_export_pfc(both, bfd);
+	seccomp_release(both);
+	static char pfc2[65536];
+	len = pread(bfd, pfc2, sizeof pfc2 - 1, 0);
+	pfc2[len > 0 ? len : 0] = '\0';
+	close(bfd);
+	CHECK("with No-network on too, its socket rules ride in the filter with the listener",
+	      !strstr(pfc, "syscall \"socket\"") && strstr(pfc2, "syscall \"socket\""));
+	CHECK("the refusal's errno is the rule's: EPERM, ENOSYS for clone3, EAFNOSUPPORT for socket",
 	      lab_seccomp_refusal_errno(SCMP_SYS(unshare)) == EPERM &&
-	          lab_seccomp_refusal_errno(SCMP_SYS(clone3)) == ENOSYS);
+	          lab_seccomp_refusal_errno(SCMP_SYS(clone3)) == ENOSYS &&
+	          lab_seccomp_refusal_errno(SCMP_SYS(socket)) == EAFNOSUPPORT);
 	fd = memfd_create("bpf", 0);
 	seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);

@@ -36,6 +36,10 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 {
 	if (!run_on(r, LAYER_NETWORK))
 		return 0;
+	/* the trace: Isolation's filter holds the one listener and carries
+	 * our rules (isolation_prepare), so that the lab hears them too */
+	if (r->trace_listen && r->trace_layer == LAYER_ISOLATION)
+		return 0;
 	int e = 0;
 	bool notify = r->trace_listen && r->trace_layer == LAYER_NETWORK;
 	scmp_filter_ctx f = lab_seccomp_build_network(notify, &e);
@@ -73,7 +77,7 @@ static void network_child(struct run *r, enum run_phase ph)
 	 * no_new_privs (Isolation sets that later anyway) */
 	if (ph == PHASE_FDS && r->trace_listen && r->trace_layer == LAYER_NETWORK)
 		run_load_filter_listen(r, &r->net_prog, "No-network's socket filter");
-	else if (ph == PHASE_FDS)
+	else if (ph == PHASE_FDS && r->net_prog.filter) /* else merged into Isolation's */
 		run_load_filter(r, &r->net_prog, "No-network's socket filter");
 }
 
