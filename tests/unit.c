@@ -455,7 +455,7 @@ static void test_serialise(void)
 	char buf[8192];
 	ssize_t n = read(p[0], buf, sizeof buf);
 	close(p[0]);
-	struct lab_result back;
+	struct lab_result back = {0};
 	char why[200];
 	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back, why, sizeof why) == 0 &&
 	                                back.verdict == VERDICT_ESCAPED && back.layers == 5 && back.caught_by == -1 &&
