@@ -428,7 +428,8 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 	if (have)
 		describe_sockaddr(&sa, len, where, sizeof where);
 	snprintf(call, sizeof call, "connect(%s)", where);
-	bool inet = have && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
+	/* an address longer than any the kernel takes: its own call says so */
+	bool inet = have && req->data.args[2] <= sizeof sa && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
 	bool attacker = inet && sa.ss_family == AF_INET && r->have_decoys &&
 	                ((struct sockaddr_in *)&sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
 	                ntohs(((struct sockaddr_in *)&sa)->sin_port) == r->d.port;

@@ -141,6 +141,16 @@ else
 	skip "root: fork() refused by pids.max" "no pids controller the lab can use here"
 fi
 
+# ---- an upper rung: no seccomp listener there, and the trace says so ----
+if command -v runsc >/dev/null; then
+	j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run host-takeover --on all --rung gvisor --json)
+	got=$($PY -c "import json,sys; d=json.load(sys.stdin); print(([e for e in d['trace'] if 'seccomp' in e['by']], d['trace_note']))" <<<"$j" 2>&1)
+	expect_eq "root: the gvisor rung: no seccomp line, the note says why" "$got" \
+		"([], \"refused calls: not available on the gvisor rung (gVisor's Sentry answers them, not a seccomp filter)\")"
+else
+	skip "root: the gvisor rung's trace note" "runsc is not installed"
+fi
+
 after=$(leftovers_snapshot)
 expect_eq "nothing left behind by the trace's runs" "$after" "$before"
 finish
