@@ -595,7 +595,15 @@ void report_matrix_json(const struct matrix *m)
 		sb_json_str(&b, done && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
 		sb_puts(&b, ",\"headline\":");
 		sb_json_str(&b, done ? r->headline : "not run");
-		sb_printf(&b, ",\"duration_ms\":%ld}", r->ev.duration_ms);
+		sb_printf(&b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.duration_ms);
+		/* the cell's trace, as lines: it came through the worker's stream */
+		for (int i = 0; done && i < r->ev.trace.n; i++) {
+			char line[LAB_TRACE_LINE_MAX];
+			lab_trace_line(&r->ev.trace.e[i], line, sizeof line);
+			sb_puts(&b, i ? "," : "");
+			sb_json_str(&b, line);
+		}
+		sb_puts(&b, "]}");
 	}
 	sb_printf(&b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}\n", m->n_cells,
 	          matrix_count(m).as_expected, matrix_elapsed_ms(m));
