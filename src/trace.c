@@ -630,18 +630,19 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	}
 	if (!ev->started)
 		return;
+	/* the lab's own kills: its init ends every process with SIGKILL */
 	if (ev->timed_out) {
 		snprintf(by, sizeof by, "the lab's wall clock %ld ms%s", lim->timeout_ms, limits_on(r));
-		trace_add(t, "ended by the lab", "", by);
+		trace_add(t, "killed by SIGKILL", "", by);
 	} else if (ev->safety_net) {
-		snprintf(by, sizeof by, "the safety net %ld ms (range)", r->cfg->safety_timeout_ms);
-		trace_add(t, "ended by the lab", "", by);
+		snprintf(by, sizeof by, "the lab's safety net %ld ms (range)", r->cfg->safety_timeout_ms);
+		trace_add(t, "killed by SIGKILL", "", by);
 	} else if (ev->mem_cap_killed) {
 		fmt_bytes(sig, sizeof sig, lim->memory);
-		snprintf(by, sizeof by, "the run's memory over %s%s", sig, limits_on(r));
-		trace_add(t, "ended by the lab", "", by);
+		snprintf(by, sizeof by, "the lab's memory cap: the run held over %s%s", sig, limits_on(r));
+		trace_add(t, "killed by SIGKILL", "", by);
 	} else if (ev->aborted) {
-		trace_add(t, "ended by the lab", "", "the user's abort");
+		trace_add(t, "killed by SIGKILL", "", "the lab, on the user's abort");
 	} else if (ev->exit_signal == SIGXCPU) {
 		snprintf(by, sizeof by, "RLIMIT_CPU %ld s%s", lim->cpu_time, limits_on(r));
 		trace_add(t, "killed by SIGXCPU", "", by);

@@ -132,6 +132,14 @@ snippet spin resource limits 'while True: pass'
 j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run "$T/spin.py" --on limits --json)
 got=$($PY -c "import json,sys; d=json.load(sys.stdin); print([e['line'] for e in d['trace'] if 'SIGXCPU' in e['call']])" <<<"$j" 2>&1)
 expect_eq "root: a CPU spin: killed by SIGXCPU at RLIMIT_CPU" "$got" "['killed by SIGXCPU  RLIMIT_CPU 2 s (Resource-limits)']"
+# the lab's wall clock, at 1 s (a copy of layers.ini with a shorter timeout)
+sed 's/^timeout = 5s/timeout = 1s/' "$T/layers.ini" >"$T/short.ini"
+snippet sleeper resource limits 'import time
+time.sleep(20)'
+j=$(cd "$T" && "$LAB" --config "$T/short.ini" run "$T/sleeper.py" --on limits --json)
+got=$($PY -c "import json,sys; d=json.load(sys.stdin); print([e['line'] for e in d['trace']])" <<<"$j" 2>&1)
+expect_eq "root: a sleeper: killed by SIGKILL on the lab's wall clock" "$got" \
+	"[\"killed by SIGKILL  the lab's wall clock 1000 ms (Resource-limits)\"]"
 if [[ -d /sys/fs/cgroup/pids ]] || grep -q pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run resource-bomb --on limits --json)
 	got=$($PY -c "import json,sys; d=json.load(sys.stdin); print([(e['call'], e['result'], e['by']) for e in d['trace'] if e['call'] == 'fork()'])" <<<"$j" 2>&1)
