@@ -48,6 +48,19 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])'
 
+# blocking connect()s (no timeout set): to the attacker's port, and to a
+# loopback port nobody listens on; prints what the snippet was told
+snippet blocking exfil network 'import os, socket, errno
+port = int(os.environ["LAB_ATTACKER"].split(":")[2].split("/")[0])
+for p in (port, 1):
+    s = socket.socket()
+    try:
+        s.connect(("127.0.0.1", p))
+        print("connected")
+    except OSError as e:
+        print(errno.errorcode[e.errno])
+    s.close()'
+
 # py FIELD-EXPRESSION < json : prints it (d is the result)
 py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1))"; }
 
@@ -109,6 +122,11 @@ for who in root nobody; do
 	got=$(py "[(e['result'].endswith(' 0') or e['result'] == '0', e['by']) for e in t if e['call'].startswith('connect(127.0.0.1:')], d['verdict']" <<<"$j" 2>&1)
 	expect_eq "$who: exfiltration --on isolation: the lab's own connect reached the attacker" "$got" \
 		"([(True, \"the lab's attacker listener, host network (No-network off)\")], 'ESCAPED')"
+
+	j=$(cd "$T" && lab run "$T/blocking.py" --on isolation --json)
+	got=$(py "d['output'].split(), [(e['result'], e['by']) for e in t if e['call'].startswith('connect(')]" <<<"$j" 2>&1)
+	expect_eq "$who: blocking connect()s: answered when the lab's own handshake ended, as the snippet was told" "$got" \
+		"(['connected', 'ECONNREFUSED'], [('0', \"the lab's attacker listener, host network (No-network off)\"), ('-1 ECONNREFUSED', \"the host's network (No-network off)\")])"
 
 	# ---- No-network's socket(AF_UNIX) refusal, both ways it is loaded ----
 	for on in all network; do
