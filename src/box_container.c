@@ -96,6 +96,29 @@ void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which)
 		run_fail(r, "load a seccomp filter", which, errno);
 }
 
+void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *which)
+{
+	int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, prog);
+	if (fd < 0)
+		run_fail(r, "load a seccomp filter with a listener", which, errno);
+	char byte = 'n';
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	/* a refusal nobody answers would stop the snippet at its first one */
+	if (sendmsg(r->sync[0], &msg, MSG_NOSIGNAL) < 0)
+		run_fail(r, "hand the filter's listener to the lab", which, errno);
+	close(fd);
+}
+
 /* The worker's handlers and mask must not reach the snippet. */
 static void child_arm_death_signal(struct run *r);
 
@@ -203,16 +226,10 @@ static void child_receive_go(struct run *r)
 	}
 	if (nfd != byte[1] + byte[2] + byte[3])
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
-	if (!nfd) {
-		close(r->sync[0]);
+	if (!nfd) /* none was sent: no cgroup and no filter to take in */
 		return;
-	}
 	if (!fds)
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
-	if (!fds) { /* none was sent: no cgroup and no filter to take in */
-		close(r->sync[0]);
-		return;
-	}
 	for (int i = 0; i < byte[1]; i++) {
 		if (write(fds[i], "0\n", 2) != 2)
 			run_fail(r, "move into the run's cgroup", "tasks", errno);
@@ -222,7 +239,6 @@ static void child_receive_go(struct run *r)
 		run_read_filter(r, fds[byte[1]], &r->iso_prog);
 	if (byte[3])
 		run_read_filter(r, fds[byte[1] + byte[2]], &r->net_prog);
-	close(r->sync[0]);
 }
 
 static void child_stdio(struct run *r)
@@ -360,6 +376,10 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 	run_layers_child(r, PHASE_FDS);
 	child_new_session(r);
 	run_layers_child(r, PHASE_RESTRICT);
+	/* the filters are loaded (a listener, if any, went to the lab): the
+	 * sync socket has done its work, and the lab sees it close */
+	close(r->sync[0]);
+	r->sync[0] = -1;
 	child_enter_workdir(r);
 	run_layers_child(r, PHASE_LAST);
 	child_init_and_exec(r);

@@ -394,7 +394,7 @@ static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev
 	if (!realpath(r->cfg->python, g->python))
 		str_copy(g->python, sizeof g->python, r->cfg->python);
 	char tok[9];
-	random_token(tok, sizeof tok);
+	random_token(tok, sizeof tok - 1); /* n characters, then the NUL */
 	snprintf(g->id, sizeof g->id, "lab-%d-%s", getpid(), tok);
 	if (r->exec_mode) {
 		if (pathf(g->dir, sizeof g->dir, "%s/containment-lab.%d.gv.XXXXXX", temp_dir(), getpid()) < 0 ||

@@ -99,8 +99,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
 	X("exception_line", ev->exception_line, 0, INT_MAX)           \
 	X("attacker_from_run", ev->attacker_from_run, BOOL)           \
-	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX)   \
-	X("net_mode", ev->net_mode, 0, NET_MODE_COUNT - 1)             \
+	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX) \
+	X("net_mode", ev->net_mode, 0, NET_MODE_COUNT - 1)            \
 	X("net_route_errno", ev->net_route_errno, -1, 4095)           \
 	X("proxy_allowed", ev->proxy_allowed, COUNT)                  \
 	X("proxy_refused", ev->proxy_refused, COUNT)                  \
@@ -109,7 +109,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("api_requests", ev->api_requests, COUNT)                    \
 	X("api_got_canary", ev->api_got_canary, BOOL)                 \
 	X("api_from_run", ev->api_from_run, BOOL)                     \
-	X("secrets_to_api", ev->secrets_to_api, 0, INT_MAX)
+	X("secrets_to_api", ev->secrets_to_api, 0, INT_MAX)           \
+	X("trace_dropped", ev->trace.dropped, COUNT)
 
 #define STR_FIELDS(X)                                                                                                  \
 	X("snippet", r->snippet)                                                                                       \
@@ -125,7 +126,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("host_release", ev->host_release)           \
 	X("host_boot_id", ev->host_boot_id)           \
 	X("proxy_refusal", ev->proxy_refusal)         \
-	X("proxy_log", ev->proxy_log)
+	X("proxy_log", ev->proxy_log)                 \
+	X("trace_note", ev->trace.note)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */
@@ -142,6 +144,12 @@ int result_write(int fd, const struct lab_result *r)
 	sb_printf(&b, "cpu_s\t%.6f\n", ev->cpu_s);
 	for (int i = 0; i < r->n_evidence; i++)
 		put_str(&b, "evidence", r->evidence[i], strlen(r->evidence[i]));
+	for (int i = 0; i < ev->trace.n && i < LAB_TRACE_MAX; i++) {
+		const struct lab_trace_entry *e = &ev->trace.e[i];
+		char v[32 + sizeof e->call + sizeof e->answer + sizeof e->by];
+		int n = snprintf(v, sizeof v, "%ld\t%s\t%s\t%s", e->count, e->call, e->answer, e->by);
+		put_str(&b, "trace", v, (size_t)n);
+	}
 	put_str(&b, "output", r->output ? r->output : "", r->output_len);
 	sb_puts(&b, "end\t\n");
 	int rc = write_all(fd, b.s, b.len);
@@ -184,8 +192,50 @@ static bool parse_int(const char *s, long long lo, long long hi, long long *out)
 		goto malformed;                                                                                        \
 	} while (0)
 
-/* The fields outside the two tables: cpu_s, the evidence lines, the output
- * and the final "end". 0, or -1 with why filled. */
+/* One part of a trace entry: printable ASCII (trace_add made it so; the
+ * screen draws it as it comes), shorter than its field. */
+static bool trace_part(const char *p, size_t n, char *dst, size_t cap)
+{
+	if (n >= cap)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			return false;
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+	return true;
+}
+
+/* "trace": "count<TAB>call<TAB>answer<TAB>by", at most LAB_TRACE_MAX of them. */
+static int read_trace(struct lab_trace *t, const char *val, size_t vlen, char *why, size_t whylen)
+{
+	if (t->n >= LAB_TRACE_MAX)
+		BAD("more than %d trace entries", LAB_TRACE_MAX);
+	if (strlen(val) != vlen)
+		BAD("a trace entry holding a NUL");
+	struct lab_trace_entry *e = &t->e[t->n];
+	const char *tab1 = strchr(val, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+	const char *tab3 = tab2 ? strchr(tab2 + 1, '\t') : NULL;
+	char count[24];
+	long long c;
+	if (!tab3 || strchr(tab3 + 1, '\t'))
+		BAD("a trace entry without its four parts");
+	if (!trace_part(val, (size_t)(tab1 - val), count, sizeof count) || !parse_int(count, 1, LONG_MAX, &c))
+		BAD("a trace entry's count %.*s out of range (1 to %ld)", (int)(tab1 - val < 20 ? tab1 - val : 20), val,
+		    LONG_MAX);
+	if (!trace_part(tab1 + 1, (size_t)(tab2 - tab1 - 1), e->call, sizeof e->call) || !e->call[0] ||
+	    !trace_part(tab2 + 1, (size_t)(tab3 - tab2 - 1), e->answer, sizeof e->answer) ||
+	    !trace_part(tab3 + 1, strlen(tab3 + 1), e->by, sizeof e->by))
+		BAD("a trace entry too long, empty or not printable ASCII");
+	e->count = (long)c;
+	t->n++;
+	return 0;
+malformed:
+	return -1;
+}
+
+/* The fields outside the two tables: cpu_s, the evidence lines, the trace,
+ * the output and the final "end". 0, or -1 with why filled. */
 static int read_other_field(struct lab_result *r, const char *key, const char *val, size_t vlen, bool *seen_cpu,
                             bool *ended, char *why, size_t whylen)
 {
@@ -206,6 +256,9 @@ static int read_other_field(struct lab_result *r, const char *key, const char *v
 		if (vlen >= LAB_LINE || strlen(val) != vlen)
 			BAD("an evidence line longer than %d bytes or holding a NUL", LAB_LINE - 1);
 		memcpy(r->evidence[r->n_evidence++], val, vlen + 1);
+	} else if (!strcmp(key, "trace")) {
+		if (read_trace(&ev->trace, val, vlen, why, whylen) < 0)
+			goto malformed;
 	} else if (!strcmp(key, "output")) {
 		if (r->output)
 			BAD("output sent twice");

@@ -80,6 +80,34 @@ unsigned layers_for_column(int col);
 #define LAB_EVIDENCE_MAX 10
 #define LAB_LINE         320
 
+/* The trace: the calls of a run that mattered and what answered them, as
+ * the lab saw them from outside (trace.c). Calls refused by Isolation's
+ * seccomp filter come from its user-notification listener, each with its
+ * decoded arguments; forks refused by pids.max and the signal or clock that
+ * ended the run come from the lab's own counters after the run. Identical
+ * calls are one entry with a count; past LAB_TRACE_MAX entries the rest are
+ * only counted (dropped), so a snippet that loops cannot grow it. The
+ * screen draws lab_trace_line() of each entry, then the note if any. The
+ * verdict never reads the trace. */
+#define LAB_TRACE_MAX 24
+struct lab_trace_entry {
+	char call[128];  /* "unshare(CLONE_NEWUSER)", "fork()", "killed by SIGXCPU" */
+	char answer[32]; /* "-1 EPERM"; "" when it is not a call (a signal) */
+	char by[96];     /* what answered and its layer: "seccomp (Isolation)", "pids.max 32 (Resource-limits)" */
+	long count;      /* times it happened (>= 1) */
+};
+struct lab_trace {
+	struct lab_trace_entry e[LAB_TRACE_MAX];
+	int n;
+	long dropped;   /* calls past the cap, counted but not listed */
+	char note[128]; /* why refused calls cannot be listed ("not available on the gvisor rung"), or "" */
+};
+/* One entry as a line: "unshare(CLONE_NEWUSER) = -1 EPERM  seccomp (Isolation)",
+ * with "  (x10000)" when it happened more than once; out holds
+ * LAB_TRACE_LINE_MAX bytes to never cut one. */
+#define LAB_TRACE_LINE_MAX 288
+void lab_trace_line(const struct lab_trace_entry *e, char *out, size_t cap);
+
 /* What the lab measured outside the sandbox; verdict_decide reads only this. */
 struct lab_evidence {
 	bool started;         /* the sandbox was built and the snippet exec'd */
@@ -152,6 +180,8 @@ struct lab_evidence {
 	bool expect_found;
 	/* what was really used */
 	char mechanisms[LAB_LINE * 2];
+	/* the calls that mattered (see struct lab_trace) */
+	struct lab_trace trace;
 };
 
 struct lab_result {

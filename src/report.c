@@ -210,6 +210,25 @@ static void layers_text(char *out, size_t cap, unsigned layers)
 		           layers & LAYER_BIT(i) ? "ON" : "off");
 }
 
+/* The trace section of `run`: the lines the screen shows too. */
+static void report_trace_text(const struct lab_trace *t, bool started)
+{
+	if (!t->n && !t->note[0] && !started)
+		return;
+	text_out("\ntrace (calls that mattered, and what answered them):\n");
+	for (int i = 0; i < t->n; i++) {
+		char line[LAB_TRACE_LINE_MAX];
+		lab_trace_line(&t->e[i], line, sizeof line);
+		text_out("  %s\n", line);
+	}
+	if (t->dropped)
+		text_out("  ... %ld more call(s) past the first %d kinds, counted only\n", t->dropped, LAB_TRACE_MAX);
+	if (!t->n)
+		text_out("  none seen\n");
+	if (t->note[0])
+		text_out("  (%s)\n", t->note);
+}
+
 void report_text(const struct lab_result *r, int tty)
 {
 	char layers[160];
@@ -259,6 +278,7 @@ void report_text(const struct lab_result *r, int tty)
 		}
 		free(log);
 	}
+	report_trace_text(&r->ev.trace, r->ev.started);
 	if (r->ev.mechanisms[0])
 		text_out("\nmechanisms: %s\n", r->ev.mechanisms);
 	if (r->ev.started) {
@@ -279,6 +299,28 @@ void report_text(const struct lab_result *r, int tty)
 			text_out("  | ... (%zu more lines)\n", lines - 40);
 		free(out);
 	}
+}
+
+/* "trace": [{"call":..,"result":..,"by":..,"count":N,"line":..}], then
+ * how many calls were only counted and why none could be listed */
+static void report_trace_json(struct strbuf *b, const struct lab_trace *t)
+{
+	sb_puts(b, ",\"trace\":[");
+	for (int i = 0; i < t->n; i++) {
+		char line[LAB_TRACE_LINE_MAX];
+		lab_trace_line(&t->e[i], line, sizeof line);
+		sb_puts(b, i ? ",{\"call\":" : "{\"call\":");
+		sb_json_str(b, t->e[i].call);
+		sb_puts(b, ",\"result\":");
+		sb_json_str(b, t->e[i].answer[0] ? t->e[i].answer : NULL);
+		sb_puts(b, ",\"by\":");
+		sb_json_str(b, t->e[i].by);
+		sb_printf(b, ",\"count\":%ld,\"line\":", t->e[i].count);
+		sb_json_str(b, line);
+		sb_puts(b, "}");
+	}
+	sb_printf(b, "],\"trace_dropped\":%ld,\"trace_note\":", t->dropped);
+	sb_json_str(b, t->note[0] ? t->note : NULL);
 }
 
 void report_json(const struct lab_result *r)
@@ -328,6 +370,7 @@ void report_json(const struct lab_result *r)
 	sb_printf(&b, ",\"duration_ms\":%ld", ev->duration_ms);
 	sb_puts(&b, ",\"mechanisms\":");
 	sb_json_str(&b, ev->mechanisms);
+	report_trace_json(&b, &ev->trace);
 	sb_printf(&b,
 	          ",\"measured\":{\"peak_procs\":%ld,\"peak_mem_bytes\":%llu,\"cpu_s\":%.3f,"
 	          "\"canaries_planted\":%d,\"canaries_leaked\":%d,\"attacker_bytes\":%llu,"
@@ -587,7 +630,15 @@ void report_matrix_json(const struct matrix *m)
 		sb_json_str(&b, done && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
 		sb_puts(&b, ",\"headline\":");
 		sb_json_str(&b, done ? r->headline : "not run");
-		sb_printf(&b, ",\"duration_ms\":%ld}", r->ev.duration_ms);
+		sb_printf(&b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.duration_ms);
+		/* the cell's trace, as lines: it came through the worker's stream */
+		for (int i = 0; done && i < r->ev.trace.n; i++) {
+			char line[LAB_TRACE_LINE_MAX];
+			lab_trace_line(&r->ev.trace.e[i], line, sizeof line);
+			sb_puts(&b, i ? "," : "");
+			sb_json_str(&b, line);
+		}
+		sb_puts(&b, "]}");
 	}
 	sb_printf(&b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}\n", m->n_cells,
 	          matrix_count(m).as_expected, matrix_elapsed_ms(m));

@@ -13,6 +13,7 @@
 #include "layer.h"
 #include "layers/env.h"
 #include "system.h"
+#include "trace.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -130,7 +131,9 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .cwd_tree = -1,
 	                  .home_tree = -1,
 	                  .child_pid = -1,
-	                  .pidfd = -1};
+	                  .pidfd = -1,
+	                  .notify_fd = -1};
+	r->trace = trace_wanted();
 	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
 	r->d.listen_fd = -1;
 	r->d.lock_fd = -1;
@@ -487,8 +490,11 @@ static void watch_sample(struct watch *w, long now)
 static bool watch_turn(struct watch *w)
 {
 	struct run *r = w->r;
-	struct pollfd pfd[16 + EGRESS_POLL_MAX];
+	/* out, rep, pid, abort, sync, notify; the lab's connects; the attacker's
+	 * listener and connections; the egress proxy's sockets */
+	struct pollfd pfd[6 + RUN_CONNECTS_MAX + ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
 	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
+	int i_sync = -1, i_notify = -1;
 	if (r->out[0] >= 0)
 		i_out = n, pfd[n++] = (struct pollfd){r->out[0], POLLIN, 0};
 	if (r->rep[0] >= 0)
@@ -497,6 +503,15 @@ static bool watch_turn(struct watch *w)
 		i_pid = n, pfd[n++] = (struct pollfd){r->pidfd, POLLIN, 0};
 	if (w->opts && w->opts->abort_fd >= 0 && !w->killed)
 		i_abort = n, pfd[n++] = (struct pollfd){w->opts->abort_fd, POLLIN, 0};
+	/* the trace: the child's filter listener, then its notifications */
+	if (r->trace_listen && r->notify_fd < 0 && r->sync[1] >= 0)
+		i_sync = n, pfd[n++] = (struct pollfd){r->sync[1], POLLIN, 0};
+	if (r->notify_fd >= 0 && !w->main_done)
+		i_notify = n, pfd[n++] = (struct pollfd){r->notify_fd, POLLIN, 0};
+	int i_conn = n;
+	for (int j = 0; j < r->n_connects && !w->main_done; j++)
+		pfd[n++] = (struct pollfd){r->connects[j].fd, POLLOUT, 0};
+	int n_conn = n - i_conn;
 	if (r->have_decoys) {
 		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
 		i_att = n;
@@ -515,6 +530,17 @@ static bool watch_turn(struct watch *w)
 		watch_output(w);
 	if (i_rep >= 0 && pfd[i_rep].revents)
 		watch_report(w);
+	if (i_sync >= 0 && pfd[i_sync].revents && trace_take_listener(r) < 0 && r->sync[1] < 0)
+		str_copy(
+		    w->ev->trace.note, sizeof w->ev->trace.note,
+		    "the lab could not take the filter's listener: the kernel refused those calls (ENOSYS) unlogged");
+	if (i_notify >= 0 && pfd[i_notify].revents)
+		trace_answer(r, &w->ev->trace, 64);
+	for (int j = i_conn; j < i_conn + n_conn; j++)
+		if (pfd[j].revents) {
+			trace_connects_ready(r, &w->ev->trace, false);
+			break;
+		}
 	for (int j = i_att; i_att >= 0 && j < i_eg; j++)
 		if (pfd[j].revents)
 			decoy_attacker_event(&r->d, pfd[j].fd);
@@ -622,6 +648,23 @@ static void host_kernel(struct lab_evidence *ev)
 	}
 }
 
+/* Why the trace lists no refused call of a filter, when it cannot. */
+static void trace_note(const struct run *r, const struct box_ops *box, struct lab_evidence *ev)
+{
+	char *note = ev->trace.note;
+	size_t cap = sizeof ev->trace.note;
+	if (note[0])
+		return;
+	if (!run_on(r, LAYER_ISOLATION))
+		str_copy(note, cap, "Isolation is off: no call refused by its seccomp filter");
+	else if (box != &box_container)
+		snprintf(note, cap,
+		         "refused calls: not available on the %s rung (%s answers them, not a seccomp filter)",
+		         box->name, box->kernel);
+	else if (!r->trace)
+		str_copy(note, cap, "refused calls: not traced (LAB_TRACE=0); the filter answered them itself");
+}
+
 /* Starts the box, watches it to the end, gathers the evidence. */
 static void run_watch(struct run *r, const struct box_ops *box, const struct lab_run_opts *opts,
                       struct lab_evidence *ev, struct strbuf *output)
@@ -650,6 +693,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 			w.main_done = true;
 	}
 	r->child_pid = -1; /* reaped: its pid may be anyone's now */
+	trace_connects_ready(r, &ev->trace, true);
+	trace_close(r); /* every caller under the filter is gone */
 	parse_report(&w);
 	sb_free(&w.rep);
 	if (box->late_start && !w.clock_restarted && !ev->error[0])
@@ -681,6 +726,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	find_exception(w.tail, w.tail_len, ev);
 	if (r->have_decoys)
 		gather_decoys(r, &w, ev);
+	trace_after_run(r, ev);
+	trace_note(r, box, ev);
 	run_layers_describe(r, ev);
 	if (box == &box_wrapper && r->outside_range)
 		run_mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
@@ -710,6 +757,7 @@ static void run_cleanup(struct run *r)
 			close(*fds[i]);
 			*fds[i] = -1;
 		}
+	trace_close(r);
 	run_layers_cleanup(r);
 	egress_close(&r->eg);
 	if (r->have_decoys)

@@ -36,6 +36,17 @@ enum run_phase {
 
 #define RUN_GO_FDS 8 /* descriptors that "go" may carry */
 
+/* A connect() the lab makes for a stopped caller (trace.c): answered when
+ * the lab's duplicate of its socket is writable. */
+#define RUN_CONNECTS_MAX 8
+struct run_connect {
+	unsigned long long id; /* the notification */
+	int fd;                /* the lab's duplicate of the caller's socket */
+	bool blocking;         /* the caller's socket was blocking */
+	bool attacker;         /* to the lab's attacker listener */
+	char call[128];
+};
+
 struct run {
 	const struct lab_config *cfg;
 	unsigned layers;
@@ -55,7 +66,14 @@ struct run {
 	int home_tree;             /* the decoy home, kept for the range (Clean-env off) */
 	struct lab_cgroup cg;
 	char cg_why[200];
-	int n_rules;                          /* in Isolation's filter, for the record */
+	int n_rules;                    /* in Isolation's filter, for the record */
+	bool trace;                     /* the trace is on (LAB_TRACE is not "0") */
+	bool trace_listen;              /* a filter asks the lab (SCMP_ACT_NOTIFY) */
+	int trace_layer;                /* whose: Isolation's, else No-network's (one listener a process) */
+	int notify_fd;                  /* lab: the filter's listener, once the child sent it */
+	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
+	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
+	int n_connects;
 	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
 	int net_bpf_fd;                       /* No-network's own filter (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
@@ -91,6 +109,10 @@ void __attribute__((noreturn)) run_fail(struct run *r, const char *stage, const 
 /* A line for the lab over the report pipe ("P 101", "S 9"). */
 void run_report(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which);
+/* Loads a filter whose refusals ask a listener (SECCOMP_FILTER_FLAG_NEW_LISTENER),
+ * hands the listener to the lab over the sync socket and closes our copy:
+ * nothing in the sandbox may hold it, or it could answer its own calls. */
+void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *which);
 
 /* ---- parent side ---- */
 void run_mech_add(struct lab_evidence *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

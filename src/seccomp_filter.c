@@ -7,7 +7,13 @@
  * terminal). clone3 gets ENOSYS because its flags live in memory the filter
  * cannot read; libc then falls back to clone(), whose flags we can check.
  * Only the native ABI is in the filter, so libseccomp kills the process for
- * any other (i386 int 0x80, x32). */
+ * any other (i386 int 0x80, x32).
+ *
+ * With the trace on (trace.c), every refusal is SCMP_ACT_NOTIFY instead of
+ * SCMP_ACT_ERRNO: the kernel stops the caller and asks the lab, which logs
+ * the call with its arguments and answers the very errno the rule would
+ * have given (lab_seccomp_refusal_errno). The refusal never depends on the
+ * lab: should its listener be gone, the kernel answers ENOSYS itself. */
 #define _GNU_SOURCE
 #include "seccomp_filter.h"
 
@@ -78,12 +84,49 @@ static const char *const refused[] = {
     "name_to_handle_at",
 };
 
+int lab_seccomp_refusal_errno(int nr)
+{
+	if (nr == SCMP_SYS(clone3))
+		return ENOSYS;
+	/* only No-network's filter refuses socket(): a family "not there" */
+	return nr == SCMP_SYS(socket) ? EAFNOSUPPORT : EPERM;
+}
+
+/* The trace also watches connect(): the filter stops the caller and the
+ * lab makes the call itself on the caller's own socket (trace.c), so the
+ * answer is the kernel's for the sandbox's network. It refuses nothing. */
+static int watch_connect(scmp_filter_ctx ctx, bool notify)
+{
+	return notify ? seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0) : 0;
+}
+
+/* What a refusal does: the errno itself, or ask the lab (which answers the
+ * same errno). */
+static uint32_t refuse(bool notify, int nr)
+{
+	return notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((unsigned)lab_seccomp_refusal_errno(nr));
+}
+
+/* No-network's rules, in its own filter or (merged) in Isolation's, which
+ * refuses io_uring already. */
+static int add_network_rules(scmp_filter_ctx ctx, bool notify, bool io_uring)
+{
+	int rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
+	                          SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+	if (rc == 0 && io_uring)
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(io_uring_setup)), SCMP_SYS(io_uring_setup), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
+		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	return rc;
+}
+
 /* EPERM for syscall nr whenever its first argument has any of these bits. */
-static int refuse_arg0_bits(scmp_filter_ctx ctx, int nr, const unsigned long *bits, size_t n_bits, int *n)
+static int refuse_arg0_bits(scmp_filter_ctx ctx, bool notify, int nr, const unsigned long *bits, size_t n_bits, int *n)
 {
 	for (size_t i = 0; i < n_bits; i++) {
 		int rc =
-		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
+		    seccomp_rule_add(ctx, refuse(notify, nr), nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
 		if (rc < 0)
 			return rc;
 		(*n)++;
@@ -91,7 +134,7 @@ static int refuse_arg0_bits(scmp_filter_ctx ctx, int nr, const unsigned long *bi
 	return 0;
 }
 
-scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
+scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules)
 {
 	int rc, n = 0;
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -106,7 +149,7 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 		int nr = seccomp_syscall_resolve_name(refused[i]);
 		if (nr == __NR_SCMP_ERROR)
 			continue; /* not on this architecture (e.g. iopl on arm64) */
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+		rc = seccomp_rule_add(ctx, refuse(notify, nr), nr, 0);
 		if (rc < 0)
 			goto fail;
 		n++;
@@ -115,14 +158,15 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	 * masked equality, and any one bit set is enough to refuse). */
 	static const unsigned long ns_flags[] = {CLONE_NEWNS,  CLONE_NEWUTS, CLONE_NEWIPC,    CLONE_NEWUSER,
 	                                         CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP, CLONE_NEWTIME};
-	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(clone), ns_flags, sizeof ns_flags / sizeof *ns_flags, &n)) < 0)
+	if ((rc = refuse_arg0_bits(ctx, notify, SCMP_SYS(clone), ns_flags, sizeof ns_flags / sizeof *ns_flags, &n)) < 0)
 		goto fail;
 	/* personality(): switching ASLR off or making every mapping executable
 	 * only helps an exploit */
 	static const unsigned long persona[] = {0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */};
-	if ((rc = refuse_arg0_bits(ctx, SCMP_SYS(personality), persona, sizeof persona / sizeof *persona, &n)) < 0)
+	if ((rc = refuse_arg0_bits(ctx, notify, SCMP_SYS(personality), persona, sizeof persona / sizeof *persona, &n)) <
+	    0)
 		goto fail;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(clone3)), SCMP_SYS(clone3), 0);
 	if (rc < 0)
 		goto fail;
 	n++;
@@ -130,12 +174,18 @@ scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules)
 	 * value with junk in the high half would slip past. */
 	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
 	for (size_t i = 0; i < sizeof ioctls / sizeof *ioctls; i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(ioctl)), SCMP_SYS(ioctl), 1,
 		                      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i]));
 		if (rc < 0)
 			goto fail;
 		n++;
 	}
+	if ((rc = watch_connect(ctx, notify)) < 0)
+		goto fail;
+	/* the trace with both layers on: one listener a process, so
+	 * No-network's rules ride in this filter (not counted as ours) */
+	if (with_network && (rc = add_network_rules(ctx, notify, false)) < 0)
+		goto fail;
 	if (n_rules)
 		*n_rules = n;
 	return ctx;
@@ -154,8 +204,9 @@ fail:
  * stays, since a pair cannot reach anything outside. io_uring is refused too
  * (IORING_OP_SOCKET makes sockets without socket()), and a foreign ABI kills
  * the process, as under Isolation: its socket calls would go around these
- * rules. */
-scmp_filter_ctx lab_seccomp_build_network(int *err_out)
+ * rules. With notify (the trace, when Isolation's filter is not there to
+ * hold the one listener a process may have), the refusals ask the lab. */
+scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
@@ -164,13 +215,9 @@ scmp_filter_ctx lab_seccomp_build_network(int *err_out)
 	}
 	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-		                      SCMP_A0(SCMP_CMP_EQ, AF_VSOCK));
+		rc = add_network_rules(ctx, notify, true);
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(io_uring_setup), 0);
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+		rc = watch_connect(ctx, notify);
 	if (rc < 0) {
 		seccomp_release(ctx);
 		*err_out = rc;

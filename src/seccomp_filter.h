@@ -3,10 +3,19 @@
 #define LAB_SECCOMP_H
 #include <seccomp.h>
 
+#include <stdbool.h>
+
 /* Builds the filter: default allow, EPERM for the dangerous calls, ENOSYS for
- * clone3, kill-process for any foreign ABI. NULL + -errno in *err_out. */
-scmp_filter_ctx lab_seccomp_build(int *err_out, int *n_rules);
-/* No-network's filter: socket(AF_VSOCK) refused (the namespace does not
- * fence it). */
-scmp_filter_ctx lab_seccomp_build_network(int *err_out);
+ * clone3, kill-process for any foreign ABI. With notify, the refusals ask
+ * the filter's listener instead (trace.c answers the same errno). With
+ * with_network, No-network's rules too (the trace with both layers on: a
+ * process may have one filter with a listener). NULL + -errno in *err_out. */
+scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules);
+/* The errno a refusal of syscall nr answers, in either filter (EPERM;
+ * ENOSYS for clone3, EAFNOSUPPORT for socket). With notify both filters
+ * also stop connect() for the lab to make (trace.c); it refuses none. */
+int lab_seccomp_refusal_errno(int nr);
+/* No-network's filter: socket(AF_VSOCK) and socket(AF_UNIX) refused (the
+ * namespace does not fence them), io_uring too. */
+scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out);
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "report.h"
 #include "tui.h"
 
 /* ------------------------------------------------------------ rows */
@@ -405,10 +406,40 @@ static void add_guess(const struct tui_state *st, struct tui_rows *L, const stru
  * "unshare(CLONE_NEWUSER) = -1 EPERM  seccomp (Isolation)". The trace is
  * recorded by the run (its own work, not the screen's); until a result
  * carries one this adds nothing, and an empty trace draws nothing. */
+/* The egress proxy's log (allowlist mode) and the trace: what the lab saw
+ * answered outside the sandbox, every line of it, after the evidence. */
 static void add_trace(struct tui_rows *L, const struct lab_result *res)
 {
-	(void)L;
-	(void)res;
+	const struct lab_trace *t = &res->ev.trace;
+	char line[LAB_TRACE_LINE_MAX];
+
+	if (res->ev.proxy_log[0]) {
+		char *log = sanitize_output(res->ev.proxy_log, strlen(res->ev.proxy_log), 0);
+
+		tui_rows_printf(L, A_BOLD, "egress proxy log (the lab's):");
+		for (char *ln = log, *next; ln && *ln; ln = next) {
+			next = strchr(ln, '\n');
+			if (next)
+				*next++ = '\0';
+			tui_rows_add(L, "> ", "  ", A_BOLD, ln, A_NORMAL);
+		}
+		free(log);
+	}
+	if (!t->n && !t->dropped && !t->note[0])
+		return;
+	tui_rows_printf(L, A_BOLD, "trace (calls that mattered, and what answered them):");
+	for (int i = 0; i < t->n && i < LAB_TRACE_MAX; i++) {
+		char *clean;
+
+		lab_trace_line(&t->e[i], line, sizeof line);
+		clean = sanitize_output(line, strlen(line), 0);
+		tui_rows_add(L, "  ", "    ", A_NORMAL, clean ? clean : line, A_NORMAL);
+		free(clean);
+	}
+	if (t->dropped)
+		tui_rows_printf(L, A_NORMAL, "  ... %ld more call(s) counted, not listed", t->dropped);
+	if (t->note[0])
+		tui_rows_add(L, "  ", "    ", A_NORMAL, t->note, A_NORMAL);
 }
 
 static void add_output(struct tui_rows *L, const char *text, const char *what)

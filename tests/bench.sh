@@ -60,6 +60,37 @@ for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
         goal_ok &= ok or cmd[0] != "/bin/true"
         print(f"  goal lab --on all <= 0.8x bwrap: {ratio:.2f}x -> {'met' if ok else 'NOT met'}")
 
+# the trace (Isolation's refusals answered by the lab through a seccomp
+# listener): the start cost of exec --on all with it and without it
+# (LAB_TRACE=0), interleaved; then what one refused call costs, from a loop
+# of 10000 unshare() calls answered by the lab or by the filter itself
+TRACE_ROUNDS = max(20, rounds)
+LOOP = ("import ctypes\nlibc = ctypes.CDLL(None)\n"
+        "for i in range(10000): libc.unshare(0x10000000)\n")
+def trace_cost(cmd, n):
+    env_on = dict(os.environ); env_on.pop("LAB_TRACE", None)
+    env_off = dict(os.environ, LAB_TRACE="0")
+    argv = [lab, "--config", conf, "exec", "--on", "all", "--"] + cmd
+    times = {"trace on": [], "trace off (LAB_TRACE=0)": []}
+    envs = {"trace on": env_on, "trace off (LAB_TRACE=0)": env_off}
+    for k in times:
+        subprocess.run(argv, check=True, stdin=subprocess.DEVNULL, env=envs[k])
+    for i in range(n):
+        for k in (list(times) if i % 2 == 0 else list(times)[::-1]):
+            t = time.perf_counter()
+            subprocess.run(argv, check=True, stdin=subprocess.DEVNULL, env=envs[k])
+            times[k].append((time.perf_counter() - t) * 1000)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+print(f"\nthe trace's cost, exec --on all ({TRACE_ROUNDS} interleaved rounds, median ms):")
+med = trace_cost(["/bin/true"], TRACE_ROUNDS)
+on, off = med["trace on"], med["trace off (LAB_TRACE=0)"]
+print(f"  start, /bin/true:           on {on:7.2f} ms   off {off:7.2f} ms   cost {100 * (on - off) / off:+5.1f}%")
+med = trace_cost(["/usr/bin/python3", "-c", LOOP], max(5, TRACE_ROUNDS // 4))
+on, off = med["trace on"], med["trace off (LAB_TRACE=0)"]
+print(f"  10000 refused unshare():    on {on:7.2f} ms   off {off:7.2f} ms   "
+      f"{1000 * (on - off) / 10000:.1f} us more per refused call")
+
 # the isolation ladder: each rung's start cost, `exec --on all` on it
 RUNG_ROUNDS = max(5, rounds // 6)
 def rung_works(rung):

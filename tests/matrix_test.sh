@@ -54,6 +54,27 @@ PY
 	fi
 }
 
+# The trace crossed each worker's stream: every host-takeover cell with
+# Isolation on names a call its filter refused with EPERM; no cell with
+# Isolation off names one.
+check_trace() { # NAME JSON-FILE
+	local got
+	got=$($PY - "$2" <<'PY'
+import json, sys
+cells = json.load(open(sys.argv[1]))["cells"]
+refused = lambda c: [l for l in c["trace"] if "= -1 EPERM  seccomp (Isolation)" in l]
+ht = [c for c in cells if c["snippet"] == "host-takeover" and c["layers"]["isolation"]]
+bad = [c for c in ht if not refused(c)] + [c for c in cells if not c["layers"]["isolation"] and refused(c)]
+print(len(ht), len(bad), bad[0]["snippet"] if bad else "")
+PY
+)
+	if [[ $got == "8 0 " ]]; then
+		ok "$1: the trace of all 8 host-takeover cells with Isolation on names a call refused with EPERM; none with it off"
+	else
+		not_ok "$1: the trace names EPERM refusals exactly with Isolation on" "got: $got"
+	fi
+}
+
 before=$(leftovers_snapshot)
 T=$(mktemp -d /tmp/cl-matrix.XXXXXX)
 chmod 755 "$T"
@@ -64,6 +85,7 @@ if [[ $(id -u) == 0 ]]; then
 	check_matrix "matrix as root" "$T/root.json"
 	"$BIN" --config layers.ini --network-mode allowlist matrix --json >"$T/root-allow.json"
 	check_matrix "matrix --network-mode allowlist as root" "$T/root-allow.json" allowlist
+	check_trace "matrix as root" "$T/root.json"
 	# text and markdown faces agree
 	out=$("$BIN" --config layers.ini matrix --jobs 3); rc=$?
 	expect_eq "matrix text: exit 0" "$rc" 0
@@ -93,6 +115,7 @@ if [[ $(id -u) == 0 ]]; then
 	(cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env -u XDG_CONFIG_HOME HOME=/nonexistent ./containment-lab --network-mode allowlist matrix --json >"$T/nobody-allow.json")
 	check_matrix "matrix --network-mode allowlist as uid 65534" "$T/nobody-allow.json" allowlist
+	check_trace "matrix as uid 65534" "$T/nobody.json"
 	out=$(cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env HOME=/nonexistent ./containment-lab run resource-bomb --on all)
 	expect_contains "rootless limits say which mechanism" "$out" "rlimits-only"

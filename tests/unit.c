@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -539,6 +541,10 @@ static void test_serialise(void)
 	r.ev.attacker_bytes = 1204;
 	r.ev.cpu_s = 0.25;
 	r.ev.net_probe_errno = -1;
+	r.ev.trace = (struct lab_trace){.n = 2, .dropped = 7};
+	r.ev.trace.e[0] = (struct lab_trace_entry){"unshare(CLONE_NEWUSER)", "-1 EPERM", "seccomp (Isolation)", 10000};
+	r.ev.trace.e[1] = (struct lab_trace_entry){"killed by SIGXCPU", "", "RLIMIT_CPU 2 s (Resource-limits)", 1};
+	snprintf(r.ev.trace.note, sizeof r.ev.trace.note, "a note");
 	int p[2];
 	if (pipe(p) < 0)
 		abort();
@@ -547,7 +553,7 @@ static void test_serialise(void)
 	char buf[8192];
 	ssize_t n = read(p[0], buf, sizeof buf);
 	close(p[0]);
-	struct lab_result back;
+	struct lab_result back = {0};
 	char why[200];
 	CHECK("result round-trips", n > 0 && result_read(buf, (size_t)n, &back, why, sizeof why) == 0 &&
 	                                back.verdict == VERDICT_ESCAPED && back.layers == 5 && back.caught_by == -1 &&
@@ -555,6 +561,15 @@ static void test_serialise(void)
 	                                back.output_len == 21 && !memcmp(back.output, r.output, 21) &&
 	                                back.ev.attacker_bytes == 1204 && back.ev.net_probe_errno == -1 &&
 	                                back.ev.cpu_s > 0.24);
+	CHECK("the trace round-trips",
+	      back.ev.trace.n == 2 && back.ev.trace.dropped == 7 && back.ev.trace.e[0].count == 10000 &&
+	          !strcmp(back.ev.trace.e[0].call, "unshare(CLONE_NEWUSER)") &&
+	          !strcmp(back.ev.trace.e[1].answer, "") && !strcmp(back.ev.trace.e[1].by, r.ev.trace.e[1].by) &&
+	          !strcmp(back.ev.trace.note, "a note"));
+	char line[LAB_TRACE_LINE_MAX];
+	lab_trace_line(&back.ev.trace.e[0], line, sizeof line);
+	CHECK("a trace line reads as the call, its answer, who answered, how often",
+	      !strcmp(line, "unshare(CLONE_NEWUSER) = -1 EPERM  seccomp (Isolation)  (x10000)"));
 	lab_result_free(&back);
 	CHECK("truncated result refused", result_read("verdict\t2\n", 10, &back, why, sizeof why) < 0);
 	lab_result_free(&back);
@@ -563,7 +578,7 @@ static void test_serialise(void)
 static void test_seccomp(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(&e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(false, false, &e, &n);
 	CHECK("seccomp filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -608,6 +623,70 @@ static void test_seccomp(void)
 	close(fd);
 	CHECK("x32 syscall numbers are checked in the BPF", x32);
 	seccomp_release(ctx);
+}
+
+/* The trace's filter: every refusal asks the listener. With the listener
+ * closed (a lab that died or never took it) the kernel must still refuse
+ * (ENOSYS), never let the call through: a child loads the filter, closes
+ * its listener and tries unshare(CLONE_NEWUSER), which it could otherwise
+ * do (unprivileged user namespaces are allowed here). */
+static void test_seccomp_notify(void)
+{
+	int e = 0, n = 0;
+	scmp_filter_ctx ctx = lab_seccomp_build(true, false, &e, &n);
+	CHECK("the trace's filter builds", ctx != NULL && n > 50);
+	if (!ctx)
+		return;
+	int fd = memfd_create("pfc", 0);
+	seccomp_export_pfc(ctx, fd);
+	lseek(fd, 0, SEEK_SET);
+	static char pfc[65536];
+	ssize_t len = read(fd, pfc, sizeof pfc - 1);
+	pfc[len > 0 ? len : 0] = '\0';
+	close(fd);
+	/* libseccomp 2.5 prints the notify action as its number */
+	char notify[32];
+	snprintf(notify, sizeof notify, "action %#x;", SECCOMP_RET_USER_NOTIF);
+	CHECK("the trace's filter asks the listener and answers no errno itself",
+	      strstr(pfc, notify) && !strstr(pfc, "action ERRNO"));
+	scmp_filter_ctx both = lab_seccomp_build(true, true, &e, &n);
+	int bfd = memfd_create("pfc2", 0);
+	if (both)
+		seccomp_export_pfc(both, bfd);
+	seccomp_release(both);
+	static char pfc2[65536];
+	len = pread(bfd, pfc2, sizeof pfc2 - 1, 0);
+	pfc2[len > 0 ? len : 0] = '\0';
+	close(bfd);
+	CHECK("with No-network on too, its socket rules ride in the filter with the listener",
+	      !strstr(pfc, "syscall \"socket\"") && strstr(pfc2, "syscall \"socket\""));
+	CHECK("the refusal's errno is the rule's: EPERM, ENOSYS for clone3, EAFNOSUPPORT for socket",
+	      lab_seccomp_refusal_errno(SCMP_SYS(unshare)) == EPERM &&
+	          lab_seccomp_refusal_errno(SCMP_SYS(clone3)) == ENOSYS &&
+	          lab_seccomp_refusal_errno(SCMP_SYS(socket)) == EAFNOSUPPORT);
+	fd = memfd_create("bpf", 0);
+	seccomp_export_bpf(ctx, fd);
+	seccomp_release(ctx);
+	off_t sz = lseek(fd, 0, SEEK_END);
+	struct sock_filter *prog = malloc((size_t)sz);
+	if (!prog || pread(fd, prog, (size_t)sz, 0) != sz)
+		abort();
+	close(fd);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct sock_fprog fp = {.len = (unsigned short)(sz / (off_t)sizeof *prog), .filter = prog};
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		int lfd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fp);
+		if (lfd < 0)
+			_exit(100);
+		close(lfd);
+		_exit(syscall(SYS_unshare, CLONE_NEWUSER) == 0 ? 0 : errno);
+	}
+	free(prog);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	CHECK("no listener: the kernel still refuses the call (ENOSYS), it never runs",
+	      WIFEXITED(st) && WEXITSTATUS(st) == ENOSYS);
 }
 
 /* ==== job and snippet (h-snip): worker results, inherited fds, snippet files ==== */
@@ -695,6 +774,13 @@ static void test_job_results(void)
 	    {"verdict", "verdict\t3\n", NULL, "verdict ESCAPED with caught_by 1", "ESCAPED caught by a layer refused"},
 	    {"canaries_leaked", "canaries_leaked\t3\n", NULL, "canaries_leaked 3 more than the 0 planted",
 	     "more canaries leaked than planted refused"},
+	    {"", "", "trace\t0\\tfork()\\t-1 EAGAIN\\tpids.max\n", "count 0 out of range",
+	     "a trace entry counted 0 times refused"},
+	    {"", "", "trace\t1\\tfork()\\t-1 EAGAIN\n", "without its four parts",
+	     "a trace entry missing a part refused"},
+	    {"", "", "trace\t1\\tfork()\\t\x1b[2J\\tx\n", "not printable ASCII",
+	     "a trace entry with a control character refused"},
+	    {"", "", "trace\t1\\t\\t-1\\tx\n", "empty", "a trace entry without a call refused"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		s = crafted(cases[i].key, cases[i].with, cases[i].extra);
@@ -712,6 +798,12 @@ static void test_job_results(void)
 	s = crafted("", "", ev.s);
 	sb_free(&ev);
 	CHECK("more evidence lines than fit refused", refused(s, "more than 10 evidence lines"));
+	free(s);
+	for (int i = 0; i <= LAB_TRACE_MAX; i++)
+		sb_printf(&ev, "trace\t1\\tcall%d()\\t-1 EPERM\\tseccomp\n", i);
+	s = crafted("", "", ev.s);
+	sb_free(&ev);
+	CHECK("more trace entries than fit refused", refused(s, "more than 24 trace entries"));
 	free(s);
 	CHECK("a stream holding only 'end' is no verdict", refused("end\t\n", "missing field 'threat'"));
 	CHECK("an empty stream is no verdict", refused("", "nothing"));
@@ -1032,6 +1124,7 @@ int main(void)
 	test_sanitize();
 	test_serialise();
 	test_seccomp();
+	test_seccomp_notify();
 	test_job_results();
 	test_job_live();
 	test_job_fds();

@@ -24,6 +24,10 @@ static int isolation_plan(struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_ISOLATION))
 		return 0;
 	r->inside_uid = 0;
+	/* the trace: refusals ask the lab, which logs and answers them. Set
+	 * here, before the clone: the child loads the filter accordingly. */
+	r->trace_listen = r->trace && r->cfg->rung == RUNG_CONTAINER;
+	r->trace_layer = LAYER_ISOLATION;
 	r->map_uid = r->root_lab ? r->cfg->outside_uid : r->uid;
 	r->map_gid = r->root_lab ? r->cfg->outside_uid : r->gid;
 	return 0;
@@ -34,7 +38,8 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_ISOLATION))
 		return 0;
 	int e = 0;
-	scmp_filter_ctx f = lab_seccomp_build(&e, &r->n_rules);
+	scmp_filter_ctx f =
+	    lab_seccomp_build(r->trace_listen, r->trace_listen && run_on(r, LAYER_NETWORK), &e, &r->n_rules);
 	if (!f || (e = run_export_filter(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;
@@ -65,7 +70,10 @@ static void isolation_child(struct run *r, enum run_phase ph)
 			run_fail(r, "drop capabilities (libcap-ng)", "all, incl. the bounding set", EPERM);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			run_fail(r, "prctl", "PR_SET_NO_NEW_PRIVS", errno);
-		run_load_filter(r, &r->iso_prog, "Isolation's seccomp filter");
+		if (r->trace_listen)
+			run_load_filter_listen(r, &r->iso_prog, "Isolation's seccomp filter");
+		else
+			run_load_filter(r, &r->iso_prog, "Isolation's seccomp filter");
 		break;
 	default:
 		break;

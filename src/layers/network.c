@@ -27,6 +27,12 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 {
 	r->netns = run_on(r, LAYER_NETWORK);
 	ev->own_netns = r->netns;
+	/* the trace: a process may have one filter with a listener; ours
+	 * holds it when Isolation's is not there (Isolation plans first) */
+	if (r->netns && r->trace && !run_on(r, LAYER_ISOLATION)) {
+		r->trace_listen = true;
+		r->trace_layer = LAYER_NETWORK;
+	}
 	ev->net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
 	if (!run_allowlist(r))
 		return 0;
@@ -53,8 +59,13 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 	egress_after_clone(&r->eg);
 	if (!run_on(r, LAYER_NETWORK))
 		return 0;
+	/* the trace: Isolation's filter holds the one listener and carries
+	 * our rules (isolation_prepare), so that the lab hears them too */
+	if (r->trace_listen && r->trace_layer == LAYER_ISOLATION)
+		return 0;
 	int e = 0;
-	scmp_filter_ctx f = lab_seccomp_build_network(&e);
+	bool notify = r->trace_listen && r->trace_layer == LAYER_NETWORK;
+	scmp_filter_ctx f = lab_seccomp_build_network(notify, &e);
 	if (!f || (e = run_export_filter(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 		return -1;
@@ -103,7 +114,9 @@ static void network_child(struct run *r, enum run_phase ph)
 		network_probe(r);
 	/* while we still hold the privilege to load a filter without
 	 * no_new_privs (Isolation sets that later anyway) */
-	if (ph == PHASE_FDS)
+	if (ph == PHASE_FDS && r->trace_listen && r->trace_layer == LAYER_NETWORK)
+		run_load_filter_listen(r, &r->net_prog, "No-network's socket filter");
+	else if (ph == PHASE_FDS && r->net_prog.filter) /* else merged into Isolation's */
 		run_load_filter(r, &r->net_prog, "No-network's socket filter");
 }
 

@@ -1,0 +1,665 @@
+/* trace.c — what the kernel (or the lab) refused, recorded from outside.
+ *
+ * Isolation's seccomp filter, with the trace on, does not answer its
+ * refusals itself: each is SCMP_ACT_NOTIFY (seccomp_filter.c). The child
+ * loads the filter with a listener and hands it to the lab over the sync
+ * socket (run_load_filter_listen); the lab's event loop (run.c) calls
+ * trace_answer when the listener is readable. For each notification: the
+ * call is decoded (flags by name, strings read from /proc/PID/mem only
+ * after seccomp_notify_id_valid says the caller is still the one stopped in
+ * this very call), then refused with the errno the rule gives without the
+ * trace (lab_seccomp_refusal_errno), then logged. The answer never depends
+ * on what was read: it is always the refusal. And the refusal never depends
+ * on the lab: if the listener is closed (the lab gone), the kernel answers
+ * ENOSYS itself, never lets the call through.
+ *
+ * The log is bounded: identical calls are one entry with a count, and past
+ * LAB_TRACE_MAX entries calls are only counted. The lab takes at most a
+ * batch of notifications per turn of its loop, so a snippet that loops on
+ * unshare() cannot starve its clocks. */
+#define _GNU_SOURCE
+#include "trace.h"
+
+#include "seccomp_filter.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+bool trace_wanted(void)
+{
+	const char *v = getenv("LAB_TRACE");
+	return !v || strcmp(v, "0") != 0;
+}
+
+void lab_trace_line(const struct lab_trace_entry *e, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s%s%s%s%s", e->call, e->answer[0] ? " = " : "", e->answer, e->by[0] ? "  " : "", e->by);
+	if (e->count > 1)
+		str_append(out, cap, "  (x%ld)", e->count);
+}
+
+/* Printable ASCII only: a decoded string comes from the snippet's memory. */
+static void printable(char *dst, size_t cap, const char *src)
+{
+	size_t i = 0;
+	for (; src[i] && i + 1 < cap; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
+	dst[i] = '\0';
+}
+
+static void trace_add_n(struct lab_trace *t, const char *call, const char *answer, const char *by, long count)
+{
+	struct lab_trace_entry e = {.count = count};
+	printable(e.call, sizeof e.call, call);
+	printable(e.answer, sizeof e.answer, answer);
+	printable(e.by, sizeof e.by, by);
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->e[i].call, e.call) && !strcmp(t->e[i].answer, e.answer) && !strcmp(t->e[i].by, e.by)) {
+			t->e[i].count += count;
+			return;
+		}
+	if (t->n >= LAB_TRACE_MAX) {
+		t->dropped += count;
+		return;
+	}
+	t->e[t->n++] = e;
+}
+
+void trace_add(struct lab_trace *t, const char *call, const char *answer, const char *by)
+{
+	trace_add_n(t, call, answer, by, 1);
+}
+
+/* ---------------- decoding a call ---------------- */
+
+struct named_bit {
+	unsigned long bit;
+	const char *name;
+};
+
+static const struct named_bit ns_bits[] = {
+    {CLONE_NEWUSER, "CLONE_NEWUSER"},     {CLONE_NEWNS, "CLONE_NEWNS"},
+    {CLONE_NEWPID, "CLONE_NEWPID"},       {CLONE_NEWNET, "CLONE_NEWNET"},
+    {CLONE_NEWUTS, "CLONE_NEWUTS"},       {CLONE_NEWIPC, "CLONE_NEWIPC"},
+    {CLONE_NEWCGROUP, "CLONE_NEWCGROUP"}, {CLONE_NEWTIME, "CLONE_NEWTIME"},
+    {CLONE_FILES, "CLONE_FILES"},         {CLONE_FS, "CLONE_FS"},
+    {CLONE_SYSVSEM, "CLONE_SYSVSEM"},     {CLONE_VM, "CLONE_VM"},
+    {CLONE_THREAD, "CLONE_THREAD"},       {CLONE_SIGHAND, "CLONE_SIGHAND"},
+};
+
+/* "CLONE_NEWUSER|CLONE_NEWNS|0x200000", "0" */
+static void flag_names(char *out, size_t cap, unsigned long f)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof ns_bits / sizeof *ns_bits; i++)
+		if (f & ns_bits[i].bit) {
+			str_append(out, cap, "%s%s", out[0] ? "|" : "", ns_bits[i].name);
+			f &= ~ns_bits[i].bit;
+		}
+	if (f || !out[0])
+		str_append(out, cap, "%s%#lx", out[0] ? "|" : "", f);
+}
+
+/* A NUL-terminated string of the caller's, quoted and capped; "?" when it
+ * cannot be read. mem is the caller's /proc/PID/mem, already checked. */
+static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
+{
+	char buf[48];
+	if (!addr) {
+		str_copy(out, cap, "NULL");
+		return;
+	}
+	ssize_t n = mem < 0 ? -1 : pread(mem, buf, sizeof buf - 1, (off_t)addr);
+	if (n <= 0) {
+		str_copy(out, cap, "?");
+		return;
+	}
+	buf[n] = '\0';
+	bool whole = strlen(buf) < (size_t)n;
+	char clean[sizeof buf];
+	printable(clean, sizeof clean, buf);
+	snprintf(out, cap, "\"%s%s\"", clean, whole ? "" : "...");
+}
+
+static const char *family_name(unsigned long v)
+{
+	switch (v) {
+	case AF_UNIX:
+		return "AF_UNIX";
+	case AF_INET:
+		return "AF_INET";
+	case AF_INET6:
+		return "AF_INET6";
+	case AF_NETLINK:
+		return "AF_NETLINK";
+	case AF_PACKET:
+		return "AF_PACKET";
+	case 40:
+		return "AF_VSOCK";
+	default:
+		return NULL;
+	}
+}
+
+static const char *ptrace_request(unsigned long v)
+{
+	switch (v) {
+	case PTRACE_TRACEME:
+		return "PTRACE_TRACEME";
+	case PTRACE_PEEKTEXT:
+		return "PTRACE_PEEKTEXT";
+	case PTRACE_PEEKDATA:
+		return "PTRACE_PEEKDATA";
+	case PTRACE_POKETEXT:
+		return "PTRACE_POKETEXT";
+	case PTRACE_POKEDATA:
+		return "PTRACE_POKEDATA";
+	case PTRACE_ATTACH:
+		return "PTRACE_ATTACH";
+	case 0x4206:
+		return "PTRACE_SEIZE";
+	default:
+		return NULL;
+	}
+}
+
+/* How each refused call's arguments read: c clone/unshare flags, n a
+ * namespace type, s a string, d a number, x hex, p a ptrace request, i an
+ * ioctl request, a an address family. Calls not listed show as name(...). */
+static const struct {
+	const char *name;
+	const char *args;
+} shapes[] = {
+    {"unshare", "c"},
+    {"clone", "c"},
+    {"setns", "dn"},
+    {"mount", "sssx"},
+    {"umount2", "sx"},
+    {"pivot_root", "ss"},
+    {"chroot", "s"},
+    {"ptrace", "pd"},
+    {"ioctl", "di"},
+    {"personality", "x"},
+    {"finit_module", "d"},
+    {"delete_module", "s"},
+    {"bpf", "d"},
+    {"keyctl", "d"},
+    {"add_key", "ss"},
+    {"request_key", "ss"},
+    {"open_tree", "ds"},
+    {"fsopen", "s"},
+    {"swapon", "s"},
+    {"swapoff", "s"},
+    {"acct", "s"},
+    {"pidfd_getfd", "dd"},
+    {"kcmp", "dd"},
+    {"process_vm_readv", "d"},
+    {"process_vm_writev", "d"},
+    {"open_by_handle_at", "d"},
+    {"userfaultfd", "x"},
+    {"io_uring_setup", "d"},
+    {"syslog", "d"},
+    {"clone3", ""},
+    {"vhangup", ""},
+    {"reboot", "xx"},
+    {"socket", "a"},
+};
+
+static const char *shape_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+		if (!strcmp(shapes[i].name, name))
+			return shapes[i].args;
+	return NULL;
+}
+
+/* One argument as text, by its shape letter. */
+static void describe_arg(char kind, unsigned long long v, int mem, char *out, size_t cap)
+{
+	switch (kind) {
+	case 'c':
+		flag_names(out, cap, (unsigned long)v & ~(unsigned long)CSIGNAL);
+		break;
+	case 'n':
+		flag_names(out, cap, (unsigned long)v);
+		break;
+	case 's':
+		read_string(mem, v, out, cap);
+		break;
+	case 'a': {
+		const char *f = family_name((unsigned long)v);
+		if (f)
+			str_copy(out, cap, f);
+		else
+			snprintf(out, cap, "%d", (int)v);
+		break;
+	}
+	case 'p': {
+		const char *p = ptrace_request((unsigned long)v);
+		if (p)
+			str_copy(out, cap, p);
+		else
+			snprintf(out, cap, "%lld", (long long)v);
+		break;
+	}
+	case 'i':
+		if ((v & 0xffffffffULL) == TIOCSTI)
+			str_copy(out, cap, "TIOCSTI");
+		else if ((v & 0xffffffffULL) == TIOCLINUX)
+			str_copy(out, cap, "TIOCLINUX");
+		else
+			snprintf(out, cap, "%#llx", v);
+		break;
+	case 'd':
+		snprintf(out, cap, "%d", (int)v);
+		break;
+	default:
+		snprintf(out, cap, "%#llx", v);
+		break;
+	}
+}
+
+/* "mount(\"/dev/sda1\", \"/mnt\", \"ext4\", 0)". Strings are read only
+ * while the notification is still valid: the pid may be anyone's else. */
+static void describe_call(int listener, const struct seccomp_notif *req, char *out, size_t cap)
+{
+	char *name = seccomp_syscall_resolve_num_arch(req->data.arch, req->data.nr);
+	const char *shape = name ? shape_of(name) : NULL;
+	if (!name) {
+		snprintf(out, cap, "syscall %d(...)", req->data.nr);
+		return;
+	}
+	if (!shape) {
+		snprintf(out, cap, "%s(...)", name);
+		free(name);
+		return;
+	}
+	int mem = -1;
+	if (strchr(shape, 's')) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+		mem = open(path, O_RDONLY | O_CLOEXEC);
+		if (mem >= 0 && seccomp_notify_id_valid(listener, req->id) != 0) {
+			close(mem); /* the caller is gone: that pid is not it any more */
+			mem = -1;
+		}
+	}
+	snprintf(out, cap, "%s(", name);
+	for (int i = 0; shape[i] && i < 6; i++) {
+		char arg[64];
+		describe_arg(shape[i], req->data.args[i], mem, arg, sizeof arg);
+		str_append(out, cap, "%s%s", i ? ", " : "", arg);
+	}
+	str_append(out, cap, ")");
+	if (mem >= 0)
+		close(mem);
+	free(name);
+}
+
+static void errno_answer(char *out, size_t cap, int err)
+{
+	const char *n = strerrorname_np(err);
+	if (n)
+		snprintf(out, cap, "-1 %s", n);
+	else
+		snprintf(out, cap, "-1 errno %d", err);
+}
+
+/* ---------------- connect(): the lab makes the call ---------------- */
+
+#ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
+#define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+
+/* "127.0.0.1:41501", "[::1]:80", "AF_UNIX \"/run/x.sock\"" */
+static void describe_sockaddr(const struct sockaddr_storage *sa, socklen_t len, char *out, size_t cap)
+{
+	char host[INET6_ADDRSTRLEN];
+	if (sa->ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+		snprintf(out, cap, "%s:%u", host, ntohs(in->sin_port));
+	} else if (sa->ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+		snprintf(out, cap, "[%s]:%u", host, ntohs(in6->sin6_port));
+	} else if (sa->ss_family == AF_UNIX && len > sizeof(sa_family_t)) {
+		const struct sockaddr_un *un = (const struct sockaddr_un *)sa;
+		char path[sizeof un->sun_path + 1] = "";
+		size_t n =
+		    len - sizeof(sa_family_t) < sizeof un->sun_path ? len - sizeof(sa_family_t) : sizeof un->sun_path;
+		memcpy(path, un->sun_path, n);
+		path[n] = '\0';
+		char clean[64];
+		printable(clean, sizeof clean, path[0] ? path : "@abstract");
+		snprintf(out, cap, "AF_UNIX \"%s\"", clean);
+	} else {
+		const char *f = family_name(sa->ss_family);
+		snprintf(out, cap, "%s", f ? f : "an address");
+	}
+}
+
+/* Who decided a connect(): the network the sandbox has. */
+static const char *connect_by(const struct run *r, int err, bool attacker)
+{
+	if (r->netns)
+		return err == ENETUNREACH ? "no interface (No-network)" : "the sandbox's own netns (No-network)";
+	if (attacker && !err)
+		return "the lab's attacker listener, host network (No-network off)";
+	return "the host's network (No-network off)";
+}
+
+static void respond(struct run *r, unsigned long long id, int err, unsigned flags)
+{
+	struct seccomp_notif_resp *resp = r->notify_resp;
+	memset(resp, 0, sizeof *resp);
+	resp->id = id;
+	resp->error = -err;
+	resp->flags = flags;
+	/* -ENOENT: the caller was interrupted meanwhile; it made the call
+	 * all the same, so the caller logs it */
+	(void)seccomp_notify_respond(r->notify_fd, resp);
+}
+
+static void connect_answered(struct run *r, struct lab_trace *t, const char *call, int err, bool attacker)
+{
+	char answer[32] = "0";
+	if (err)
+		errno_answer(answer, sizeof answer, err);
+	trace_add(t, call, answer, connect_by(r, err, attacker));
+}
+
+/* The caller's socket, duplicated into the lab (pidfd_getfd), or -1. The
+ * notification is checked again after: the caller is still the one stopped
+ * in this call, so the descriptor was its. */
+static int caller_socket(const struct run *r, const struct seccomp_notif *req, int family)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+	int dup = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
+	if (pfd >= 0)
+		close(pfd);
+	int domain = -1;
+	socklen_t dl = sizeof domain;
+	if (dup >= 0 && (seccomp_notify_id_valid(r->notify_fd, req->id) != 0 ||
+	                 getsockopt(dup, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0 || domain != family)) {
+		close(dup);
+		dup = -1;
+	}
+	return dup;
+}
+
+/* A connect() the filter stopped. Only AF_INET and AF_INET6 are made by
+ * the lab: their address means the same from any process, and the socket
+ * carries the sandbox's network namespace. An AF_UNIX path would resolve
+ * in the lab's filesystem with the lab's credentials, so any other family
+ * (and any socket the lab cannot reach) goes on as the caller's own call
+ * (CONTINUE), logged with its result unobserved. */
+static void trace_connect(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+{
+	struct sockaddr_storage sa = {0};
+	socklen_t len = (socklen_t)(req->data.args[2] < sizeof sa ? req->data.args[2] : sizeof sa);
+	char path[64], where[96] = "?", call[sizeof t->e[0].call];
+	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+	int mem = open(path, O_RDONLY | O_CLOEXEC);
+	bool have = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	            pread(mem, &sa, len, (off_t)req->data.args[1]) == (ssize_t)len;
+	if (mem >= 0)
+		close(mem);
+	if (have)
+		describe_sockaddr(&sa, len, where, sizeof where);
+	snprintf(call, sizeof call, "connect(%s)", where);
+	/* an address longer than any the kernel takes: its own call says so */
+	bool inet = have && req->data.args[2] <= sizeof sa && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
+	bool attacker = inet && sa.ss_family == AF_INET && r->have_decoys &&
+	                ((struct sockaddr_in *)&sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
+	                ntohs(((struct sockaddr_in *)&sa)->sin_port) == r->d.port;
+	int dup = inet && r->n_connects < RUN_CONNECTS_MAX ? caller_socket(r, req, sa.ss_family) : -1;
+	if (dup < 0) {
+		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		trace_add(t, call, "?", "its own call, result not observed by the lab");
+		return;
+	}
+	/* the same open socket as the caller's: made non-blocking only for
+	 * the lab's call, so the lab's loop never waits on a handshake */
+	int fl = fcntl(dup, F_GETFL);
+	bool blocking = fl >= 0 && !(fl & O_NONBLOCK);
+	if (blocking)
+		fcntl(dup, F_SETFL, fl | O_NONBLOCK);
+	int err = connect(dup, (struct sockaddr *)&sa, len) < 0 ? errno : 0;
+	if (blocking)
+		fcntl(dup, F_SETFL, fl);
+	if (err == EINPROGRESS && r->n_connects < RUN_CONNECTS_MAX) {
+		/* a blocking caller waits for the handshake, and so does its
+		 * answer; a non-blocking one has its EINPROGRESS now, and the
+		 * lab watches how the handshake ends to log it */
+		struct run_connect *c = &r->connects[r->n_connects++];
+		*c = (struct run_connect){.id = req->id, .fd = dup, .blocking = blocking, .attacker = attacker};
+		str_copy(c->call, sizeof c->call, call);
+		if (!blocking)
+			respond(r, req->id, err, 0);
+		return;
+	}
+	close(dup);
+	respond(r, req->id, err, 0);
+	connect_answered(r, t, call, err, attacker);
+}
+
+int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
+{
+	int done = 0;
+	for (int i = 0; i < r->n_connects;) {
+		struct run_connect *c = &r->connects[i];
+		struct pollfd p = {c->fd, POLLOUT, 0};
+		if (poll(&p, 1, 0) <= 0 && !final) {
+			i++;
+			continue;
+		}
+		int err = 0;
+		socklen_t el = sizeof err;
+		if (!p.revents)
+			err = EINPROGRESS; /* the run ended first */
+		else if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+			err = errno;
+		if (c->blocking && r->notify_fd >= 0)
+			respond(r, c->id, err, 0);
+		if (c->blocking) {
+			connect_answered(r, t, c->call, err, c->attacker);
+		} else {
+			/* "-1 EINPROGRESS, then 0": what the caller got, then how
+			 * the handshake it waits for ended */
+			char answer[32] = "-1 EINPROGRESS, then 0";
+			if (err)
+				snprintf(answer, sizeof answer, "-1 EINPROGRESS, then %s",
+				         err == EINPROGRESS     ? "?"
+				         : strerrorname_np(err) ? strerrorname_np(err)
+				                                : "error");
+			trace_add(t, c->call, answer, connect_by(r, err, c->attacker));
+		}
+		close(c->fd);
+		*c = r->connects[--r->n_connects];
+		done++;
+	}
+	return done;
+}
+
+/* ---------------- the listener ---------------- */
+
+int trace_take_listener(struct run *r)
+{
+	char byte = 0;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	ssize_t n = recvmsg(r->sync[1], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return -1;
+	struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+	int fd = -1;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	/* the socket has done its work either way */
+	close(r->sync[1]);
+	r->sync[1] = -1;
+	if (byte != 'n' || fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	if (seccomp_notify_alloc(&req, &resp) < 0) {
+		/* nobody could answer: the run gets the kernel's ENOSYS for
+		 * every refused call, still refused, and the trace says so */
+		close(fd);
+		return -1;
+	}
+	r->notify_fd = fd;
+	r->notify_req = req;
+	r->notify_resp = resp;
+	return 0;
+}
+
+int trace_answer(struct run *r, struct lab_trace *t, int max)
+{
+	int done = 0;
+	while (r->notify_fd >= 0 && done < max) {
+		struct pollfd p = {r->notify_fd, POLLIN, 0};
+		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN)) {
+			if (p.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+				trace_close(r);
+				return -1;
+			}
+			break;
+		}
+		struct seccomp_notif *req = r->notify_req;
+		memset(req, 0, sizeof *req);
+		int rc = seccomp_notify_receive(r->notify_fd, req);
+		if (rc == -ENOENT || rc == -EINTR)
+			continue; /* the caller was interrupted before we took it */
+		if (rc < 0) {
+			trace_close(r);
+			return -1;
+		}
+		done++;
+		if (req->data.nr == SCMP_SYS(connect)) {
+			trace_connect(r, t, req);
+			continue;
+		}
+		char call[sizeof t->e[0].call], answer[32];
+		describe_call(r->notify_fd, req, call, sizeof call);
+		int err = lab_seccomp_refusal_errno(req->data.nr);
+		respond(r, req->id, err, 0);
+		errno_answer(answer, sizeof answer, err);
+		/* socket() is only ever No-network's rule, merged or not */
+		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket);
+		trace_add(t, call, answer, net ? "seccomp (No-network)" : "seccomp (Isolation)");
+	}
+	return done;
+}
+
+void trace_close(struct run *r)
+{
+	for (int i = 0; i < r->n_connects; i++)
+		close(r->connects[i].fd);
+	r->n_connects = 0;
+	if (r->notify_fd >= 0)
+		close(r->notify_fd);
+	r->notify_fd = -1;
+	if (r->notify_req || r->notify_resp)
+		seccomp_notify_free(r->notify_req, r->notify_resp);
+	r->notify_req = r->notify_resp = NULL;
+}
+
+/* ---------------- after the run ---------------- */
+
+static const char *limits_on(const struct run *r)
+{
+	return run_on(r, LAYER_LIMITS) ? " (Resource-limits)" : "";
+}
+
+/* Whether a connect() is in the trace already. */
+static bool has_connect(const struct lab_trace *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strncmp(t->e[i].call, "connect(", 8))
+			return true;
+	return false;
+}
+
+void trace_after_run(const struct run *r, struct lab_evidence *ev)
+{
+	struct lab_trace *t = &ev->trace;
+	const struct lab_limits *lim = &r->cfg->limits;
+	char by[96], sig[24];
+	/* no filter watched connect(): the lab's attacker listener saw the
+	 * connections that reached it */
+	if (ev->attacker_conns > 0 && r->have_decoys && !has_connect(t)) {
+		char call[48];
+		snprintf(call, sizeof call, "connect(127.0.0.1:%d)", r->d.port);
+		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)",
+		            ev->attacker_conns);
+	}
+	/* pids.events counts every fork the cgroup refused: the kernel's
+	 * EAGAIN, seen by the lab afterwards (rlimits leave no such count) */
+	if (ev->pids_max_events > 0) {
+		snprintf(by, sizeof by, "pids.max %ld%s", lim->pids, limits_on(r));
+		trace_add_n(t, "fork()", "-1 EAGAIN", by, ev->pids_max_events);
+	}
+	if (!ev->started)
+		return;
+	/* the lab's own kills: its init ends every process with SIGKILL */
+	if (ev->timed_out) {
+		snprintf(by, sizeof by, "the lab's wall clock %ld ms%s", lim->timeout_ms, limits_on(r));
+		trace_add(t, "killed by SIGKILL", "", by);
+	} else if (ev->safety_net) {
+		snprintf(by, sizeof by, "the lab's safety net %ld ms (range)", r->cfg->safety_timeout_ms);
+		trace_add(t, "killed by SIGKILL", "", by);
+	} else if (ev->mem_cap_killed) {
+		fmt_bytes(sig, sizeof sig, lim->memory);
+		snprintf(by, sizeof by, "the lab's memory cap: the run held over %s%s", sig, limits_on(r));
+		trace_add(t, "killed by SIGKILL", "", by);
+	} else if (ev->aborted) {
+		trace_add(t, "killed by SIGKILL", "", "the lab, on the user's abort");
+	} else if (ev->exit_signal == SIGXCPU) {
+		snprintf(by, sizeof by, "RLIMIT_CPU %ld s%s", lim->cpu_time, limits_on(r));
+		trace_add(t, "killed by SIGXCPU", "", by);
+	} else if (ev->exit_signal == SIGXFSZ) {
+		fmt_bytes(sig, sizeof sig, lim->file_size);
+		snprintf(by, sizeof by, "RLIMIT_FSIZE %s%s", sig, limits_on(r));
+		trace_add(t, "killed by SIGXFSZ", "", by);
+	} else if (ev->exit_signal == SIGKILL && ev->oom_kills > 0) {
+		fmt_bytes(sig, sizeof sig, lim->memory);
+		snprintf(by, sizeof by, "the cgroup's OOM killer, memory cap %s%s", sig, limits_on(r));
+		trace_add(t, "killed by SIGKILL", "", by);
+	} else if (ev->exit_signal == SIGKILL && run_on(r, LAYER_LIMITS) && ev->cpu_s >= (double)lim->cpu_time) {
+		snprintf(by, sizeof by, "RLIMIT_CPU's hard limit after %.1f s%s", ev->cpu_s, limits_on(r));
+		trace_add(t, "killed by SIGKILL", "", by);
+	} else if (ev->exit_signal) {
+		const char *abbrev = sigabbrev_np(ev->exit_signal);
+		snprintf(sig, sizeof sig, "killed by SIG%s", abbrev ? abbrev : "?");
+		trace_add(t, sig, "", "");
+	}
+}

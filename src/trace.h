@@ -1,0 +1,36 @@
+/* trace.h — the run's trace (struct lab_trace in lab.h): the calls that
+ * mattered and what answered them, recorded by the lab from outside.
+ *
+ * Life cycle within a run (run.c's event loop):
+ *   trace_take_listener (the child sent Isolation's listener over the sync
+ *   socket) -> trace_answer for each notification (log, answer the rule's
+ *   errno) -> trace_after_run (forks refused, the signal or clock that
+ *   ended it, from the lab's counters) -> trace_close. */
+#ifndef LAB_TRACE_H
+#define LAB_TRACE_H
+
+#include "run.h"
+
+/* Whether the trace is on: LAB_TRACE unset or anything but "0". */
+bool trace_wanted(void);
+/* Adds one entry, or counts it on an identical one, or past the cap in
+ * t->dropped. Every text is made printable ASCII first. */
+void trace_add(struct lab_trace *t, const char *call, const char *answer, const char *by);
+/* The child's message on the sync socket: its filter's listener. 0 with
+ * r->notify_fd set, 1 when the socket closed without one, -1 on error. */
+int trace_take_listener(struct run *r);
+/* Takes up to max pending notifications from r->notify_fd without ever
+ * blocking, logs each call with its decoded arguments and refuses it with
+ * the errno its rule gives. Returns how many it answered, -1 when the
+ * listener is dead (closed here). */
+int trace_answer(struct run *r, struct lab_trace *t, int max);
+/* The connect() calls the lab made that are done: a blocking caller is
+ * answered with the kernel's result, and each is logged. final: the run
+ * is over, log what is left as unfinished. Returns how many. */
+int trace_connects_ready(struct run *r, struct lab_trace *t, bool final);
+/* After the run: what the lab's own counters say was refused or ended it. */
+void trace_after_run(const struct run *r, struct lab_evidence *ev);
+/* Closes the listener and frees the buffers; safe to call twice. */
+void trace_close(struct run *r);
+
+#endif

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# tests/trace_test.sh [BINARY] — the trace (issue 9, item 3): what the kernel
+# or the lab refused, recorded from outside, in `run --json`'s "trace" and
+# `run`'s text, as root and as uid 65534. Refused calls come from Isolation's
+# seccomp listener with the rule's own errno; connect() is made by the lab on
+# the snippet's own socket; the log stays bounded under a loop of refused
+# calls; Isolation off lists no seccomp refusal; LAB_TRACE=0 switches it off.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+T=$(mktemp -d /tmp/cl-trace.XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"; suite_cleanup' EXIT
+# a staged copy that uid 65534 can reach; its name marks its processes
+LAB=$T/lab-trace-$$
+cp "$BIN" "$LAB"
+cp layers.ini "$T/"
+cp -r snippets "$T/snippets"
+chmod -R a+rX "$T"
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+snippet() { # NAME THREAT LAYER BODY
+	printf '# lab:title: %s\n# lab:threat: %s\n# lab:layer: %s\n# lab:consequence: test\n%s\n' \
+		"$1" "$2" "$3" "$4" >"$T/$1.py"
+	chmod 644 "$T/$1.py"
+}
+
+# a refused call in a loop: 10000 x unshare(CLONE_NEWUSER), then mount() on
+# 60 different targets (more kinds than the trace keeps); prints what the
+# kernel answered, counted by errno
+snippet loop takeover isolation 'import ctypes, os, collections
+libc = ctypes.CDLL(None, use_errno=True)
+seen = collections.Counter()
+for i in range(10000):
+    rc = libc.unshare(0x10000000)
+    seen["ok" if rc == 0 else os.strerror(ctypes.get_errno())] += 1
+for i in range(60):
+    rc = libc.mount(b"none", b"/tmp/m%d" % i, b"tmpfs", 0, None)
+    seen["mount-ok" if rc == 0 else "mount " + os.strerror(ctypes.get_errno())] += 1
+print(dict(seen))'
+
+# No-network's own refusal, merged into Isolation's filter or its own
+snippet unixsock exfil network 'import socket, errno
+try:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    print("made")
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+
+# blocking connect()s (no timeout set): to the attacker's port, and to a
+# loopback port nobody listens on; prints what the snippet was told
+snippet blocking exfil network 'import os, socket, errno
+port = int(os.environ["LAB_ATTACKER"].split(":")[2].split("/")[0])
+for p in (port, 1):
+    s = socket.socket()
+    try:
+        s.connect(("127.0.0.1", p))
+        print("connected")
+    except OSError as e:
+        print(errno.errorcode[e.errno])
+    s.close()'
+
+# py FIELD-EXPRESSION < json : prints it (d is the result)
+py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1))"; }
+
+before=$(leftovers_snapshot)
+
+for who in root nobody; do
+	runner=()
+	[[ $who == nobody ]] && runner=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	lab() { "${runner[@]}" "$LAB" --config "$T/layers.ini" "$@"; }
+
+	# ---- host-takeover, every layer on: refused calls named, with EPERM ----
+	j=$(cd "$T" && lab run host-takeover --on all --json)
+	got=$(py "sum(1 for e in t if e['result'] == '-1 EPERM' and e['by'] == 'seccomp (Isolation)')" <<<"$j" 2>&1)
+	if [[ $got =~ ^[0-9]+$ && $got -ge 1 ]]; then
+		ok "$who: host-takeover --on all: the trace names $got call(s) refused with EPERM by seccomp (Isolation)"
+	else
+		not_ok "$who: host-takeover --on all: the trace names a call refused with EPERM" "got: $got" "${j:0:600}"
+	fi
+	calls=$(py "' | '.join(e['line'] for e in t)" <<<"$j" 2>&1)
+	expect_contains "$who: host-takeover: unshare is decoded with its flags" "$calls" "unshare(0) = -1 EPERM  seccomp (Isolation)"
+	# the snippet itself was told EPERM: the lab answered the rule's errno
+	out=$(py "d['output']" <<<"$j" 2>&1)
+	expect_contains "$who: host-takeover: the snippet got EPERM from the lab's answer" "$out" "unshare(0): EPERM"
+	t=$(cd "$T" && lab run host-takeover --on all)
+	expect_contains "$who: run's text has the trace section" "$t" "trace (calls that mattered, and what answered them):"
+	expect_contains "$who: run's text has the trace line" "$t" "  unshare(0) = -1 EPERM  seccomp (Isolation)"
+
+	# ---- a loop of refusals stays bounded and answered ----
+	t0=$(date +%s%N)
+	j=$(cd "$T" && lab run "$T/loop.py" --on all --json)
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	out=$(py "d['output'].strip()" <<<"$j" 2>&1)
+	expect_eq "$who: 10000 unshare + 60 mount: each refused with EPERM, none ran" "$out" \
+		"{'Operation not permitted': 10000, 'mount Operation not permitted': 60}"
+	got=$(py "[e['count'] for e in t if e['call'] == 'unshare(CLONE_NEWUSER)']" <<<"$j" 2>&1)
+	expect_eq "$who: the 10000 identical calls are one entry counted 10000 times" "$got" "[10000]"
+	got=$(py "len(t), d['trace_dropped'], sum(e['count'] for e in t) + d['trace_dropped']" <<<"$j" 2>&1)
+	expect_eq "$who: at most 24 entries kept, the rest counted (entries, dropped, total)" "$got" "(24, 37, 10060)"
+	got=$(py "[e['line'] for e in t if e['call'].startswith('mount')][0]" <<<"$j" 2>&1)
+	expect_eq "$who: mount's strings read from the caller's memory" "$got" \
+		'mount("none", "/tmp/m0", "tmpfs", 0) = -1 EPERM  seccomp (Isolation)'
+	if [[ $ms -lt 20000 ]]; then ok "$who: the loop's run ended in $ms ms"; else not_ok "$who: the loop's run ends" "$ms ms"; fi
+
+	# ---- Isolation off: no seccomp refusal listed ----
+	j=$(cd "$T" && lab run "$T/loop.py" --on network,env,limits --json)
+	got=$(py "[e['line'] for e in t if 'Isolation' in e['by']], d['trace_note']" <<<"$j" 2>&1)
+	expect_eq "$who: Isolation off: no seccomp (Isolation) line, and the note says why" "$got" \
+		"([], 'Isolation is off: no call refused by its seccomp filter')"
+
+	# ---- connect(): the kernel's answer for the sandbox's network ----
+	j=$(cd "$T" && lab run exfiltration --on network --json)
+	got=$(py "[e['result'] + '  ' + e['by'] for e in t if e['call'].startswith('connect(127.0.0.1:')]" <<<"$j" 2>&1)
+	expect_eq "$who: exfiltration --on network: connect() = -1 ENETUNREACH, no interface" "$got" \
+		"['-1 ENETUNREACH  no interface (No-network)']"
+	j=$(cd "$T" && lab run exfiltration --on all --json)
+	got=$(py "[e['result'] for e in t if e['call'].startswith('connect(127.0.0.1:')]" <<<"$j" 2>&1)
+	expect_eq "$who: exfiltration --on all: connect() seen by Isolation's listener, ENETUNREACH" "$got" "['-1 ENETUNREACH']"
+	j=$(cd "$T" && lab run exfiltration --on isolation --json)
+	got=$(py "[(e['result'].endswith(' 0') or e['result'] == '0', e['by']) for e in t if e['call'].startswith('connect(127.0.0.1:')], d['verdict']" <<<"$j" 2>&1)
+	expect_eq "$who: exfiltration --on isolation: the lab's own connect reached the attacker" "$got" \
+		"([(True, \"the lab's attacker listener, host network (No-network off)\")], 'ESCAPED')"
+
+	j=$(cd "$T" && lab run "$T/blocking.py" --on isolation --json)
+	got=$(py "d['output'].split(), [(e['result'], e['by']) for e in t if e['call'].startswith('connect(')]" <<<"$j" 2>&1)
+	expect_eq "$who: blocking connect()s: answered when the lab's own handshake ended, as the snippet was told" "$got" \
+		"(['connected', 'ECONNREFUSED'], [('0', \"the lab's attacker listener, host network (No-network off)\"), ('-1 ECONNREFUSED', \"the host's network (No-network off)\")])"
+
+	# ---- No-network's socket(AF_UNIX) refusal, both ways it is loaded ----
+	for on in all network; do
+		j=$(cd "$T" && lab run "$T/unixsock.py" --on $on --json)
+		got=$(py "d['output'].strip(), [e['line'] for e in t if e['call'].startswith('socket(')]" <<<"$j" 2>&1)
+		expect_eq "$who: --on $on: socket(AF_UNIX) refused EAFNOSUPPORT by No-network, and the snippet got that" "$got" \
+			"('EAFNOSUPPORT', ['socket(AF_UNIX) = -1 EAFNOSUPPORT  seccomp (No-network)'])"
+	done
+
+	# ---- LAB_TRACE=0: the filter answers itself, nothing listed ----
+	j=$(cd "$T" && LAB_TRACE=0 lab run host-takeover --on all --json)
+	got=$(py "len(t), d['trace_note']" <<<"$j" 2>&1)
+	expect_eq "$who: LAB_TRACE=0: no call listed, the note says so" "$got" \
+		"(0, 'refused calls: not traced (LAB_TRACE=0); the filter answered them itself')"
+	out=$(py "d['output']" <<<"$j" 2>&1)
+	expect_contains "$who: LAB_TRACE=0: the filter's own EPERM" "$out" "unshare(0): EPERM"
+done
+
+# ---- what ended a run: the lab's own counters ----
+snippet spin resource limits 'while True: pass'
+j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run "$T/spin.py" --on limits --json)
+got=$($PY -c "import json,sys; d=json.load(sys.stdin); print([e['line'] for e in d['trace'] if 'SIGXCPU' in e['call']])" <<<"$j" 2>&1)
+expect_eq "root: a CPU spin: killed by SIGXCPU at RLIMIT_CPU" "$got" "['killed by SIGXCPU  RLIMIT_CPU 2 s (Resource-limits)']"
+# the lab's wall clock, at 1 s (a copy of layers.ini with a shorter timeout)
+sed 's/^timeout = 5s/timeout = 1s/' "$T/layers.ini" >"$T/short.ini"
+snippet sleeper resource limits 'import time
+time.sleep(20)'
+j=$(cd "$T" && "$LAB" --config "$T/short.ini" run "$T/sleeper.py" --on limits --json)
+got=$($PY -c "import json,sys; d=json.load(sys.stdin); print([e['line'] for e in d['trace']])" <<<"$j" 2>&1)
+expect_eq "root: a sleeper: killed by SIGKILL on the lab's wall clock" "$got" \
+	"[\"killed by SIGKILL  the lab's wall clock 1000 ms (Resource-limits)\"]"
+if [[ -d /sys/fs/cgroup/pids ]] || grep -q pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run resource-bomb --on limits --json)
+	got=$($PY -c "import json,sys; d=json.load(sys.stdin); print([(e['call'], e['result'], e['by']) for e in d['trace'] if e['call'] == 'fork()'])" <<<"$j" 2>&1)
+	expect_eq "root: resource-bomb --on limits: fork() refused EAGAIN by pids.max, from the cgroup's count" "$got" \
+		"[('fork()', '-1 EAGAIN', 'pids.max 32 (Resource-limits)')]"
+else
+	skip "root: fork() refused by pids.max" "no pids controller the lab can use here"
+fi
+
+# ---- an upper rung: no seccomp listener there, and the trace says so ----
+if command -v runsc >/dev/null; then
+	j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run host-takeover --on all --rung gvisor --json)
+	got=$($PY -c "import json,sys; d=json.load(sys.stdin); print(([e for e in d['trace'] if 'seccomp' in e['by']], d['trace_note']))" <<<"$j" 2>&1)
+	expect_eq "root: the gvisor rung: no seccomp line, the note says why" "$got" \
+		"([], \"refused calls: not available on the gvisor rung (gVisor's Sentry answers them, not a seccomp filter)\")"
+else
+	skip "root: the gvisor rung's trace note" "runsc is not installed"
+fi
+
+after=$(leftovers_snapshot)
+expect_eq "nothing left behind by the trace's runs" "$after" "$before"
+finish
