@@ -80,10 +80,10 @@ for who in "${whos[@]}"; do
 	drip=$(grep -o 'slow drip: HTTP/1.1 408 Request Timeout after [0-9.]* s' <<<"$out")
 	secs=${drip##* after }
 	secs=${secs% s}
-	if [[ -n $drip ]] && $PY -c "import sys; sys.exit(not 1.5 <= float('$secs') <= 3.4)"; then
+	if [[ -n $drip ]] && $PY -c "import sys; sys.exit(not 1.5 <= float('$secs') <= 5.0)"; then
 		ok "$who: a slow drip is answered 408 after ${secs}s"
 	else
-		not_ok "$who: a slow drip is answered 408 in about 2 s" "$(grep 'slow drip' <<<"$out")"
+		not_ok "$who: a slow drip is answered 408 in about 2 s (1.5-5 s from the client's first byte on a loaded machine)" "$(grep 'slow drip' <<<"$out")"
 	fi
 	expect_contains "$who: after all that the proxy still serves" "$out" "still serving: 200"
 	expect_contains "$who: the lab logs the refusal" "$out" \

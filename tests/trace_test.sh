@@ -61,6 +61,18 @@ for p in (port, 1):
         print(errno.errorcode[e.errno])
     s.close()'
 
+# a non-blocking connect() (a timeout set) to a loopback port bound but not
+# listening: the snippet must read ECONNREFUSED itself; the lab logging how
+# the handshake ended must not consume the error (it once said "connected")
+snippet nonblocking exfil network 'import socket, errno
+b = socket.socket(); b.bind(("127.0.0.1", 0)); port = b.getsockname()[1]
+s = socket.socket(); s.settimeout(2)
+try:
+    s.connect(("127.0.0.1", port))
+    print("connected")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, e.errno))'
+
 # py FIELD-EXPRESSION < json : prints it (d is the result)
 py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1))"; }
 
@@ -119,7 +131,7 @@ for who in root nobody; do
 	got=$(py "[e['result'] for e in t if e['call'].startswith('connect(127.0.0.1:')]" <<<"$j" 2>&1)
 	expect_eq "$who: exfiltration --on all: connect() seen by Isolation's listener, ENETUNREACH" "$got" "['-1 ENETUNREACH']"
 	j=$(cd "$T" && lab run exfiltration --on isolation --json)
-	got=$(py "[(e['result'].endswith(' 0') or e['result'] == '0', e['by']) for e in t if e['call'].startswith('connect(127.0.0.1:')], d['verdict']" <<<"$j" 2>&1)
+	got=$(py "[(e['result'].endswith(' connected') or e['result'] == '0', e['by']) for e in t if e['call'].startswith('connect(127.0.0.1:')], d['verdict']" <<<"$j" 2>&1)
 	expect_eq "$who: exfiltration --on isolation: the lab's own connect reached the attacker" "$got" \
 		"([(True, \"the lab's attacker listener, host network (No-network off)\")], 'ESCAPED')"
 
@@ -127,6 +139,17 @@ for who in root nobody; do
 	got=$(py "d['output'].split(), [(e['result'], e['by']) for e in t if e['call'].startswith('connect(')]" <<<"$j" 2>&1)
 	expect_eq "$who: blocking connect()s: answered when the lab's own handshake ended, as the snippet was told" "$got" \
 		"(['connected', 'ECONNREFUSED'], [('0', \"the lab's attacker listener, host network (No-network off)\"), ('-1 ECONNREFUSED', \"the host's network (No-network off)\")])"
+
+	for mode in "--on isolation" "--on all --network-mode allowlist"; do
+		# shellcheck disable=SC2086 # two words on purpose
+		j=$(cd "$T" && lab run "$T/nonblocking.py" $mode --json)
+		got=$(py "d['output'].strip(), [e['result'] for e in t if e['call'].startswith('connect(')]" <<<"$j" 2>&1)
+		if [[ $got == "('ECONNREFUSED', ['-1 EINPROGRESS, then failed'])" || $got == "('ECONNREFUSED', ['-1 ECONNREFUSED'])" ]]; then
+			ok "$who: $mode: a non-blocking connect() to a closed port: the snippet reads ECONNREFUSED, the trace says so"
+		else
+			not_ok "$who: $mode: a non-blocking connect() to a closed port reads ECONNREFUSED" "got: $got"
+		fi
+	done
 
 	# ---- No-network's socket(AF_UNIX) refusal, both ways it is loaded ----
 	for on in all network; do
