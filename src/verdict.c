@@ -689,9 +689,17 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
 			             ev->attacker_got_canary ? ", the canary row of the customer data among them" : "");
+		} else if (ev->api_from_run) {
+			/* LAB_API is handed to the wrapper too: a host the task may use */
+			fmt_thousands(b, sizeof b, ev->api_bytes);
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(r, "api.lab.test on the host's 127.0.0.1 received %s bytes%s", b,
+			             ev->api_got_canary ? ", the canary row of the customer data among them" : "");
 		} else {
 			audit_contained(
-			    r, "nothing of this run reached the attacker on the host's 127.0.0.1 (%ld connections)",
+			    r,
+			    "nothing of this run reached the attacker or api.lab.test on the host's 127.0.0.1 "
+			    "(%ld connections)",
 			    ev->attacker_conns);
 		}
 		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns, a,

@@ -271,6 +271,12 @@ expect_contains "layers.ini: a host without a port is refused" "$err" "bad2.ini:
 err=$("$BIN" --network-mode sometimes list 2>&1); rc=$?
 expect_eq "--network-mode sometimes: usage error (2)" "$rc" 2
 expect_contains "--network-mode sometimes: says the choices" "$err" "expected none or allowlist"
+# a port written with a leading zero means the same port to the matcher
+printf '[network]\nmode = allowlist\nallow = api.lab.test:080\n' >"$T/l080.ini"
+out=$(cd "$T/lab" && "$BIN" --config "$T/l080.ini" run legit-api --on all); rc=$?
+expect_eq "allow = api.lab.test:080: legit-api RAN OK (exit 0), the pair matches port 80" "$rc" 0
+expect_contains "allow = api.lab.test:080: the rule is shown as the matcher reads it" \
+	"$(cd "$T/lab" && "$BIN" --config "$T/l080.ini" run exfiltration --on all)" "(rule: allow = api.lab.test:80)"
 printf '[network]\nmode = allowlist\nallow = attacker.lab.test:80\n' >"$T/open.ini"
 out=$(cd "$T/lab" && "$BIN" --config "$T/open.ini" run exfiltration --on all); rc=$?
 expect_eq "allow = attacker.lab.test:80: the exfiltration ESCAPES through the proxy (exit 1)" "$rc" 1
