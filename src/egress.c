@@ -123,7 +123,7 @@ void egress_watch(struct egress *e, const struct lab_decoys *d, bool proxied_onl
  * gave its socket (known as soon as connect() is called). */
 static void remember_opened(struct egress *e, int up)
 {
-	struct sockaddr_in a;
+	struct sockaddr_in a = {0};
 	socklen_t al = sizeof a;
 	if (getsockname(up, (struct sockaddr *)&a, &al) < 0 || a.sin_family != AF_INET)
 		return;
@@ -133,7 +133,7 @@ static void remember_opened(struct egress *e, int up)
 
 bool egress_opened(struct egress *e, int fd)
 {
-	struct sockaddr_in a;
+	struct sockaddr_in a = {0};
 	socklen_t al = sizeof a;
 	if (getpeername(fd, (struct sockaddr *)&a, &al) < 0 || a.sin_family != AF_INET ||
 	    a.sin_addr.s_addr != htonl(INADDR_LOOPBACK) || !a.sin_port)
