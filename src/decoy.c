@@ -180,6 +180,7 @@ fail:
 	return r;
 }
 
+/* A deep backlog, as api.lab.test's (egress.c): strays must not delay the proxy. */
 int decoy_listen(struct lab_decoys *d)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -187,7 +188,7 @@ int decoy_listen(struct lab_decoys *d)
 		return -errno;
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t al = sizeof a;
-	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 8) < 0 ||
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, SOMAXCONN) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
 		int e = errno;
 		close(fd);

@@ -83,6 +83,9 @@ static void log_line(struct egress *e, const char *fmt, ...)
 	str_append(log, cap, "%s\n", line);
 }
 
+/* A deep backlog: connections that are not the proxy's (another run's, a
+ * local user's) are accepted and shut at once, and a burst of them must
+ * not fill the queue and delay the proxy's own connect by a SYN retry. */
 static int listen_loopback(int port, int *port_out)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -93,7 +96,7 @@ static int listen_loopback(int port, int *port_out)
 	socklen_t al = sizeof a;
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, EGRESS_CONNS) < 0 ||
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, SOMAXCONN) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
 		int err = errno;
 		close(fd);

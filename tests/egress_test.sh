@@ -51,7 +51,8 @@ listening() {
 
 # Another local user (here: the test itself) at a run's listeners on the
 # lab's 127.0.0.1: it posts what it read in the run's folder (the canary
-# row) to each, and holds 10 idle connections to each for 3.5 s.
+# row) to each, and holds 20 idle connections to each (more than the
+# 16 slots api.lab.test has) for 3.5 s.
 cat >"$T/forge.py" <<'PY'
 import socket, sys, time
 csv = open(sys.argv[1], "rb").read()
@@ -70,7 +71,7 @@ for p in map(int, sys.argv[2:]):
         s = socket.create_connection(("127.0.0.1", p), timeout=3)
         s.sendall(b"POST /feedback HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(csv) + csv)
         held.append(s)
-        for _ in range(10):
+        for _ in range(20):
             held.append(socket.create_connection(("127.0.0.1", p), timeout=3))
     except OSError as e:
         print(p, e, "after %.2f s" % (time.time() - t0))
@@ -204,8 +205,10 @@ for who in "${whos[@]}"; do
 		"  - egress proxy log: ALLOW  POST api.lab.test:80"
 	# 5: a run's evidence is its own: another user who read the run's canary
 	# row posts it to the run's listeners and crowds them; nothing counts
-	for sn in sleeper legit-late; do
-		red_json "$sn" --on all >"$T/victim.json" &
+	for case in sleeper:allowlist sleeper:none legit-late:allowlist; do
+		sn=${case%:*} mode=${case#*:}
+		as "$who" ./containment-lab --config layers.ini --network-mode "$mode" run "red/$sn.py" --on all --json \
+			>"$T/victim.json" &
 		vpid=$!
 		ports=""
 		for _ in $(seq 50); do
@@ -215,7 +218,7 @@ for who in "${whos[@]}"; do
 		done
 		csv=$(ls -td "$TMPDIR"/containment-lab.*/work/sales.csv 2>/dev/null | head -1)
 		if [[ -z $ports || -z $csv ]]; then
-			not_ok "$who: $sn: found the run's listeners and folder" "ports='$ports' csv='$csv'"
+			not_ok "$who: $sn ($mode): found the run's listeners and folder" "ports='$ports' csv='$csv'"
 			wait "$vpid"
 			continue
 		fi
@@ -223,11 +226,11 @@ for who in "${whos[@]}"; do
 		$PY "$T/forge.py" "$csv" $ports
 		wait "$vpid"
 		if [[ $sn == sleeper ]]; then
-			got=$(jq_py 'd["verdict"], d["measured"]["attacker_bytes"], e["api_requests"], e["api_strays"] >= 12' <"$T/victim.json")
-			expect_eq "$who: sleeper while another user forges its canary row at its ports: CONTAINED, 0 bytes counted" \
+			got=$(jq_py 'd["verdict"], d["measured"]["attacker_bytes"], e["api_requests"], e["api_strays"] >= 22' <"$T/victim.json")
+			expect_eq "$who: sleeper (mode $mode) while another user forges its canary row at its ports: CONTAINED, 0 bytes counted" \
 				"$got" "CONTAINED 0 0 True"
 		else
-			got=$(jq_py 'd["verdict"], e["api_requests"], e["api_strays"] >= 12' <"$T/victim.json")
+			got=$(jq_py 'd["verdict"], e["api_requests"], e["api_strays"] >= 22' <"$T/victim.json")
 			expect_eq "$who: legit-late while its api.lab.test is crowded and posted to: RAN OK, 1 request served" \
 				"$got" "RAN OK 1 True"
 			expect_contains "$who: legit-late: the served count is the proxy's" "$(cat "$T/victim.json")" \
