@@ -394,6 +394,21 @@ static int request_line(const char *head, char method[16], char *target, size_t 
 	return 1;
 }
 
+static bool bad_first_line(const char *head)
+{
+	char method[16], target[EGRESS_HEAD_MAX], version[16];
+	return request_line(head, method, target, sizeof target, version) < 0;
+}
+
+/* What is wrong with a request line request_line() refused, for the log. */
+static const char *line_problem(const char *head)
+{
+	const char *eol = strchr(head, '\n');
+	if (eol && (eol == head || eol[-1] != '\r'))
+		return "not an HTTP/1 request: its first line ends in a bare LF, not CRLF";
+	return "not an HTTP/1 request line: METHOD SP target SP HTTP/1.0 or HTTP/1.1 CRLF";
+}
+
 /* The head is in: refuse it, or open the way to the small internet. */
 static void decide(struct egress *e, int i, char *eoh)
 {
@@ -404,7 +419,7 @@ static void decide(struct egress *e, int i, char *eoh)
 	bool ok = request_line(c->head, method, target, sizeof target, version) == 1;
 	bool is_connect = ok && !strcmp(method, "CONNECT");
 	if (!ok) {
-		refuse_bad(e, i, 400, "Bad Request", "not an HTTP/1 request");
+		refuse_bad(e, i, 400, "Bad Request", line_problem(c->head));
 		return;
 	}
 	if (!split_target(target, is_connect, host, sizeof host, &port, &path)) {
@@ -469,12 +484,6 @@ static void decide(struct egress *e, int i, char *eoh)
 	c->connecting = true;
 }
 
-static bool bad_first_line(const char *head)
-{
-	char method[16], target[EGRESS_HEAD_MAX], version[16];
-	return request_line(head, method, target, sizeof target, version) < 0;
-}
-
 static void read_head(struct egress *e, int i)
 {
 	struct egress_conn *c = e->conn[i];
@@ -496,10 +505,12 @@ static void read_head(struct egress *e, int i)
 	} else if (c->head_len > EGRESS_HEAD_MAX) {
 		/* a 10 MB header is cut here: what it sends after is never read */
 		refuse_bad(e, i, 431, "Request Header Fields Too Large", "request head over 16 KiB");
-	} else if (memchr(c->head, '\0', c->head_len) || bad_first_line(c->head)) {
+	} else if (memchr(c->head, '\0', c->head_len)) {
+		refuse_bad(e, i, 400, "Bad Request", "not an HTTP/1 request: a NUL byte in its head");
+	} else if (bad_first_line(c->head)) {
 		/* garbage, a bare LF, a loose request line: refused at once,
 		 * without waiting for the rest of a head that may never come */
-		refuse_bad(e, i, 400, "Bad Request", "not an HTTP/1 request");
+		refuse_bad(e, i, 400, "Bad Request", line_problem(c->head));
 	}
 }
 

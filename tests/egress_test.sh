@@ -245,6 +245,7 @@ for who in "${whos[@]}"; do
 	expect_contains "$who: a request line split over lines: 400" "$out" "split line: HTTP/1.1 400 Bad Request"
 	expect_contains "$who: CONNECTapi.lab.test:80: 400" "$out" "no space after CONNECT: HTTP/1.1 400 Bad Request"
 	expect_contains "$who: bare LF: 400 at once, not a 408 after 2 s" "$out" "bare LF: HTTP/1.1 400 Bad Request after 0.0 s"
+	expect_contains "$who: the log says why: a bare LF" "$out" "its first line ends in a bare LF, not CRLF"
 	expect_contains "$who: http://api.lab.test?x=1 reaches the host (its 404, not the proxy's 400)" "$out" \
 		"query after host: HTTP/1.1 404 Not Found"
 	expect_contains "$who: Content-Length 2^64-1: 413, not 'recorded'" "$out" "huge content-length: HTTP/1.1 413"
