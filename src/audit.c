@@ -158,6 +158,9 @@ static const char *const preset_bwrap[] = {"bwrap",
                                            "LAB_ATTACKER",
                                            "{LAB_ATTACKER}",
                                            "--setenv",
+                                           "LAB_API",
+                                           "{LAB_API}",
+                                           "--setenv",
                                            "LAB_HOST_TARGET",
                                            "{LAB_HOST_TARGET}",
                                            "{cmd}",
@@ -225,12 +228,21 @@ int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, b
 		                            "/usr/bin/env",
 		                            "LAB_DATA={LAB_DATA}",
 		                            "LAB_ATTACKER={LAB_ATTACKER}",
+		                            "LAB_API={LAB_API}",
 		                            "LAB_HOST_TARGET={LAB_HOST_TARGET}",
 		                            "{cmd}",
 		                            NULL};
 		for (int i = 0; rest[i]; i++)
 			argv_push(&out, &n, strdup(rest[i]));
 		*argv = out;
+		/* the inner exec's proxy would reach its own api.lab.test, out of
+		 * the audit's sight: the wrapper gets mode none, and is told so */
+		if (cfg->net_mode == NET_MODE_ALLOWLIST)
+			snprintf(
+			    note, notelen,
+			    "the lab preset runs exec with No-network mode none: --network-mode allowlist is the "
+			    "audit's, not the wrapper's (an inner proxy would reach its own api.lab.test, which the "
+			    "audit cannot see), so this card says nothing about the allow-list");
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof presets / sizeof *presets; i++) {
@@ -293,9 +305,13 @@ static void missing_layers(const struct audit_card *c, struct strbuf *b, const c
 			sb_printf(b, "the caller's secrets were readable inside: %s came out", ev->leaked);
 			break;
 		case THREAT_EXFIL:
-			fmt_thousands(a, sizeof a, ev->attacker_bytes);
-			sb_printf(b, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
-			          ev->attacker_got_canary ? " with the customer data's canary row" : "");
+			/* the sink the verdict named: the attacker, else api.lab.test */
+			fmt_thousands(a, sizeof a, ev->attacker_bytes ? ev->attacker_bytes : ev->api_bytes);
+			sb_printf(b, "%s on the host's 127.0.0.1 received %s bytes%s",
+			          ev->attacker_bytes ? "the attacker" : "api.lab.test", a,
+			          (ev->attacker_bytes ? ev->attacker_got_canary : ev->api_got_canary)
+			              ? " with the customer data's canary row"
+			              : "");
 			break;
 		case THREAT_TAKEOVER:
 			sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host_target);

@@ -463,6 +463,14 @@ static const char *bad_hostport(const char *tok)
 	return NULL;
 }
 
+/* A checked pair as the proxy's matcher spells it (config_net_allowed
+ * prints "%s:%d"): "api.lab.test:080" must match port 80, not nothing. */
+static void hostport_canonical(char out[LAB_NET_HOST_MAX], const char *tok)
+{
+	const char *colon = strrchr(tok, ':');
+	snprintf(out, LAB_NET_HOST_MAX, "%.*s:%ld", (int)(colon - tok), tok, strtol(colon + 1, NULL, 10));
+}
+
 /* [network] allow: every pair checked before the list replaces the old one
  * (an empty list is allowed: then the proxy refuses everything). */
 static int set_hostports(struct ini_state *st, const struct config_key *k, const char *v)
@@ -480,7 +488,7 @@ static int set_hostports(struct ini_state *st, const struct config_key *k, const
 		else if (n == LAB_NET_ALLOW_MAX)
 			ok = config_error(st, "%s: more than %d host:port pairs", k->key, LAB_NET_ALLOW_MAX);
 		else
-			str_copy(pairs[n++], LAB_NET_HOST_MAX, tok);
+			hostport_canonical(pairs[n++], tok);
 	}
 	free(list);
 	if (!ok)

@@ -180,6 +180,7 @@ fail:
 	return r;
 }
 
+/* A deep backlog, as api.lab.test's (egress.c): strays must not delay the proxy. */
 int decoy_listen(struct lab_decoys *d)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -187,7 +188,7 @@ int decoy_listen(struct lab_decoys *d)
 		return -errno;
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t al = sizeof a;
-	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 8) < 0 ||
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, SOMAXCONN) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
 		int e = errno;
 		close(fd);
@@ -242,16 +243,24 @@ static void maybe_answer(struct attacker_conn *c)
 void decoy_attacker_event(struct lab_decoys *d, int fd)
 {
 	if (fd == d->listen_fd) {
-		int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (c < 0)
-			return;
-		d->conns++;
-		for (int i = 0; i < ATTACKER_CONNS; i++)
-			if (d->conn[i].fd < 0) {
-				d->conn[i].fd = c;
+		/* all that waits: strays (below) must not fill the backlog */
+		for (int round = 0; round < 64; round++) {
+			int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+			if (c < 0)
 				return;
+			if (d->accept_ok && !d->accept_ok(d->accept_ctx, c)) {
+				close(c); /* not this run's proxy: another run or a local user */
+				continue;
 			}
-		close(c); /* too many at once: the attacker only needs one */
+			d->conns++;
+			int i = 0;
+			while (i < ATTACKER_CONNS && d->conn[i].fd >= 0)
+				i++;
+			if (i < ATTACKER_CONNS)
+				d->conn[i].fd = c;
+			else
+				close(c); /* too many at once: the attacker only needs one */
+		}
 		return;
 	}
 	for (int i = 0; i < ATTACKER_CONNS; i++) {
@@ -402,6 +411,8 @@ void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char
 	memcpy(buf, sc->tail, sc->tail_len);
 	memcpy(buf + sc->tail_len, data, n);
 	buf[len] = '\0';
+	if (!sc->canary_row && d->csv_canary[0])
+		sc->canary_row = canary_row_in(d, buf, len);
 	for (int i = 0; i < d->n_secret; i++) {
 		const char *tok = d->secret[i].token;
 		if (!sc->found[i] && memmem(buf, len, tok, strlen(tok)))

@@ -50,6 +50,10 @@ struct lab_decoys {
 	uint64_t bytes;
 	char *received; /* first bytes received, for the canary search */
 	size_t received_len;
+	/* when set (allow-list mode), a connection it refuses is shut at once
+	 * and not counted: only the lab's proxy may reach the attacker then */
+	bool (*accept_ok)(void *ctx, int fd);
+	void *accept_ctx;
 };
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */
@@ -72,14 +76,16 @@ bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECR
 int decoy_marks_in(const struct lab_decoys *d, const char *buf, size_t len, bool *canary_row);
 /* Did the attacker receive the canary row (plain, base64 or hex)? */
 bool decoy_attacker_got_canary(const struct lab_decoys *d);
-/* Looks for every planted secret in a stream, plain or encoded, including
- * across read boundaries: found[i] is set for secret i. */
+/* Looks for every planted secret and the canary row in a stream, plain or
+ * encoded, including across read boundaries: found[i] is set for secret i,
+ * canary_row for the row. Whole streams of any length, in pieces. */
 struct decoy_scanner {
 	char tail[128]; /* longer than any canary or encoded variant */
 	size_t tail_len;
 	char ntail[128]; /* the same, with everything but letters and digits dropped */
 	size_t ntail_len;
 	bool found[DECOY_SECRETS];
+	bool canary_row; /* the customer data's canary row (plain or encoded) */
 };
 void decoy_scan(const struct lab_decoys *d, struct decoy_scanner *sc, const char *data, size_t n);
 /* Fills a canary's encoded variants (exposed for the unit tests). */

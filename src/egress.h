@@ -40,6 +40,8 @@
 #define EGRESS_HEAD_MS  2000       /* a head not complete by then (a slow drip): 408 */
 #define EGRESS_IDLE_MS  5000       /* a relay with no byte either way for this long is closed */
 #define EGRESS_POLL_MAX (2 + 2 * EGRESS_CONNS + EGRESS_CONNS)
+#define EGRESS_OPENED   64   /* upstream ports remembered until the small internet accepts them */
+#define EGRESS_DRAIN_MS 1000 /* after the run: what is in flight reaches the small internet by then */
 
 struct egress_conn;
 struct egress_api_conn;
@@ -53,14 +55,23 @@ struct egress {
 	int attacker_port; /* attacker.lab.test: the decoys' listener, 0 if none */
 	struct egress_conn *conn[EGRESS_CONNS];
 	struct egress_api_conn *api[EGRESS_CONNS];
-	char *api_received; /* what api.lab.test received, for the canary search */
-	size_t api_received_len;
-	uint64_t api_bytes;
-	long api_requests, feedback_posts;
-	long allowed, refused, bad;
+	/* what api.lab.test received, searched as it arrives, all of it: the
+	 * raw stream, and the payload alone (bodies and url-decoded query
+	 * strings of every request joined, so pieces sent apart meet) */
+	const struct lab_decoys *d; /* NULL in exec: nothing to look for */
+	struct decoy_scanner raw_sc, payload_sc;
+	uint64_t api_bytes, api_payload;
+	long api_requests, feedback_posts, api_strays;
+	/* local ports of the proxy's recent upstream sockets: the small
+	 * internet serves only connections the proxy opened (proxied_only) */
+	uint16_t opened[EGRESS_OPENED];
+	int opened_next;
+	bool proxied_only;
+	long allowed, refused, bad, to_attacker;
 	char refusal[LAB_LINE];
-	char log[LAB_LINE * 4];
-	int log_lines, log_dropped;
+	/* ALLOW lines apart from the rest, so noise cannot push them out */
+	char log_allow[LAB_LINE * 4], log_other[LAB_LINE * 4];
+	int log_dropped;
 };
 
 void egress_init(struct egress *e, const struct lab_config *cfg);
@@ -74,6 +85,15 @@ int egress_open_door(struct egress *e);
 int egress_child_door(struct egress *e, const char **what);
 /* Lab, after the clone: the child's end of the pair is the child's. */
 void egress_after_clone(struct egress *e);
+/* Allow-list mode: the small internet serves only the proxy (d: the
+ * run's decoys, whose canaries are looked for as bytes arrive). */
+void egress_watch(struct egress *e, const struct lab_decoys *d, bool proxied_only);
+/* An accepted connection on the small internet came from one of the
+ * proxy's upstream sockets (then it is forgotten: one accept each). */
+bool egress_opened(struct egress *e, int fd);
+/* Bytes the proxy still holds for the small internet (the end-of-run
+ * drain waits for them). */
+bool egress_in_flight(const struct egress *e);
 /* Descriptors to poll, with the events each one waits for. */
 int egress_poll(const struct egress *e, struct pollfd *pfd, int max);
 /* After poll(): serves whatever is ready and ends what took too long. */
@@ -82,6 +102,8 @@ void egress_ready(struct egress *e, const struct pollfd *pfd, int n, long now_ms
  * evidence is filled (d: the run's decoys, to look for its canaries in
  * what api.lab.test received; NULL in exec). */
 void egress_finish(struct egress *e, const struct lab_decoys *d, struct lab_evidence *ev);
+/* Whether planted secret i reached api.lab.test (after egress_finish). */
+bool egress_secret_seen(const struct egress *e, int i);
 void egress_close(struct egress *e);
 
 #endif

@@ -158,6 +158,9 @@ struct lab_evidence {
 	bool api_got_canary; /* the customer data's canary row was in it */
 	bool api_from_run;   /* this run's canary row or secrets were in it */
 	int secrets_to_api;
+	uint64_t api_payload;   /* request bodies and query strings of it: data, not requests */
+	long api_strays;        /* connections to the small internet the proxy did not open: shut, not counted */
+	long proxy_to_attacker; /* requests the proxy let through to attacker.lab.test */
 	/* takeover */
 	bool host_target_written;
 	uint64_t host_target_size;

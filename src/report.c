@@ -396,10 +396,11 @@ void report_json(const struct lab_result *r)
 	          lab_net_mode_key((enum lab_net_mode)ev->net_mode), ev->proxy_allowed, ev->proxy_refused,
 	          ev->proxy_bad);
 	sb_json_str(&b, ev->proxy_refusal[0] ? ev->proxy_refusal : NULL);
-	sb_printf(&b,
-	          ",\"route_probe_errno\":%d,\"api_requests\":%ld,\"api_bytes\":%llu,\"api_got_canary\":%s,\"log\":[",
+	sb_printf(&b, ",\"route_probe_errno\":%d,\"api_requests\":%ld,\"api_bytes\":%llu,\"api_got_canary\":%s,",
 	          ev->net_route_errno, ev->api_requests, (unsigned long long)ev->api_bytes,
 	          ev->api_got_canary ? "true" : "false");
+	sb_printf(&b, "\"api_payload\":%llu,\"secrets_to_api\":%d,\"api_strays\":%ld,\"to_attacker\":%ld,\"log\":[",
+	          (unsigned long long)ev->api_payload, ev->secrets_to_api, ev->api_strays, ev->proxy_to_attacker);
 	for (const char *l = ev->proxy_log; *l;) {
 		size_t len = strcspn(l, "\n");
 		char line[LAB_LINE];

@@ -202,6 +202,11 @@ static int serve_small_internet(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
+static bool attacker_accept_ok(void *eg, int fd)
+{
+	return egress_opened(eg, fd);
+}
+
 static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
@@ -218,6 +223,16 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	/* behind the allow-list the sandbox reaches the small internet by
 	 * name, through the proxy; otherwise at the lab's 127.0.0.1, which is
 	 * the sandbox's own only with No-network off */
+	/* the small internet looks for this run's canaries in all it gets.
+	 * With No-network on the sandbox cannot reach the lab's 127.0.0.1
+	 * but through the proxy: any other connection there is another
+	 * run's or a local user's, shut unread (it must not forge, count or
+	 * crowd out this run's evidence) */
+	egress_watch(&r->eg, &r->d, run_on(r, LAYER_NETWORK));
+	if (run_on(r, LAYER_NETWORK)) {
+		r->d.accept_ok = attacker_accept_ok;
+		r->d.accept_ctx = &r->eg;
+	}
 	if (run_allowlist(r)) {
 		add_env(r, "LAB_ATTACKER=http://attacker.lab.test/%s/", r->d.run_token);
 		add_env(r, "LAB_API=http://api.lab.test/");
@@ -307,6 +322,7 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 	if (run_allowlist(r)) {
 		if (serve_small_internet(r, ev) < 0)
 			return -1;
+		egress_watch(&r->eg, NULL, true);
 		add_proxy_env(r);
 	}
 	return 0;
@@ -562,17 +578,28 @@ static bool watch_turn(struct watch *w)
 }
 
 /* Attacker bytes still in flight after the run ended, and what the proxy
- * still relays to the small internet. */
+ * still relays to the small internet: pumped until nothing is ready and
+ * the proxy holds nothing more for it (on loopback a sent byte is
+ * readable at once), so the verdict does not hang on who got scheduled
+ * first. Bounded by EGRESS_DRAIN_MS; a relay still open then is logged
+ * "cut at the end of the run" by egress_finish. */
 static void drain_attacker(struct run *r)
 {
-	for (int round = 0; round < 6; round++) {
+	long deadline = monotonic_ms() + EGRESS_DRAIN_MS;
+	while (monotonic_ms() < deadline) {
 		int fds[ATTACKER_CONNS + 1], k = r->have_decoys ? decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1) : 0;
 		struct pollfd pfd[ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
 		for (int j = 0; j < k; j++)
 			pfd[j] = (struct pollfd){fds[j], POLLIN, 0};
 		int n = k + egress_poll(&r->eg, pfd + k, EGRESS_POLL_MAX);
-		if (n == 0 || poll(pfd, (nfds_t)n, 0) <= 0)
+		bool pending = egress_in_flight(&r->eg);
+		int ready = n ? poll(pfd, (nfds_t)n, pending ? 10 : 0) : 0;
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0 && !pending)
 			break;
+		if (ready <= 0)
+			continue;
 		egress_ready(&r->eg, pfd + k, n - k, monotonic_ms());
 		for (int j = 0; j < k; j++)
 			if (pfd[j].revents)
@@ -617,8 +644,10 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 {
 	bool at_attacker[DECOY_SECRETS] = {0};
 	ev->attacker_from_run = decoy_attacker_from_run(&r->d, at_attacker);
+	/* api.lab.test is out of the sandbox too: through the allow-list,
+	 * or straight at it with No-network off */
 	for (int i = 0; i < r->d.n_secret; i++)
-		if (w->sc.found[i] || at_attacker[i]) {
+		if (w->sc.found[i] || at_attacker[i] || egress_secret_seen(&r->eg, i)) {
 			ev->canaries_leaked++;
 			ev->secrets_to_attacker += at_attacker[i];
 			str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "",
@@ -812,6 +841,8 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	ev->canaries_planted = r->d.n_secret;
 	str_copy(ev->host_target, sizeof ev->host_target, r->d.host_target);
 	ev->host_visible = true;
+	/* the wrapper's network is its own: the small internet serves anyone */
+	egress_watch(&r->eg, &r->d, false);
 	decoy_naive_env(&r->d, r->d.home, &r->envp);
 	while (r->envp[r->n_env])
 		r->n_env++;

@@ -72,13 +72,15 @@ static void set_headline(struct lab_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The proxy's own log lines, as evidence (at most max of them). */
+/* The proxy's own log lines, as evidence (at most max of them; ALLOW
+ * lines come first), and always its count of lines not kept. */
 static void proxy_lines(struct lab_result *r, int max)
 {
-	const char *l = r->ev.proxy_log;
-	for (int k = 0; *l && k < max; k++) {
+	int k = 0;
+	for (const char *l = r->ev.proxy_log; *l;) {
 		size_t len = strcspn(l, "\n");
-		add(r, "egress proxy log: %.*s", (int)len, l);
+		if (!strncmp(l, "... ", 4) || k++ < max)
+			add(r, "egress proxy log: %.*s", (int)len, l);
 		l += len + (l[len] == '\n');
 	}
 }
@@ -112,9 +114,12 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 		set_headline(r, "The task worked: exit 0 and the totals match the known answer");
 		add(r, "exit status 0 after %ld ms", ev->duration_ms);
 		add(r, "all %d expected lines of the report are in the output", s->n_expect);
+		/* the proxy's count, not the mode: api.lab.test serves only the
+		 * connections the proxy opened in allow-list mode */
 		if (ev->api_requests)
-			add(r, "api.lab.test served %ld request(s)%s", ev->api_requests,
-			    ev->net_mode == NET_MODE_ALLOWLIST ? ", every one through the lab's egress proxy" : "");
+			add(r, "api.lab.test served %ld request(s); the egress proxy let %ld through%s",
+			    ev->api_requests, ev->proxy_allowed,
+			    ev->api_strays ? " (connections it did not open were shut, not served)" : "");
 		proxy_lines(r, 4);
 		return;
 	}
@@ -341,8 +346,14 @@ static void judge_secrets(struct lab_result *r)
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "%d of %d planted secrets came out of the sandbox", ev->canaries_leaked,
 		             ev->canaries_planted);
-		add(r, "leaked canaries found in the output%s: %s",
-		    ev->secrets_to_attacker ? " or at the attacker's listener" : "", ev->leaked);
+		add(r, "leaked canaries found in what came out (the output%s%s): %s",
+		    ev->secrets_to_attacker ? ", the attacker's listener" : "",
+		    ev->secrets_to_api ? ", api.lab.test: sent out through the network" : "", ev->leaked);
+		if (ev->secrets_to_api)
+			add(r, "%d planted secret(s) reached api.lab.test%s", ev->secrets_to_api,
+			    ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed
+			        ? ": an allowed host, through the egress proxy"
+			        : "");
 		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
 		if (ev->creds_mounted)
 			add(r, "the decoy ~/.aws/credentials was mounted into the sandbox");
@@ -421,6 +432,32 @@ static void exfil_contained_headline(struct lab_result *r, bool gv)
 		             strerror(ev->net_probe_errno));
 }
 
+/* An allow-list cannot tell data from a request: api.lab.test got more
+ * request bodies and query strings than a request needs, and the lab could
+ * not read the canary row in them (XOR, split, padded...). Not CONTAINED. */
+#define PAYLOAD_UNREAD 256
+static bool escaped_unread(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char bytes[32];
+	if (ev->net_mode != NET_MODE_ALLOWLIST || !(r->layers & LAYER_BIT(LAYER_NETWORK)) || !ev->proxy_allowed ||
+	    ev->api_payload < PAYLOAD_UNREAD)
+		return false;
+	fmt_thousands(bytes, sizeof bytes, ev->api_payload);
+	r->verdict = VERDICT_ESCAPED;
+	set_headline(r,
+	             "api.lab.test received %s bytes of request bodies from this run; the lab could not read the "
+	             "canary row in them (it may be encoded or split) — an allow-list cannot tell data from a request",
+	             bytes);
+	add(r, "the egress proxy let %ld request(s) through to an allowed host", ev->proxy_allowed);
+	add(r, "api.lab.test: %ld request(s), %s bytes of bodies and query strings, canary row not found as sent",
+	    ev->api_requests, bytes);
+	if (ev->proxy_refused)
+		add(r, "the proxy did refuse %s", ev->proxy_refusal);
+	proxy_lines(r, 4);
+	return true;
+}
+
 static void judge_exfil(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -432,15 +469,22 @@ static void judge_exfil(struct lab_result *r)
 		             ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
 		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns,
 		    bytes, ev->attacker_got_canary ? "present" : "absent");
-		add(r, "%s",
-		    ev->net_mode == NET_MODE_ALLOWLIST
-		        ? "the egress proxy let it out: attacker.lab.test is on the allow-list"
-		    : vm(r) ? "the microVM had a user-mode network card whose gateway reaches the host"
-		            : "the sandbox shared the host's network namespace");
+		/* from what the proxy logged, not from the mode it ran in */
+		if (ev->proxy_to_attacker)
+			add(r,
+			    "the egress proxy let it out: %ld request(s) to attacker.lab.test, which is on the "
+			    "allow-list",
+			    ev->proxy_to_attacker);
+		else
+			add(r, "%s",
+			    ev->net_mode == NET_MODE_ALLOWLIST && (r->layers & LAYER_BIT(LAYER_NETWORK))
+			        ? "the egress proxy logged no request to attacker.lab.test: this did not go through it"
+			    : vm(r) ? "the microVM had a user-mode network card whose gateway reaches the host"
+			            : "the sandbox shared the host's network namespace");
 		proxy_lines(r, 3);
 		return;
 	}
-	if (escaped_through_allowed(r))
+	if (escaped_through_allowed(r) || escaped_unread(r))
 		return;
 	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
 	 * refuses (ECONNREFUSED) rather than being unreachable */
@@ -645,9 +689,17 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
 			             ev->attacker_got_canary ? ", the canary row of the customer data among them" : "");
+		} else if (ev->api_from_run) {
+			/* LAB_API is handed to the wrapper too: a host the task may use */
+			fmt_thousands(b, sizeof b, ev->api_bytes);
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(r, "api.lab.test on the host's 127.0.0.1 received %s bytes%s", b,
+			             ev->api_got_canary ? ", the canary row of the customer data among them" : "");
 		} else {
 			audit_contained(
-			    r, "nothing of this run reached the attacker on the host's 127.0.0.1 (%ld connections)",
+			    r,
+			    "nothing of this run reached the attacker or api.lab.test on the host's 127.0.0.1 "
+			    "(%ld connections)",
 			    ev->attacker_conns);
 		}
 		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns, a,

@@ -67,6 +67,20 @@ expect_eq "audit of exec --on none: the card, threat by threat" "$(verdicts <<<"
 	"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=ESCAPED host-takeover=CONTAINED"
 expect_eq "audit of exec --on none: missing layers" "$(field '",".join(d["missing"])' <<<"$j")" "network,env,limits"
 
+# ---- the allowed host is outside the wrapper too (issue 10's review) ----
+# LAB_API is handed over: exfil-allowed posts the data there when the
+# attacker is out of reach, and the audit sees it arrive
+out=$(lab audit --snippet exfil-allowed -- "$BIN" --config "$PWD/layers.ini" exec --on none -- \
+	/usr/bin/env LAB_ATTACKER=http://127.0.0.1:1/ {cmd} 2>&1)
+expect_contains "audit: exfil-allowed through exec --on none reaches api.lab.test: ESCAPED there" "$out" \
+	"ESCAPED    api.lab.test on the host's 127.0.0.1 received"
+expect_contains "audit: the missing layer names api.lab.test, not an attacker that got 0 bytes" "$out" \
+	"No-network missing — api.lab.test on the host's 127.0.0.1 received"
+out=$(lab --network-mode allowlist audit --preset lab --snippet exfil-allowed 2>&1)
+expect_contains "audit --preset lab: LAB_API is handed to the wrapper" "$out" "LAB_API={LAB_API}"
+expect_contains "audit --network-mode allowlist --preset lab: says the allow-list is not the wrapper's" "$out" \
+	"this card says nothing about the allow-list"
+
 # ---- bwrap, the lesson-like preset ----
 if command -v bwrap >/dev/null; then
 	j=$(lab audit --json --preset bwrap); rc=$?

@@ -20,6 +20,7 @@ mkdir -p "$T/lab/work"
 cp "$BIN" "$T/lab/containment-lab"
 cp -r snippets layers.ini "$T/lab/"
 cp tests/egress_probe.py "$T/lab/work/"
+cp -r tests/egress_red "$T/lab/red" # the red team's snippets (issue 10's review)
 cat >"$T/lab/ports.py" <<'PY'
 # lab:title: Where the small internet listens
 # lab:threat: legit
@@ -46,6 +47,45 @@ listening() {
 	local hex
 	hex=$(printf '%04X' "$1")
 	awk -v p="0100007F:$hex" '$2 == p && $4 == "0A" { found = 1 } END { exit !found }' /proc/net/tcp
+}
+
+# Another local user (here: the test itself) at a run's listeners on the
+# lab's 127.0.0.1: it posts what it read in the run's folder (the canary
+# row) to each, and holds 20 idle connections to each (more than the
+# 16 slots api.lab.test has) for 3.5 s.
+cat >"$T/forge.py" <<'PY'
+import socket, sys, time
+csv = open(sys.argv[1], "rb").read()
+held = []
+t0 = time.time()
+# the run's loop is up once it shuts a connection (its start-up blocks it)
+for p in map(int, sys.argv[2:]):
+    try:
+        s = socket.create_connection(("127.0.0.1", p), timeout=5)
+        s.settimeout(3)
+        s.recv(1)
+    except OSError:
+        pass  # a lab that keeps strays open: go on all the same
+for p in map(int, sys.argv[2:]):
+    try:
+        s = socket.create_connection(("127.0.0.1", p), timeout=3)
+        s.sendall(b"POST /feedback HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(csv) + csv)
+        held.append(s)
+        for _ in range(20):
+            held.append(socket.create_connection(("127.0.0.1", p), timeout=3))
+    except OSError as e:
+        print(p, e, "after %.2f s" % (time.time() - t0))
+time.sleep(3.5)
+PY
+# PID and its descendants, as "a|b|c"
+tree_pids() {
+	local out=$1 c
+	for c in $(pgrep -P "$1"); do out+="|$(tree_pids "$c")"; done
+	echo "$out"
+}
+# the 127.0.0.1 ports a process tree listens on
+lab_ports() {
+	ss -Hltnp 2>/dev/null | grep -E "pid=($(tree_pids "$1"))," | awk '{print $4}' | sed -n 's/^127\.0\.0\.1://p'
 }
 
 whos=(root)
@@ -128,6 +168,90 @@ for who in "${whos[@]}"; do
 	expect_eq "$who: exfiltration --network-mode none: CONTAINED (exit 0)" "$rc" 0
 	expect_contains "$who: exfiltration none: no interface" "$out" "Network is unreachable"
 
+	# ---- the red team's findings against the allow-list, one check each ----
+	red_json() { # SNIPPET [ARGS...] -> the JSON report of a run behind the allow-list
+		local sn=$1
+		shift
+		as "$who" ./containment-lab --config layers.ini --network-mode allowlist run "red/$sn.py" "$@" --json
+	}
+	jq_py() { $PY -c "import json,sys; d=json.load(sys.stdin); e=d['egress']; print($1)"; }
+	# 1: data an allowed host received is not "nothing went through", however it is dressed
+	for sn in xor-quiet split-exfil; do
+		got=$(red_json "$sn" --on all | jq_py 'd["verdict"], e["api_payload"] > 256, "could not read the canary row" in d["headline"]')
+		expect_eq "$who: $sn (canary row unreadable at api.lab.test): ESCAPED, bodies counted, says it could not read them" \
+			"$got" "ESCAPED True True"
+	done
+	got=$(red_json pad-exfil --on all | jq_py 'd["verdict"], e["api_got_canary"]')
+	expect_eq "$who: pad-exfil (canary row past 1.2 MB of padding): ESCAPED, the row found" "$got" "ESCAPED True"
+	# 2: secrets posted to the allowed host
+	got=$(red_json secrets-api --off env | jq_py 'd["verdict"], e["secrets_to_api"]')
+	expect_eq "$who: secrets-api --off env behind the allow-list: ESCAPED, 6 secrets at api.lab.test" "$got" "ESCAPED 6"
+	got=$(as "$who" ./containment-lab --config layers.ini run red/secrets-api.py --off env,network --json |
+		jq_py 'd["verdict"], e["secrets_to_api"]')
+	expect_eq "$who: secrets-api --off env,network (mode none): ESCAPED, 6 secrets at api.lab.test" "$got" "ESCAPED 6"
+	# 3: a big post and exit: the drain delivers it before the verdict, every time
+	verdicts=""
+	for _ in 1 2 3 4 5 6; do
+		verdicts+="$(red_json fire-forget-big --on all | jq_py 'd["verdict"], e["api_got_canary"]');"
+	done
+	expect_eq "$who: fire-forget-big 6 times: ESCAPED with the canary row every time" "$verdicts" \
+		"ESCAPED True;ESCAPED True;ESCAPED True;ESCAPED True;ESCAPED True;ESCAPED True;"
+	# 4: forty refusals cannot push the ALLOW lines out, and the dropped lines are counted
+	out=$(as "$who" ./containment-lab --config layers.ini --network-mode allowlist run red/stealth.py --on all)
+	n_allow=$(grep -c '^  > ALLOW  POST api.lab.test:80 /feedback' <<<"$out")
+	expect_eq "$who: stealth: all 3 ALLOW lines in the proxy log after 40 refusals" "$n_allow" 3
+	expect_contains "$who: stealth: the lines not kept are counted" "$out" "more line(s) not kept (in all: 3 allowed, 40 refused"
+	expect_contains "$who: stealth: the evidence shows an ALLOW line first" "$out" \
+		"  - egress proxy log: ALLOW  POST api.lab.test:80"
+	# 5: a run's evidence is its own: another user who read the run's canary
+	# row posts it to the run's listeners and crowds them; nothing counts
+	for case in sleeper:allowlist sleeper:none legit-late:allowlist; do
+		sn=${case%:*} mode=${case#*:}
+		as "$who" ./containment-lab --config layers.ini --network-mode "$mode" run "red/$sn.py" --on all --json \
+			>"$T/victim.json" &
+		vpid=$!
+		ports=""
+		for _ in $(seq 50); do
+			ports=$(lab_ports "$vpid" | tr '\n' ' ')
+			[[ $(wc -w <<<"$ports") -ge 2 ]] && break
+			sleep 0.05
+		done
+		csv=$(ls -td "$TMPDIR"/containment-lab.*/work/sales.csv 2>/dev/null | head -1)
+		if [[ -z $ports || -z $csv ]]; then
+			not_ok "$who: $sn ($mode): found the run's listeners and folder" "ports='$ports' csv='$csv'"
+			wait "$vpid"
+			continue
+		fi
+		# shellcheck disable=SC2086 # the ports are words
+		$PY "$T/forge.py" "$csv" $ports
+		wait "$vpid"
+		if [[ $sn == sleeper ]]; then
+			got=$(jq_py 'd["verdict"], d["measured"]["attacker_bytes"], e["api_requests"], e["api_strays"] >= 22' <"$T/victim.json")
+			expect_eq "$who: sleeper (mode $mode) while another user forges its canary row at its ports: CONTAINED, 0 bytes counted" \
+				"$got" "CONTAINED 0 0 True"
+		else
+			got=$(jq_py 'd["verdict"], e["api_requests"], e["api_strays"] >= 22' <"$T/victim.json")
+			expect_eq "$who: legit-late while its api.lab.test is crowded and posted to: RAN OK, 1 request served" \
+				"$got" "RAN OK 1 True"
+			expect_contains "$who: legit-late: the served count is the proxy's" "$(cat "$T/victim.json")" \
+				"api.lab.test served 1 request(s); the egress proxy let 1 through"
+		fi
+	done
+
+	# 9 and 7: the request line exactly, labels that say what happened
+	out=$(IN=$T/lab/red as "$who" ../containment-lab --config ../layers.ini --network-mode allowlist \
+		exec --on all -- /usr/bin/python3 parser_probe.py 2>&1)
+	expect_contains "$who: HTTP/1.9xyz: 400" "$out" "version 1.9xyz: HTTP/1.1 400 Bad Request"
+	expect_contains "$who: a request line split over lines: 400" "$out" "split line: HTTP/1.1 400 Bad Request"
+	expect_contains "$who: CONNECTapi.lab.test:80: 400" "$out" "no space after CONNECT: HTTP/1.1 400 Bad Request"
+	expect_contains "$who: bare LF: 400 at once, not a 408 after 2 s" "$out" "bare LF: HTTP/1.1 400 Bad Request after 0.0 s"
+	expect_contains "$who: the log says why: a bare LF" "$out" "its first line ends in a bare LF, not CRLF"
+	expect_contains "$who: http://api.lab.test?x=1 reaches the host (its 404, not the proxy's 400)" "$out" \
+		"query after host: HTTP/1.1 404 Not Found"
+	expect_contains "$who: Content-Length 2^64-1: 413, not 'recorded'" "$out" "huge content-length: HTTP/1.1 413"
+	expect_contains "$who: a tunnel the host never answered says so, 0 down (not the proxy's own 200)" "$out" \
+		"ALLOW  CONNECT api.lab.test:80 -> closed by the host without an answer, 0 bytes up, 0 down"
+
 	# ---- nothing left listening: the small internet's ports after the run ----
 	out=$(as "$who" ./containment-lab --config layers.ini --network-mode allowlist run ./ports.py --off network)
 	read -r api att < <(grep -o 'ports http://127.0.0.1:[0-9]*/ http://127.0.0.1:[0-9]*/' <<<"$out" |
@@ -151,6 +275,12 @@ expect_contains "layers.ini: a host without a port is refused" "$err" "bad2.ini:
 err=$("$BIN" --network-mode sometimes list 2>&1); rc=$?
 expect_eq "--network-mode sometimes: usage error (2)" "$rc" 2
 expect_contains "--network-mode sometimes: says the choices" "$err" "expected none or allowlist"
+# a port written with a leading zero means the same port to the matcher
+printf '[network]\nmode = allowlist\nallow = api.lab.test:080\n' >"$T/l080.ini"
+out=$(cd "$T/lab" && "$BIN" --config "$T/l080.ini" run legit-api --on all); rc=$?
+expect_eq "allow = api.lab.test:080: legit-api RAN OK (exit 0), the pair matches port 80" "$rc" 0
+expect_contains "allow = api.lab.test:080: the rule is shown as the matcher reads it" \
+	"$(cd "$T/lab" && "$BIN" --config "$T/l080.ini" run exfiltration --on all)" "(rule: allow = api.lab.test:80)"
 printf '[network]\nmode = allowlist\nallow = attacker.lab.test:80\n' >"$T/open.ini"
 out=$(cd "$T/lab" && "$BIN" --config "$T/open.ini" run exfiltration --on all); rc=$?
 expect_eq "allow = attacker.lab.test:80: the exfiltration ESCAPES through the proxy (exit 1)" "$rc" 1
