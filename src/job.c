@@ -112,7 +112,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("secrets_to_api", ev->secrets_to_api, 0, INT_MAX)           \
 	X("api_payload", ev->api_payload, 0, LLONG_MAX)               \
 	X("api_strays", ev->api_strays, COUNT)                        \
-	X("proxy_to_attacker", ev->proxy_to_attacker, COUNT)       \
+	X("proxy_to_attacker", ev->proxy_to_attacker, COUNT)          \
 	X("trace_dropped", ev->trace.dropped, COUNT)
 
 #define STR_FIELDS(X)                                                                                                  \
