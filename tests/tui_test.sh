@@ -418,6 +418,13 @@ expect_contains "zoomed and scrolled: the last evidence line is reachable at 80x
 expect_contains "zoomed and scrolled: the whole mechanisms line, wrapped, not cut" "$text" "mechanisms: $mech"
 expect_contains "zoomed and scrolled: the output's probes are reachable" "$text" "| probes (look only):"
 expect_contains "zoomed and scrolled: the output's last line is reachable" "$text" "| takeover failed"
+# the trace: the calls the Isolation filter refused, as the lab answered them
+expect_contains "zoomed and scrolled: the trace section is drawn" "$text" "trace (calls that mattered, and what answered them):"
+if grep -qE '[a-z_0-9]+\([^)]*\) = -1 EPERM seccomp \(Isolation\)' <<<"$text"; then
+	ok "the trace names a call refused with EPERM by seccomp (Isolation) at 80x24"
+else
+	tui_not_ok "the trace names a call refused with EPERM by seccomp (Isolation) at 80x24 (got: ${text:0:300})" pz
+fi
 keys pz z
 check_on "z again: back to the list and the panes" pz wait_for pz "SNIPPETS" 5
 # the lines docs/lesson.md reads aloud: secret-theft's FOUND ...KEY= lines
