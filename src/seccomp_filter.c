@@ -88,8 +88,12 @@ int lab_seccomp_refusal_errno(int nr)
 {
 	if (nr == SCMP_SYS(clone3))
 		return ENOSYS;
-	/* only No-network's filter refuses socket(): a family "not there" */
-	return nr == SCMP_SYS(socket) ? EAFNOSUPPORT : EPERM;
+	/* only No-network's filter refuses these: socket() a family "not
+	 * there", socketpair() a type "not there" (as if the kernel lacked
+	 * them, so a program falls back as it would on such a kernel) */
+	if (nr == SCMP_SYS(socket))
+		return EAFNOSUPPORT;
+	return nr == SCMP_SYS(socketpair) ? ESOCKTNOSUPPORT : EPERM;
 }
 
 /* The trace also watches connect(): the filter stops the caller and the
@@ -107,6 +111,19 @@ static uint32_t refuse(bool notify, int nr)
 	return notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((unsigned)lab_seccomp_refusal_errno(nr));
 }
 
+/* socketpair() types No-network refuses: every one but SOCK_STREAM. A
+ * datagram pair is not tied to its twin: connect() points it at any socket
+ * file in view and sendto() names one per call (with Isolation off, the
+ * host's /dev/log, /run/systemd/notify, a listener of the attacker's).
+ * SOCK_RAW is the same thing (AF_UNIX makes it a datagram socket); the rest
+ * are no AF_UNIX type at all. A stream pair stays connected to its twin
+ * (connect() and sendto() with an address on it are EISCONN),
+ * and it is the one Python's multiprocessing, subprocess and asyncio use. */
+static const unsigned long refused_pair_types[] = {SOCK_DGRAM,     SOCK_RAW,  SOCK_RDM,
+                                                   SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET};
+/* the type argument's low bits; SOCK_NONBLOCK and SOCK_CLOEXEC sit above */
+#define LAB_SOCK_TYPE_MASK 0xfUL
+
 /* No-network's rules, in its own filter or (merged) in Isolation's, which
  * refuses io_uring already. */
 static int add_network_rules(scmp_filter_ctx ctx, bool notify, bool io_uring)
@@ -118,6 +135,9 @@ static int add_network_rules(scmp_filter_ctx ctx, bool notify, bool io_uring)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socket)), SCMP_SYS(socket), 1,
 		                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	for (size_t i = 0; rc == 0 && i < sizeof refused_pair_types / sizeof *refused_pair_types; i++)
+		rc = seccomp_rule_add(ctx, refuse(notify, SCMP_SYS(socketpair)), SCMP_SYS(socketpair), 1,
+		                      SCMP_A1(SCMP_CMP_MASKED_EQ, LAB_SOCK_TYPE_MASK, refused_pair_types[i]));
 	return rc;
 }
 
@@ -200,8 +220,9 @@ fail:
  * host, whatever the namespace; an AF_UNIX socket connects to any socket file
  * in view, and without Isolation that is the host's (/run/docker.sock, a
  * session bus, a listener of the attacker's). So the layer refuses both
- * families itself (EAFNOSUPPORT, as if the kernel lacked them); socketpair()
- * stays, since a pair cannot reach anything outside. io_uring is refused too
+ * families itself (EAFNOSUPPORT, as if the kernel lacked them). socketpair()
+ * stays for streams only: a datagram pair can be pointed at any socket file
+ * (refused_pair_types, ESOCKTNOSUPPORT). io_uring is refused too
  * (IORING_OP_SOCKET makes sockets without socket()), and a foreign ABI kills
  * the process, as under Isolation: its socket calls would go around these
  * rules. With notify (the trace, when Isolation's filter is not there to

@@ -12,10 +12,12 @@
  * process may have one filter with a listener). NULL + -errno in *err_out. */
 scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules);
 /* The errno a refusal of syscall nr answers, in either filter (EPERM;
- * ENOSYS for clone3, EAFNOSUPPORT for socket). With notify both filters
+ * ENOSYS for clone3, EAFNOSUPPORT for socket, ESOCKTNOSUPPORT for
+ * socketpair). With notify both filters
  * also stop connect() for the lab to make (trace.c); it refuses none. */
 int lab_seccomp_refusal_errno(int nr);
 /* No-network's filter: socket(AF_VSOCK) and socket(AF_UNIX) refused (the
- * namespace does not fence them), io_uring too. */
+ * namespace does not fence them), socketpair() of any type but SOCK_STREAM
+ * (a datagram pair can be pointed at any socket file), io_uring too. */
 scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out);
 #endif

@@ -509,6 +509,42 @@ static void probe_ioctl(bool filtered, bool priv)
 	}
 }
 
+/* socketpair() of a datagram-like type (No-network's rule, on in "filtered"
+ * mode = --on all): a datagram pair can be pointed at any socket file, so
+ * the filter answers ESOCKTNOSUPPORT whatever flags ride on the type.
+ * Without the filter AF_UNIX makes all of these (SOCK_RAW is a datagram
+ * socket there), so "reaches the kernel" is a pair that works. */
+static void probe_socketpair(bool filtered)
+{
+	static const struct {
+		const char *name;
+		int type;
+	} pt[] = {
+	    {"socketpair(AF_UNIX, SOCK_DGRAM)", SOCK_DGRAM},
+	    {"socketpair(AF_UNIX, SOCK_DGRAM|SOCK_NONBLOCK|SOCK_CLOEXEC)", SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC},
+	    {"socketpair(AF_UNIX, SOCK_RAW)", SOCK_RAW},
+	    {"socketpair(AF_UNIX, SOCK_SEQPACKET)", SOCK_SEQPACKET},
+	};
+	for (size_t i = 0; i < sizeof pt / sizeof *pt; i++) {
+		int sv[2];
+		errno = 0;
+		long rc = socketpair(AF_UNIX, pt[i].type, 0, sv);
+		int e = errno;
+		if (rc == 0) {
+			close(sv[0]);
+			close(sv[1]);
+		}
+		if (filtered && rc == -1 && e == ESOCKTNOSUPPORT)
+			ok("%s refused by the filter: %s", pt[i].name, errname(e));
+		else if (filtered)
+			not_ok("%s refused by the filter: got %s, expected ESOCKTNOSUPPORT", pt[i].name, result(rc, e));
+		else if (rc == 0)
+			ok("%s reaches the kernel: a pair", pt[i].name);
+		else
+			not_ok("%s reaches the kernel: got %s without the filter", pt[i].name, result(rc, e));
+	}
+}
+
 /* Calls a sandboxed program needs: they must still work under the filter. */
 static void probe_harmless(void)
 {
@@ -536,8 +572,15 @@ static void probe_harmless(void)
 	if (fd >= 0)
 		close(fd);
 	int sv[2];
+	/* a stream pair stays tied to its twin: No-network keeps it */
 	rc = socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
-	EXPECT("socketpair(AF_UNIX) still works", rc == 0, strerror(errno));
+	EXPECT("socketpair(AF_UNIX, SOCK_STREAM) still works", rc == 0, strerror(errno));
+	if (rc == 0) {
+		close(sv[0]);
+		close(sv[1]);
+	}
+	rc = socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv);
+	EXPECT("socketpair(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK) still works", rc == 0, strerror(errno));
 	if (rc == 0) {
 		close(sv[0]);
 		close(sv[1]);
@@ -648,6 +691,7 @@ int main(int argc, char **argv)
 	probe_clone(filtered, priv);
 	probe_personality(filtered, priv);
 	probe_ioctl(filtered, priv);
+	probe_socketpair(filtered);
 	probe_harmless();
 	probe_foreign(filtered);
 	return finish();

@@ -48,6 +48,14 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])'
 
+# No-network's datagram socketpair() refusal (red team finding 3)
+snippet dgrampair exfil network 'import socket, errno
+try:
+    socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    print("made")
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+
 # blocking connect()s (no timeout set): to the attacker's port, and to a
 # loopback port nobody listens on; prints what the snippet was told
 snippet blocking exfil network 'import os, socket, errno
@@ -157,7 +165,18 @@ for who in root nobody; do
 		got=$(py "d['output'].strip(), [e['line'] for e in t if e['call'].startswith('socket(')]" <<<"$j" 2>&1)
 		expect_eq "$who: --on $on: socket(AF_UNIX) refused EAFNOSUPPORT by No-network, and the snippet got that" "$got" \
 			"('EAFNOSUPPORT', ['socket(AF_UNIX) = -1 EAFNOSUPPORT  seccomp (No-network)'])"
+		# the errno the lab answers for a notified refusal is the rule's own
+		# (lab_seccomp_refusal_errno), merged into Isolation's filter or not
+		j=$(cd "$T" && lab run "$T/dgrampair.py" --on $on --json)
+		got=$(py "d['output'].strip(), [e['result'] for e in t if e['call'].startswith('socketpair(')]" <<<"$j" 2>&1)
+		expect_eq "$who: --on $on: a datagram socketpair() refused ESOCKTNOSUPPORT, and the snippet got that" "$got" \
+			"('ESOCKTNOSUPPORT', ['-1 ESOCKTNOSUPPORT'])"
 	done
+
+	j=$(cd "$T" && lab run "$T/dgrampair.py" --on network,env,limits --json)
+	got=$(py "[e['line'] for e in t if e['call'].startswith('socketpair(')]" <<<"$j" 2>&1)
+	expect_eq "$who: Isolation off: No-network's own listener names the datagram socketpair() refusal" "$got" \
+		"['socketpair(...) = -1 ESOCKTNOSUPPORT  seccomp (No-network)']"
 
 	# ---- LAB_TRACE=0: the filter answers itself, nothing listed ----
 	j=$(cd "$T" && LAB_TRACE=0 lab run host-takeover --on all --json)

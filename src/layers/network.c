@@ -126,10 +126,11 @@ static void network_describe(const struct run *r, struct lab_evidence *ev)
 	if (run_allowlist(r))
 		run_mech_add(ev,
 		             "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
-		             "AF_VSOCK and AF_UNIX sockets refused (seccomp)",
+		             "AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)",
 		             EGRESS_PORT);
 	else if (run_on(r, LAYER_NETWORK) && !(run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER))
-		run_mech_add(ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets refused (seccomp)");
+		run_mech_add(
+		    ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)");
 }
 
 const struct layer_ops layer_network_ops = {
