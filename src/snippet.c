@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -529,6 +530,103 @@ int snippet_scan_user(const char *dir, struct snippet **out, char *err, size_t e
 	}
 	*out = list;
 	return kept;
+}
+
+/* A folder on the way to the user's own: the user's or root's, and if
+ * others may write to it, sticky (/tmp): then they cannot rename or
+ * replace what we made in it. NULL, or what is wrong. */
+static const char *untrusted_on_way(const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
+		return "it is not a folder";
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return "another user owns it";
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		return "others may write to it";
+	return NULL;
+}
+
+/* dir with the symlinks of the part that exists resolved: realpath() of
+ * the longest prefix that exists, then the rest as written. */
+static int canonical_dir(const char *dir, char *out, size_t len)
+{
+	char head[PATH_MAX], real[PATH_MAX];
+	str_copy(head, sizeof head, dir);
+	for (;;) {
+		if (realpath(head, real)) {
+			const char *rest = dir + strlen(head);
+			while (*rest == '/')
+				rest++;
+			if (!*rest)
+				return pathf(out, len, "%s", real);
+			return pathf(out, len, "%s/%s", strcmp(real, "/") ? real : "", rest);
+		}
+		char *slash = strrchr(head, '/');
+		if (errno != ENOENT || !slash)
+			return -1;
+		*(slash == head ? slash + 1 : slash) = '\0'; /* "/x" -> "/" */
+	}
+}
+
+/* Opens the next folder on the way (making it, 0700, when missing).
+ * O_NOFOLLOW: the path was resolved before the walk, so a symlink here now
+ * is one planted since: refuse it rather than follow. -1 + *bad. */
+static int open_on_way(int fd, const char *part, const char **bad)
+{
+	/* O_PATH: a folder on the way need only be searchable, not readable */
+	int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (next < 0 && errno == ENOENT && mkdirat(fd, part, 0700) == 0)
+		next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (next < 0)
+		*bad = errno == ELOOP || errno == ENOTDIR ? "it is a symlink or not a folder" : strerror(errno);
+	return next;
+}
+
+int snippet_user_dir_open(const char *dir, char *canon, size_t canon_len, char *why, size_t why_len)
+{
+	char walk[PATH_MAX], at[PATH_MAX] = "/", *save = NULL;
+	const char *bad = NULL;
+	struct stat st;
+
+	errno = 0;
+	if (canonical_dir(dir, canon, canon_len) < 0 || canon[0] != '/') {
+		snprintf(why, why_len, "%s: cannot resolve it (%s)", dir, strerror(errno ? errno : ENAMETOOLONG));
+		make_err_inert(why, why_len);
+		return -1;
+	}
+	str_copy(walk, sizeof walk, canon);
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		bad = strerror(errno);
+	/* each folder is checked before we step into it, by its descriptor:
+	 * what we check is what we use */
+	for (char *part = strtok_r(walk, "/", &save); fd >= 0; part = strtok_r(NULL, "/", &save)) {
+		if (fstat(fd, &st) < 0) {
+			bad = strerror(errno);
+			break;
+		}
+		if ((bad = untrusted_on_way(&st)) != NULL)
+			break;
+		if (!part) {
+			/* the snippets folder itself: writable by nobody else */
+			if (st.st_mode & (S_IWGRP | S_IWOTH))
+				bad = "others may write to it";
+			break;
+		}
+		/* the folder checked next (or refused), for the message */
+		snprintf(at, sizeof at, "%.*s", (int)(part - walk + (ptrdiff_t)strlen(part)), canon);
+		int next = open_on_way(fd, part, &bad);
+		close(fd);
+		fd = next;
+	}
+	if (bad) {
+		snprintf(why, why_len, "%s: %s", at, bad);
+		make_err_inert(why, why_len);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int snippet_resolve(const struct lab_config *cfg, const char *arg, struct snippet *s, char *err, size_t errlen)

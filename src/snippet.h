@@ -83,6 +83,15 @@ int snippet_user_dir(char *buf, size_t len);
  * with err; a file refused: left out, and err names it (the return counts
  * the rest). Free with snippets_free. */
 int snippet_scan_user(const char *dir, struct snippet **out, char *err, size_t errlen);
+/* The user's folder opened to write into (e: copy, then edit), made
+ * (0700) where missing. The same trust as listing, along the whole way:
+ * each folder is the user's or root's, and writable by nobody else unless
+ * sticky (/tmp); the last one not even then. Symlinks of the part that
+ * exists are resolved first (canon gets the result: give that to an
+ * editor, not dir), and the walk opens each part with O_NOFOLLOW, so a
+ * symlink planted meanwhile is refused, not followed. An O_PATH folder
+ * descriptor, or -1 with why ("FOLDER: what is wrong"). */
+int snippet_user_dir_open(const char *dir, char *canon, size_t canon_len, char *why, size_t why_len);
 
 /* NAME from the list, or a path (contains '/' or ends in .py). */
 int snippet_resolve(const struct lab_config *cfg, const char *name_or_path, struct snippet *s, char *err,

@@ -177,12 +177,18 @@ static void run_clear(struct tui_run *r)
 
 /* Only a yes-or-no answer of the lab scores a guess: an ERROR, an attack
  * that broke by itself or an aborted run says nothing about it. */
+static bool yes_or_no(const struct lab_result *res)
+{
+	enum lab_verdict v = res->verdict;
+	return !res->ev.aborted &&
+	       (v == VERDICT_CONTAINED || v == VERDICT_ESCAPED || v == VERDICT_RAN_OK || v == VERDICT_FAILED);
+}
+
 static void score_guess(struct tui_state *st, struct tui_run *r)
 {
 	enum lab_verdict v = r->res.verdict;
 
-	r->scored = r->guess >= 0 && !r->res.ev.aborted &&
-	            (v == VERDICT_CONTAINED || v == VERDICT_ESCAPED || v == VERDICT_RAN_OK || v == VERDICT_FAILED);
+	r->scored = r->guess >= 0 && yes_or_no(&r->res);
 	if (!r->scored)
 		return;
 	r->right = r->guess == (int)v;
@@ -199,7 +205,10 @@ static void finish_single(struct tui_state *st)
 	r->out_text = output_tail(&st->job.res, &r->out_skipped);
 	take_result(&r->res, &st->job);
 	r->have = true;
-	r->guess = st->job_guess;
+	/* the cell's locked guess, also when predict mode went off since:
+	 * the guess was made, and this verdict answers it */
+	int locked = tui_guess_settle(st, &st->job_cell, yes_or_no(&r->res));
+	r->guess = st->job_guess >= 0 ? st->job_guess : locked;
 	st->job_guess = -1;
 	score_guess(st, r);
 	/* the verdict first: the pane opens at its top */
@@ -230,6 +239,7 @@ void tui_run_selected(struct tui_state *st)
 		return;
 	}
 	st->job.snippet_index = st->sel;
+	tui_cell_selected(st, &st->job_cell);
 	st->job_live = true;
 	/* the output streams in: the result pane follows its end */
 	st->res_view = (struct tui_view_pos){.follow = true};
@@ -238,8 +248,15 @@ void tui_run_selected(struct tui_state *st)
 
 void tui_answer(struct tui_state *st, enum lab_verdict guess)
 {
+	struct tui_cell c;
+
 	st->asking = false;
-	st->job_guess = (int)guess;
+	tui_cell_selected(st, &c);
+	/* a cell's first answer stands until the lab gives it a verdict */
+	st->job_guess = tui_guess_lock(st, &c, (int)guess);
+	if (st->job_guess != (int)guess)
+		tui_message(st, "your guess stays: %s (this cell has had no verdict since you said it)",
+		            verdict_name((enum lab_verdict)st->job_guess));
 	tui_run_selected(st);
 }
 
@@ -582,41 +599,73 @@ static int snippets_reload(struct tui_state *st, const char *edited)
 	return found;
 }
 
-/* mkdir -p for the user's folder; the parts it makes are private. */
-static int make_dirs(const char *path)
+/* The selected snippet's bytes, as read, into name in the user's folder
+ * (dfd), never over a file that is there: the user's earlier edits are
+ * theirs. What is there must be a regular file (not a symlink planted
+ * where the copy goes), the user's, and writable by nobody else, or the
+ * editor would be opened on someone else's file. 1 = made, 0 = was there,
+ * -1 with why. */
+static int copy_snippet(const struct snippet *s, int dfd, const char *name, char *why, size_t why_len)
 {
-	char buf[PATH_MAX];
-
-	str_copy(buf, sizeof buf, path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* The selected snippet's bytes, as read, into dest (never over a file
- * that is there: the user's earlier edits are theirs). 1 = made, 0 = was
- * there, -errno. */
-static int copy_snippet(const struct snippet *s, const char *dest)
-{
-	int fd = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct stat st;
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	int rc = 1;
 
-	if (fd < 0)
-		return errno == EEXIST ? 0 : -errno;
+	if (fd < 0 && errno == EEXIST) {
+		const char *bad = NULL;
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			bad = strerror(errno);
+		else if (!S_ISREG(st.st_mode))
+			bad = S_ISLNK(st.st_mode) ? "a symlink is there" : "it is not a regular file";
+		else if (st.st_uid != geteuid())
+			bad = "another user owns it";
+		else if (st.st_mode & (S_IWGRP | S_IWOTH))
+			bad = "others may write to it";
+		if (!bad)
+			return 0;
+		snprintf(why, why_len, "%s: %s", name, bad);
+		return -1;
+	}
+	if (fd < 0) {
+		snprintf(why, why_len, "%s: %s", name, strerror(errno));
+		return -1;
+	}
 	if (write_all(fd, s->code, strlen(s->code)) < 0)
 		rc = -errno;
 	if (close(fd) < 0 && rc == 1)
 		rc = -errno;
-	if (rc < 0)
-		unlink(dest);
+	if (rc < 0) {
+		snprintf(why, why_len, "%s: %s", name, strerror(-rc));
+		unlinkat(dfd, name, 0);
+		return -1;
+	}
+	return 1;
+}
+
+/* Where e puts the selected snippet: dest (the listed path, to find it
+ * again) and edit (the same file through the resolved folder, for the
+ * editor). The folder and the file are checked as snippet_user_dir_open
+ * and copy_snippet say. 1 = copied, 0 = was there, -1 with why. */
+static int place_for_edit(const struct tui_state *st, const struct snippet *s, char *dest, char *edit, size_t len,
+                          char *why, size_t why_len)
+{
+	char canon[PATH_MAX], name[NAME_MAX + 1];
+	const char *base = strrchr(s->path, '/');
+
+	if (s->yours)
+		str_copy(name, sizeof name, base ? base + 1 : s->path);
+	else if (snprintf(name, sizeof name, "%s.py", s->name) >= (int)sizeof name)
+		return snprintf(why, why_len, "%s.py: %s", s->name, strerror(ENAMETOOLONG)), -1;
+	int dfd = snippet_user_dir_open(st->user_dir, canon, sizeof canon, why, why_len);
+	if (dfd < 0)
+		return -1;
+	int rc = copy_snippet(s, dfd, name, why, why_len);
+	close(dfd);
+	if (rc >= 0 &&
+	    (pathf(dest, len, "%s/%s", st->user_dir, name) < 0 || pathf(edit, len, "%s/%s", canon, name) < 0)) {
+		snprintf(why, why_len, "%s: %s", name, strerror(ENAMETOOLONG));
+		return -1;
+	}
 	return rc;
 }
 
@@ -669,7 +718,7 @@ static int run_editor(const char *path)
 void tui_edit_selected(struct tui_state *st)
 {
 	const struct snippet *s = &st->snips[st->sel];
-	char dest[PATH_MAX];
+	char dest[PATH_MAX], edit[PATH_MAX], why[PATH_MAX + 64];
 	int rc, status, i;
 
 	if (tui_busy(st)) {
@@ -680,17 +729,12 @@ void tui_edit_selected(struct tui_state *st)
 		tui_message(st, "nowhere to keep your snippet: set HOME or XDG_DATA_HOME");
 		return;
 	}
-	if (s->yours) {
-		str_copy(dest, sizeof dest, s->path);
-		rc = 0;
-	} else if ((rc = make_dirs(st->user_dir)) < 0 ||
-	           pathf(dest, sizeof dest, "%s/%s.py", st->user_dir, s->name) < 0 ||
-	           (rc = copy_snippet(s, dest)) < 0) {
-		tui_message(st, "could not copy %s to %s: %s", s->name, st->user_dir,
-		            strerror(rc < 0 ? -rc : ENAMETOOLONG));
+	/* no editor on a file or folder someone else could have put there */
+	if ((rc = place_for_edit(st, s, dest, edit, sizeof dest, why, sizeof why)) < 0) {
+		tui_message(st, "not edited (%s); use a folder of your own: chmod go-w it, or set XDG_DATA_HOME", why);
 		return;
 	}
-	status = run_editor(dest);
+	status = run_editor(edit);
 	i = snippets_reload(st, dest);
 	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		tui_message(st, "the editor ($EDITOR, else vi) did not end well (%s %d); %s is kept as it is",
@@ -716,7 +760,7 @@ void tui_edit_selected(struct tui_state *st)
 	tui_message(st, "%s: yours, in %s%s", st->snips[i].name, st->user_dir,
 	            rc == 0 && !s->yours ? " (your earlier copy)" : "");
 	if (st->predict)
-		st->asking = true;
+		tui_predict_then_run(st);
 	else
 		tui_run_selected(st);
 }
@@ -784,6 +828,7 @@ int tui_main(const struct lab_config *cfg, bool predict)
 
 	matrix_free(&st.mx);
 	snippets_unload(&st);
+	tui_guess_locks_free(&st);
 	(void)k;
 	return rc;
 }

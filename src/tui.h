@@ -8,6 +8,7 @@
  *   tui_keys.c   the one key table: dispatch, footer and help overlay
  *   tui_draw.c   safe text, colours, the main screen and the sandbox box
  *   tui_matrix.c the matrix screen
+ *   tui_predict.c predict mode's guesses, locked to their cell
  * Handlers never draw: they change the state and return TUI_* flags; the
  * loop in tui.c repaints everything from the state (htop style). Nothing
  * here forks: a single run goes through job.h, the matrix through the
@@ -56,6 +57,15 @@ struct tui_run {
 	size_t out_skipped;    /* bytes before the tail that are not shown */
 	int guess;             /* predict mode: the verdict the student said, -1 none */
 	bool scored, right;    /* the guess counted (the lab gave a yes or no), and was it */
+};
+
+/* Predict mode: one cell of a single run, and the guess locked to it
+ * (tui_predict.c). */
+struct tui_cell {
+	char path[PATH_MAX]; /* the snippet's file */
+	unsigned layers;
+	int rung, net_mode;
+	int guess; /* enum lab_verdict, -1 none */
 };
 
 /* What has the keys' attention on the main screen: Tab cycles. */
@@ -118,7 +128,10 @@ struct tui_state {
 	/* the single run */
 	struct job job;
 	bool job_live;
-	int job_guess;        /* predict mode: what the student said for this run, -1 none */
+	int job_guess;            /* predict mode: what the student said for this run, -1 none */
+	struct tui_cell job_cell; /* the cell the single run is for */
+	struct tui_cell *locks;   /* guesses waiting for their cell's verdict */
+	int n_locks;
 	struct tui_run *runs; /* one per snippet */
 
 	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
@@ -151,6 +164,19 @@ void tui_answer(struct tui_state *st, enum lab_verdict guess);
 void tui_edit_selected(struct tui_state *st);
 /* Runs whose verdict the student guessed: the matrix row's score. */
 void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *done, int *guessed);
+
+/* tui_predict.c: a guess stays locked to its cell until the lab gives
+ * that cell a verdict (aborting a run buys no second guess). */
+void tui_cell_selected(const struct tui_state *st, struct tui_cell *c);
+int tui_guess_locked(const struct tui_state *st, const struct tui_cell *c); /* or -1 */
+/* Locks guess to c unless c has one: returns the guess that stands. */
+int tui_guess_lock(struct tui_state *st, const struct tui_cell *c, int guess);
+/* A run of c ended: returns c's locked guess (or -1), and unlocks it
+ * when verdict (the lab said yes or no). */
+int tui_guess_settle(struct tui_state *st, const struct tui_cell *c, bool verdict);
+void tui_guess_locks_free(struct tui_state *st);
+/* Enter in predict mode: ask, or rerun with the locked guess (says so). */
+void tui_predict_then_run(struct tui_state *st);
 
 /* tui_keys.c */
 int tui_key_dispatch(struct tui_state *st, int ch);

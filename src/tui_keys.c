@@ -161,8 +161,8 @@ static int key_enter(struct tui_state *st, int ch)
 		}
 		tui_matrix_start(st);
 	} else if (st->predict && !tui_busy(st)) {
-		st->asking = true; /* the run starts with the answer */
 		st->res_view = (struct tui_view_pos){0};
+		tui_predict_then_run(st); /* asks, unless the cell's guess stands */
 	} else {
 		tui_run_selected(st);
 	}

@@ -544,9 +544,10 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 	bar[w] = '\0';
 	add_row(L, bar, A_BOLD);
 	tui_rows_printf(L, A_NORMAL, "the lab gathers its evidence outside; a aborts");
-	if (st->runs[j->snippet_index].guess >= 0)
+	/* this run's guess (the result slot still holds the last run's) */
+	if (st->job_guess >= 0)
 		tui_rows_printf(L, A_BOLD, "you predicted %s: the lab will tell",
-		                verdict_name((enum lab_verdict)st->runs[j->snippet_index].guess));
+		                verdict_name((enum lab_verdict)st->job_guess));
 	text = sanitize_output(j->live.s, j->live.len, (size_t)JOB_LIVE_MAX * 4);
 	snprintf(what, sizeof what, "output so far (live, sanitised): %llu bytes%s",
 	         (unsigned long long)j->live_cut + j->live.len,

@@ -520,6 +520,56 @@ keys slow q
 wait_for slow "EXITED:0" 15 || tui_not_ok "slow session quits" slow
 rm -f "$TMP/snips/slow.py"
 
+# --- predict: aborting buys no second guess (red team finding 7) -------------
+# The exfiltration snippet, slowed: it says what it is about to do, then
+# waits 3 s. Answer e, read the streamed output, abort: not scored. The
+# guess stays locked to the cell: Enter reruns it without asking, says so,
+# and the verdict then scores that guess (CONTAINED: WRONG, 0/1), not a
+# second answer. After that verdict the cell asks again.
+{
+	sed -n '/^# lab:/p' snippets/exfiltration.py
+	echo 'import time; print("about to upload the customer data", flush=True); time.sleep(3)'
+	sed '/^# lab:/d' snippets/exfiltration.py
+} >"$TMP/snips/slowx.py"
+start pa "$BIN --config $TMP/layers.ini --predict" 100 30
+wait_for pa "SNIPPETS" 10
+select_snippet pa slowx
+keys pa Enter
+wait_for pa "Is the attack contained or does it escape?" 5
+keys pa e
+check_on "predict, abort: the run streams first" pa wait_for pa "| about to upload the customer data" 10
+keys pa a
+check_on "predict, abort: the aborted run is not scored" pa wait_for pa "you predicted ESCAPED: not scored" 15
+check_on "predict, abort: the score stays 0/0" pa wait_for pa "PREDICT score 0/0" 8
+keys pa Enter
+check_on "predict, abort: Enter reruns the cell with the locked guess, and says so" pa wait_for pa "your guess stays: ESCAPED" 5
+check_on "predict, abort: no second question" pa lacks pa "Is the attack contained or does it escape?"
+keys pa c # a second answer, were it asked, would be RIGHT: it must not count
+check_on "predict, abort: the verdict scores the first guess (WRONG, 0/1)" pa wait_for pa "you predicted ESCAPED: WRONG" 25
+check_on "predict, abort: the score is 0/1" pa has pa "score 0/1"
+# a lock survives a detour through other toggles, and goes with its verdict
+keys pa Enter
+check_on "predict, abort: after the verdict, the cell asks again" pa wait_for pa "Is the attack contained or does it escape?" 5
+keys pa e
+wait_for pa "| about to upload the customer data" 10
+keys pa a
+wait_for pa "not scored" 15
+keys pa 2
+wait_for pa "No-network OFF" 5
+keys pa 2
+wait_for pa "No-network ON" 5
+keys pa Enter
+check_on "predict, abort: toggling away and back keeps the lock" pa wait_for pa "your guess stays: ESCAPED" 5
+keys pa a
+wait_for pa "not scored" 15
+# predict mode off: the run still answers the locked guess
+keys pa p
+keys pa Enter
+check_on "predict, abort: with predict mode off, the verdict scores the locked guess (0/2)" pa wait_for pa "you predicted ESCAPED: WRONG  (score 0/2)" 25
+keys pa q
+wait_for pa "EXITED:0" 15 || tui_not_ok "predict-abort session quits" pa
+rm -f "$TMP/snips/slowx.py"
+
 # --- issue 9: your own attack (e) --------------------------------------------
 cat >"$TMP/editor.sh" <<'EOF'
 #!/bin/sh
@@ -551,6 +601,59 @@ check_on "a group-writable snippets folder is refused, with why and what to do" 
 check_on "a refused folder's snippets are not listed" edbad lacks edbad "yours:"
 keys edbad q
 wait_for edbad "EXITED:0" 15 || tui_not_ok "edbad session quits" edbad
+# --- e never follows what someone else planted (red team finding 6) -----------
+# A copy's place must be the user's: a symlink planted where the copy goes,
+# or a folder on the way that another user owns or others may write to,
+# is refused with why on screen, and no editor is opened.
+# the marker and the victim are writable by anyone: uid 65534's editor
+# would leave its mark too
+mkdir -m 1777 "$TMP/marks"
+printf '#!/bin/sh\necho "editor opened $1" >>"%s/marks/marker.log"\necho "# EDITED THROUGH THE PLANT" >>"$1"\n' "$TMP" >"$TMP/marker.sh"
+chmod 755 "$TMP/marker.sh"
+echo "the victim's own words" >"$TMP/victim.txt"
+chmod 666 "$TMP/victim.txt"
+# edit_refused NAME XDG WHY [PREFIX LAB]: e on legit with XDG_DATA_HOME=XDG
+# (run as PREFIX LAB) is refused with WHY on screen; no editor ran and the
+# victim is as it was
+PLANTS=0
+edit_refused() {
+	local name=$1 xdg=$2 why=$3 prefix=${4:-} lab=${5:-$BIN} plant
+	PLANTS=$((PLANTS + 1))
+	plant=plant$PLANTS
+	rm -f "$TMP/marks/marker.log"
+	start "$plant" "$prefix env XDG_DATA_HOME=$xdg EDITOR=$TMP/marker.sh $lab" 200 30
+	wait_for "$plant" "SNIPPETS" 10
+	select_snippet "$plant" legit
+	keys "$plant" e
+	check_on "$name: refused, with why and what to do" "$plant" wait_for "$plant" "not edited ($why); use a folder of your own" 10
+	if [ ! -e "$TMP/marks/marker.log" ]; then ok "$name: no editor was opened"; else tui_not_ok "$name: no editor was opened ($(cat "$TMP/marks/marker.log"))"; fi
+	expect_eq "$name: the symlink's target is unchanged" "$(cat "$TMP/victim.txt")" "the victim's own words"
+	keys "$plant" q
+	wait_for "$plant" "EXITED:0" 15 || tui_not_ok "$name: session quits" "$plant"
+}
+# the user's own folder, a symlink where the copy goes
+mkdir -p "$TMP/own/containment-lab/snippets"
+chmod 700 "$TMP/own/containment-lab/snippets"
+ln -s "$TMP/victim.txt" "$TMP/own/containment-lab/snippets/legit.py"
+edit_refused "e: a symlink where the copy goes" "$TMP/own" "legit.py: a symlink is there"
+# the red team's repro: the folder is another user's (uid 65534's), with
+# others allowed to write to it, and a symlink in it
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$TMP"
+	mkdir -m 1777 "$TMP/shared"
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "mkdir -p $TMP/shared/containment-lab/snippets &&
+		chmod 777 $TMP/shared/containment-lab $TMP/shared/containment-lab/snippets &&
+		ln -s $TMP/victim.txt $TMP/shared/containment-lab/snippets/legit.py"
+	edit_refused "e as root in uid 65534's folder" "$TMP/shared" "$TMP/shared/containment-lab: another user owns it"
+else
+	skip "e as root in another user's folder" "needs root and setpriv to plant as uid 65534"
+fi
+# a folder of the user's own that others may write to: nothing is copied
+mkdir -p "$TMP/gw/containment-lab/snippets"
+chmod 777 "$TMP/gw/containment-lab/snippets"
+edit_refused "e: a folder others may write to" "$TMP/gw" "$TMP/gw/containment-lab/snippets: others may write to it"
+check_on "e: nothing was copied into that folder" "" test ! -e "$TMP/gw/containment-lab/snippets/legit.py"
+
 # --- issue 9 as uid 65534: predict, stream and e, rootless ---------------------
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	# /root may be 0700: stage what the unprivileged run needs where it can read
@@ -562,6 +665,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod -R a+rX "$ST"
 	chmod 755 "$TMP"
 	mkdir "$ST/xdg" && chown 65534:65534 "$ST/xdg"
+	# e as uid 65534 in a folder root left writable to all, with a symlink
+	mkdir -p "$ST/xdg2/containment-lab/snippets"
+	chmod 777 "$ST/xdg2/containment-lab/snippets"
+	ln -s "$TMP/victim.txt" "$ST/xdg2/containment-lab/snippets/legit.py"
+	edit_refused "uid 65534: e in a folder others may write to" "$ST/xdg2" \
+		"$ST/xdg2/containment-lab/snippets: others may write to it" \
+		"cd $ST/lab && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent" ./containment-lab
 	start nob "cd $ST/lab && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent XDG_DATA_HOME=$ST/xdg EDITOR=$ST/editor.sh ./containment-lab --predict" 80 24
 	wait_for nob "SNIPPETS" 10
 	select_snippet nob legit
