@@ -501,7 +501,7 @@ static bool connect_start(struct run *r, struct run_connect *c)
 	pthread_attr_t attr;
 	if (pthread_attr_init(&attr) != 0)
 		return false;
-	pthread_attr_setstacksize(&attr, 256 * 1024);
+	pthread_attr_setstacksize(&attr, (size_t)256 * 1024);
 	/* the thread takes no signal: one meant for the lab (the user's ^C,
 	 * SIGCHLD) must not cut its connect() short and tell the caller EINTR */
 	sigset_t all, old;
