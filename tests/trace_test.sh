@@ -5,6 +5,10 @@
 # seccomp listener with the rule's own errno; connect() is made by the lab on
 # the snippet's own socket; the log stays bounded under a loop of refused
 # calls; Isolation off lists no seccomp refusal; LAB_TRACE=0 switches it off.
+# The red team's second round: a socket's mode changed under the lab's
+# connect() cannot stop the lab's clocks; a restarted blocking connect()
+# waits as the kernel's own; an answer that found nobody is not logged as
+# given; strangers at the attacker's port plant nothing; strings escaped.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
