@@ -50,6 +50,9 @@ HAVE_ARCHIVES := $(strip $(foreach l,$(LIB_NAMES),$(if $(filter /%,$(shell $(CC)
 ifeq ($(STATIC)$(HAVE_ARCHIVES),1)
 PKG_LIBS := $(shell pkg-config --libs-only-L $(PKGS)) -Wl,-Bstatic $(addprefix -l,$(LIB_NAMES)) -Wl,-Bdynamic
 endif
+# The trace makes the caller's connect() on a thread of the lab's (trace.c).
+PKG_CFLAGS += -pthread
+PKG_LIBS += -pthread
 
 .PHONY: FORCE all clean install uninstall test test-deps test-unit bench sanitize run lint lint-deps
 

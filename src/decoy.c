@@ -297,6 +297,12 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 				c->buf[c->len] = '\0';
 			}
 		}
+		/* the token is in the request line: only the head is searched */
+		if (!c->from_run && c->buf &&
+		    memmem(c->buf, c->len < 8192 ? c->len : 8192, d->run_token, strlen(d->run_token))) {
+			c->from_run = true;
+			d->conns_from_run++;
+		}
 		maybe_answer(c);
 		return;
 	}

@@ -15,6 +15,7 @@ struct attacker_conn {
 	char *buf;
 	size_t len, cap;
 	bool answered;
+	bool from_run; /* its request carried the run's token */
 };
 
 struct lab_decoys {
@@ -47,6 +48,7 @@ struct lab_decoys {
 	int port;
 	struct attacker_conn conn[ATTACKER_CONNS];
 	long conns;
+	long conns_from_run; /* of those, the ones whose request carried run_token */
 	uint64_t bytes;
 	char *received; /* first bytes received, for the canary search */
 	size_t received_len;

@@ -135,6 +135,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .notify_fd = -1};
 	r->trace = trace_wanted();
 	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
+	r->connect_wake[0] = r->connect_wake[1] = -1;
 	r->d.listen_fd = -1;
 	r->d.lock_fd = -1;
 	r->uid = geteuid();
@@ -508,7 +509,7 @@ static bool watch_turn(struct watch *w)
 	struct run *r = w->r;
 	/* out, rep, pid, abort, sync, notify; the lab's connects; the attacker's
 	 * listener and connections; the egress proxy's sockets */
-	struct pollfd pfd[6 + RUN_CONNECTS_MAX + ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
+	struct pollfd pfd[6 + 1 + RUN_CONNECTS_MAX + ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
 	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
 	int i_sync = -1, i_notify = -1;
 	if (r->out[0] >= 0)
@@ -524,10 +525,8 @@ static bool watch_turn(struct watch *w)
 		i_sync = n, pfd[n++] = (struct pollfd){r->sync[1], POLLIN, 0};
 	if (r->notify_fd >= 0 && !w->main_done)
 		i_notify = n, pfd[n++] = (struct pollfd){r->notify_fd, POLLIN, 0};
-	int i_conn = n;
-	for (int j = 0; j < r->n_connects && !w->main_done; j++)
-		pfd[n++] = (struct pollfd){r->connects[j].fd, POLLOUT, 0};
-	int n_conn = n - i_conn;
+	int i_conn = n, n_conn = w->main_done ? 0 : trace_connect_poll(r, pfd + n, 1 + RUN_CONNECTS_MAX);
+	n += n_conn;
 	if (r->have_decoys) {
 		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
 		i_att = n;

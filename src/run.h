@@ -21,7 +21,10 @@
 #include "lab.h"
 
 #include <linux/filter.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /* The steps of the child, in order. Each layer acts at the phases it
@@ -36,17 +39,31 @@ enum run_phase {
 
 #define RUN_GO_FDS 8 /* descriptors that "go" may carry */
 
-/* A connect() the lab makes for a stopped caller (trace.c): answered when
- * the lab's duplicate of its socket is writable. */
+/* A connect() the lab makes for a stopped caller (trace.c). The call runs
+ * on a short-lived thread of the lab's, never on the event loop's: a
+ * blocking socket (its mode is the caller's own, shared with the lab's
+ * duplicate) waits for the handshake there, and the loop hears of the end
+ * through the run's wake pipe. A slot never moves while its thread runs. */
 #define RUN_CONNECTS_MAX 8
+enum run_connect_state {
+	CONNECT_FREE,     /* unused */
+	CONNECT_CALLING,  /* the thread is in connect() */
+	CONNECT_WATCHING, /* the caller has its EINPROGRESS; the lab watches how it ends, to log it */
+};
 struct run_connect {
+	enum run_connect_state state;
 	unsigned long long id; /* the notification */
 	int fd;                /* the lab's duplicate of the caller's socket */
-	bool blocking;         /* the caller's socket was blocking */
 	bool attacker;         /* to the lab's attacker listener */
+	bool thread_started;   /* thread is to be joined */
+	pthread_t thread;
+	struct sockaddr_storage sa; /* the address, as the caller gave it */
+	socklen_t len;
+	int wake_fd;     /* the thread's end of the run's wake pipe */
+	atomic_int done; /* the thread is out of connect(): err is its result */
+	int err;         /* connect()'s errno, 0 when it connected */
 	char call[128];
 };
-
 struct run {
 	const struct lab_config *cfg;
 	unsigned layers;
@@ -73,10 +90,11 @@ struct run {
 	int notify_fd;                  /* lab: the filter's listener, once the child sent it */
 	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
 	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
-	int n_connects;
-	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
-	int net_bpf_fd;                       /* No-network's own filter (memfd) */
-	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
+	int connect_wake[2];                           /* lab: the connect threads' wake pipe */
+	bool trace_watched;                            /* lab: a filter's listener watched the run's calls */
+	int bpf_fd;                                    /* Isolation's compiled filter (memfd) */
+	int net_bpf_fd;                                /* No-network's own filter (memfd) */
+	struct sock_fprog iso_prog, net_prog;          /* child: the filters, read in */
 	char **envp;
 	int n_env;
 	char *argv[8];

@@ -29,6 +29,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -38,6 +39,7 @@
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -121,6 +123,25 @@ static void flag_names(char *out, size_t cap, unsigned long f)
 		str_append(out, cap, "%s%#lx", out[0] ? "|" : "", f);
 }
 
+/* Printable ASCII, with the quote and the backslash escaped (\" and \\):
+ * a string of the caller's is shown between quotes, and text inside one
+ * must not close it and forge the rest of the entry. */
+static size_t quoted(char *dst, size_t cap, const char *src)
+{
+	size_t o = 0, i = 0;
+	for (; src[i] && o + 1 < cap; i++) {
+		char ch = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
+		if (ch == '"' || ch == '\\') {
+			if (o + 2 >= cap)
+				break;
+			dst[o++] = '\\';
+		}
+		dst[o++] = ch;
+	}
+	dst[o] = '\0';
+	return i; /* how much of src it holds */
+}
+
 /* A NUL-terminated string of the caller's, quoted and capped; "?" when it
  * cannot be read. mem is the caller's /proc/PID/mem, already checked. */
 static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
@@ -136,10 +157,12 @@ static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
 		return;
 	}
 	buf[n] = '\0';
-	bool whole = strlen(buf) < (size_t)n;
-	char clean[sizeof buf];
-	printable(clean, sizeof clean, buf);
-	snprintf(out, cap, "\"%s%s\"", clean, whole ? "" : "...");
+	/* room for the quotes and "...": an escape is never cut in two */
+	char clean[2 * sizeof buf];
+	size_t room = cap > 6 ? cap - 5 : 1, len = strlen(buf);
+	bool whole = len < (size_t)n && quoted(clean, room < sizeof clean ? room : sizeof clean, buf) == len;
+	str_copy(out, cap, "\"");
+	str_append(out, cap, "%s%s\"", clean, whole ? "" : "...");
 }
 
 static const char *family_name(unsigned long v)
@@ -352,7 +375,7 @@ static void describe_sockaddr(const struct sockaddr_storage *sa, socklen_t len, 
 		memcpy(path, un->sun_path, n);
 		path[n] = '\0';
 		char clean[64];
-		printable(clean, sizeof clean, path[0] ? path : "@abstract");
+		quoted(clean, sizeof clean, path[0] ? path : "@abstract");
 		snprintf(out, cap, "AF_UNIX \"%s\"", clean);
 	} else {
 		const char *f = family_name(sa->ss_family);
@@ -370,51 +393,168 @@ static const char *connect_by(const struct run *r, int err, bool attacker)
 	return "the host's network (No-network off)";
 }
 
-static void respond(struct run *r, unsigned long long id, int err, unsigned flags)
+/* Answers a stopped caller. False when the answer did not reach it: the
+ * kernel says ENOENT when the caller is not waiting any more (a signal
+ * interrupted it, and it restarts the call or returns EINTR, or it died):
+ * the trace must not log an answer nobody received. */
+static bool respond(struct run *r, unsigned long long id, int err, unsigned flags)
 {
+	if (r->notify_fd < 0)
+		return false;
 	struct seccomp_notif_resp *resp = r->notify_resp;
 	memset(resp, 0, sizeof *resp);
 	resp->id = id;
 	resp->error = -err;
 	resp->flags = flags;
-	/* -ENOENT: the caller was interrupted meanwhile; it made the call
-	 * all the same, so the caller logs it */
-	(void)seccomp_notify_respond(r->notify_fd, resp);
+	return seccomp_notify_respond(r->notify_fd, resp) == 0;
 }
 
-static void connect_answered(struct run *r, struct lab_trace *t, const char *call, int err, bool attacker)
+/* "0", "-1 ECONNREFUSED", with ", not delivered" when the caller had gone. */
+static void answer_text(char *out, size_t cap, int err, bool delivered)
 {
-	char answer[32] = "0";
 	if (err)
-		errno_answer(answer, sizeof answer, err);
-	trace_add(t, call, answer, connect_by(r, err, attacker));
+		errno_answer(out, cap, err);
+	else
+		str_copy(out, cap, "0");
+	if (!delivered)
+		str_append(out, cap, ", not delivered");
+}
+
+#define NOT_DELIVERED_BY "the caller was interrupted (signal) or gone before the answer"
+
+static void connect_answered(struct run *r, struct lab_trace *t, const char *call, int err, bool attacker,
+                             bool delivered)
+{
+	char answer[sizeof t->e[0].answer];
+	answer_text(answer, sizeof answer, err, delivered);
+	trace_add(t, call, answer, delivered ? connect_by(r, err, attacker) : NOT_DELIVERED_BY);
+}
+
+/* Socket kinds whose connect() the lab may make: TCP (a handshake the lab
+ * can abort with shutdown() at the end of the run, see connect_stop), and
+ * datagram or raw sockets, whose connect() never waits. Any other protocol
+ * (SCTP, MPTCP, ...) goes on as the caller's own call. */
+static bool lab_can_call(int fd, int family)
+{
+	int domain = -1, type = -1, proto = -1;
+	socklen_t l1 = sizeof domain, l2 = sizeof type, l3 = sizeof proto;
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &l1) < 0 || domain != family ||
+	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l2) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &l3) < 0)
+		return false;
+	return type == SOCK_DGRAM || type == SOCK_RAW || (type == SOCK_STREAM && proto == IPPROTO_TCP);
+}
+
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The caller's socket, duplicated into the lab (pidfd_getfd), or -1. The
- * notification is checked again after: the caller is still the one stopped
- * in this call, so the descriptor was its. */
+ * caller's fd N is read at the lab's pace, so it is taken twice and must
+ * name the same socket both times, and the notification is checked after
+ * both: the caller is still the one stopped in this call. A thread of the
+ * caller's that swaps the slot before the first take still wins (nothing
+ * outside can close that window): the call is then made on whatever
+ * socket fd N names when the lab takes it, one of the sandbox's own, so it
+ * grants nothing the snippet could not do itself (docs/layers.md). */
 static int caller_socket(const struct run *r, const struct seccomp_notif *req, int family)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
 	int dup = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
+	int again = dup < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
 	if (pfd >= 0)
 		close(pfd);
-	int domain = -1;
-	socklen_t dl = sizeof domain;
-	if (dup >= 0 && (seccomp_notify_id_valid(r->notify_fd, req->id) != 0 ||
-	                 getsockopt(dup, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0 || domain != family)) {
+	bool ok = dup >= 0 && again >= 0 && same_file(dup, again) && lab_can_call(dup, family) &&
+	          seccomp_notify_id_valid(r->notify_fd, req->id) == 0;
+	if (again >= 0)
+		close(again);
+	if (!ok && dup >= 0) {
 		close(dup);
 		dup = -1;
 	}
 	return dup;
 }
 
+/* The thread: the caller's call, as the caller would make it. No
+ * O_NONBLOCK of the lab's: the file's mode is the caller's own (shared
+ * with the duplicate), so a blocking socket waits here, a restarted call on
+ * a socket already connecting waits again as the kernel's own would, and a
+ * non-blocking one returns EINPROGRESS at once. */
+static void *connect_thread(void *arg)
+{
+	struct run_connect *c = arg;
+	c->err = connect(c->fd, (struct sockaddr *)&c->sa, c->len) < 0 ? errno : 0;
+	atomic_store(&c->done, 1);
+	char byte = 1;
+	(void)!write(c->wake_fd, &byte, 1); /* full: the loop has a byte to wake on already */
+	return NULL;
+}
+
+static bool connect_start(struct run *r, struct run_connect *c)
+{
+	if (r->connect_wake[0] < 0 && pipe2(r->connect_wake, O_CLOEXEC | O_NONBLOCK) < 0)
+		return false;
+	c->wake_fd = r->connect_wake[1];
+	atomic_store(&c->done, 0);
+	pthread_attr_t attr;
+	if (pthread_attr_init(&attr) != 0)
+		return false;
+	pthread_attr_setstacksize(&attr, (size_t)256 * 1024);
+	/* the thread takes no signal: one meant for the lab (the user's ^C,
+	 * SIGCHLD) must not cut its connect() short and tell the caller EINTR */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(&c->thread, &attr, connect_thread, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	c->thread_started = e == 0;
+	return e == 0;
+}
+
+/* A thread still in connect() when the run is over (every caller gone):
+ * shutdown() aborts the handshake (SYN_SENT -> CLOSE, the waiter wakes
+ * with ECONNRESET) without a signal to anyone. Repeated, because the
+ * thread may not have reached connect() yet at the first one; bounded,
+ * then joined. */
+static void connect_stop(struct run_connect *c)
+{
+	for (int i = 0; i < 1000 && !atomic_load(&c->done); i++) {
+		shutdown(c->fd, SHUT_RDWR);
+		if (!atomic_load(&c->done))
+			poll(NULL, 0, 2);
+	}
+}
+
+static void connect_free(struct run_connect *c)
+{
+	if (c->thread_started)
+		pthread_join(c->thread, NULL);
+	c->thread_started = false;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->state = CONNECT_FREE;
+}
+
+static struct run_connect *free_slot(struct run *r)
+{
+	for (int i = 0; i < RUN_CONNECTS_MAX; i++)
+		if (r->connects[i].state == CONNECT_FREE)
+			return &r->connects[i];
+	return NULL;
+}
+
 /* A connect() the filter stopped. Only AF_INET and AF_INET6 are made by
  * the lab: their address means the same from any process, and the socket
  * carries the sandbox's network namespace. An AF_UNIX path would resolve
  * in the lab's filesystem with the lab's credentials, so any other family
- * (and any socket the lab cannot reach) goes on as the caller's own call
- * (CONTINUE), logged with its result unobserved. */
+ * (and any socket the lab cannot reach, or past RUN_CONNECTS_MAX calls
+ * under way) goes on as the caller's own call (CONTINUE), logged with its
+ * result unobserved. The lab's call runs on a thread (connect_thread): the
+ * event loop never waits on a handshake, whatever the socket's mode. */
 static void trace_connect(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
 {
 	struct sockaddr_storage sa = {0};
@@ -434,35 +574,23 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 	bool attacker = inet && sa.ss_family == AF_INET && r->have_decoys &&
 	                ((struct sockaddr_in *)&sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
 	                ntohs(((struct sockaddr_in *)&sa)->sin_port) == r->d.port;
-	int dup = inet && r->n_connects < RUN_CONNECTS_MAX ? caller_socket(r, req, sa.ss_family) : -1;
-	if (dup < 0) {
-		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
-		trace_add(t, call, "?", "its own call, result not observed by the lab");
-		return;
-	}
-	/* the same open socket as the caller's: made non-blocking only for
-	 * the lab's call, so the lab's loop never waits on a handshake */
-	int fl = fcntl(dup, F_GETFL);
-	bool blocking = fl >= 0 && !(fl & O_NONBLOCK);
-	if (blocking)
-		fcntl(dup, F_SETFL, fl | O_NONBLOCK);
-	int err = connect(dup, (struct sockaddr *)&sa, len) < 0 ? errno : 0;
-	if (blocking)
-		fcntl(dup, F_SETFL, fl);
-	if (err == EINPROGRESS && r->n_connects < RUN_CONNECTS_MAX) {
-		/* a blocking caller waits for the handshake, and so does its
-		 * answer; a non-blocking one has its EINPROGRESS now, and the
-		 * lab watches how the handshake ends to log it */
-		struct run_connect *c = &r->connects[r->n_connects++];
-		*c = (struct run_connect){.id = req->id, .fd = dup, .blocking = blocking, .attacker = attacker};
+	struct run_connect *c = inet ? free_slot(r) : NULL;
+	int dup = c ? caller_socket(r, req, sa.ss_family) : -1;
+	if (dup >= 0) {
+		c->state = CONNECT_CALLING;
+		c->id = req->id;
+		c->fd = dup;
+		c->attacker = attacker;
+		c->sa = sa;
+		c->len = len;
 		str_copy(c->call, sizeof c->call, call);
-		if (!blocking)
-			respond(r, req->id, err, 0);
-		return;
+		if (connect_start(r, c))
+			return; /* answered when the thread is done (trace_connects_ready) */
+		connect_free(c);
 	}
-	close(dup);
-	respond(r, req->id, err, 0);
-	connect_answered(r, t, call, err, attacker);
+	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	trace_add(t, call, delivered ? "?" : "?, not delivered",
+	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
 }
 
 /* How a non-blocking connect() the caller waits for ended, without
@@ -480,44 +608,87 @@ static const char *nonblocking_outcome(int fd, bool ended)
 	return ti.tcpi_state == TCP_CLOSE ? "-1 EINPROGRESS, then failed" : "-1 EINPROGRESS, then connected";
 }
 
+/* A thread is out of connect() (or was stopped: the run is over): the
+ * caller gets the kernel's answer. EINPROGRESS (a non-blocking socket, or
+ * SO_SNDTIMEO ran out) leaves the lab watching how the handshake ends. */
+static void connect_called(struct run *r, struct lab_trace *t, struct run_connect *c, bool stopped)
+{
+	pthread_join(c->thread, NULL);
+	c->thread_started = false;
+	if (stopped) {
+		trace_add(t, c->call, "?", "no answer: the run ended during the handshake");
+		connect_free(c);
+		return;
+	}
+	bool delivered = respond(r, c->id, c->err, 0);
+	if (delivered && c->err == EINPROGRESS) {
+		c->state = CONNECT_WATCHING;
+		return;
+	}
+	connect_answered(r, t, c->call, c->err, c->attacker, delivered);
+	connect_free(c);
+}
+
 int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
 {
+	char drain[64];
+	while (r->connect_wake[0] >= 0 && read(r->connect_wake[0], drain, sizeof drain) > 0)
+		;
 	int done = 0;
-	for (int i = 0; i < r->n_connects;) {
+	for (int i = 0; i < RUN_CONNECTS_MAX; i++) {
 		struct run_connect *c = &r->connects[i];
-		struct pollfd p = {c->fd, POLLOUT, 0};
-		if (poll(&p, 1, 0) <= 0 && !final) {
-			i++;
+		if (c->state == CONNECT_CALLING) {
+			bool stopped = false;
+			if (!atomic_load(&c->done)) {
+				if (!final)
+					continue;
+				connect_stop(c);
+				stopped = true;
+			}
+			connect_called(r, t, c, stopped);
+			done++;
+			if (c->state != CONNECT_WATCHING)
+				continue;
+		}
+		if (c->state != CONNECT_WATCHING)
 			continue;
-		}
-		int err = 0;
-		socklen_t el = sizeof err;
-		if (c->blocking) {
-			/* the caller waits in connect(): SO_ERROR is its answer, and
-			 * reading it clears it exactly as the kernel's own connect()
-			 * would have */
-			if (!p.revents)
-				err = EINPROGRESS; /* the run ended first */
-			else if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-				err = errno;
-			if (r->notify_fd >= 0)
-				respond(r, c->id, err, 0);
-			connect_answered(r, t, c->call, err, c->attacker);
-		} else {
-			/* the caller had its EINPROGRESS and will read SO_ERROR
-			 * itself: reading it here would clear it and tell the caller
-			 * "connected" for a refused call. TCP_INFO's state does not. */
-			trace_add(t, c->call, nonblocking_outcome(c->fd, p.revents != 0),
-			          connect_by(r, 0, c->attacker));
-		}
-		close(c->fd);
-		*c = r->connects[--r->n_connects];
+		/* the caller had its EINPROGRESS and will read SO_ERROR itself:
+		 * reading it here would clear it and tell the caller "connected"
+		 * for a refused call. TCP_INFO's state does not. */
+		struct pollfd p = {c->fd, POLLOUT, 0};
+		if (poll(&p, 1, 0) <= 0 && !final)
+			continue;
+		trace_add(t, c->call, nonblocking_outcome(c->fd, p.revents != 0), connect_by(r, 0, c->attacker));
+		connect_free(c);
 		done++;
 	}
 	return done;
 }
 
+int trace_connect_poll(const struct run *r, struct pollfd *pfd, int max)
+{
+	int n = 0;
+	if (r->connect_wake[0] >= 0 && n < max)
+		pfd[n++] = (struct pollfd){r->connect_wake[0], POLLIN, 0};
+	for (int i = 0; i < RUN_CONNECTS_MAX && n < max; i++)
+		if (r->connects[i].state == CONNECT_WATCHING)
+			pfd[n++] = (struct pollfd){r->connects[i].fd, POLLOUT, 0};
+	return n;
+}
+
 /* ---------------- the listener ---------------- */
+
+/* The listener only: the connect() calls under way are logged by the
+ * final trace_connects_ready (their answers then find nobody). */
+static void close_listener(struct run *r)
+{
+	if (r->notify_fd >= 0)
+		close(r->notify_fd);
+	r->notify_fd = -1;
+	if (r->notify_req || r->notify_resp)
+		seccomp_notify_free(r->notify_req, r->notify_resp);
+	r->notify_req = r->notify_resp = NULL;
+}
 
 int trace_take_listener(struct run *r)
 {
@@ -552,6 +723,7 @@ int trace_take_listener(struct run *r)
 		return -1;
 	}
 	r->notify_fd = fd;
+	r->trace_watched = true;
 	r->notify_req = req;
 	r->notify_resp = resp;
 	return 0;
@@ -564,7 +736,7 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		struct pollfd p = {r->notify_fd, POLLIN, 0};
 		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN)) {
 			if (p.revents & (POLLHUP | POLLERR | POLLNVAL)) {
-				trace_close(r);
+				close_listener(r);
 				return -1;
 			}
 			break;
@@ -575,7 +747,7 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		if (rc == -ENOENT || rc == -EINTR)
 			continue; /* the caller was interrupted before we took it */
 		if (rc < 0) {
-			trace_close(r);
+			close_listener(r);
 			return -1;
 		}
 		done++;
@@ -586,26 +758,35 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		char call[sizeof t->e[0].call], answer[32];
 		describe_call(r->notify_fd, req, call, sizeof call);
 		int err = lab_seccomp_refusal_errno(req->data.nr);
-		respond(r, req->id, err, 0);
-		errno_answer(answer, sizeof answer, err);
-		/* socket() is only ever No-network's rule, merged or not */
-		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket);
-		trace_add(t, call, answer, net ? "seccomp (No-network)" : "seccomp (Isolation)");
+		bool delivered = respond(r, req->id, err, 0);
+		answer_text(answer, sizeof answer, err, delivered);
+		/* socket() and socketpair() are only ever No-network's rules,
+		 * merged or not */
+		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket) ||
+		           req->data.nr == SCMP_SYS(socketpair);
+		trace_add(t, call, answer,
+		          !delivered ? NOT_DELIVERED_BY
+		          : net      ? "seccomp (No-network)"
+		                     : "seccomp (Isolation)");
 	}
 	return done;
 }
 
 void trace_close(struct run *r)
 {
-	for (int i = 0; i < r->n_connects; i++)
-		close(r->connects[i].fd);
-	r->n_connects = 0;
-	if (r->notify_fd >= 0)
-		close(r->notify_fd);
-	r->notify_fd = -1;
-	if (r->notify_req || r->notify_resp)
-		seccomp_notify_free(r->notify_req, r->notify_resp);
-	r->notify_req = r->notify_resp = NULL;
+	for (int i = 0; i < RUN_CONNECTS_MAX; i++) {
+		struct run_connect *c = &r->connects[i];
+		if (c->state == CONNECT_CALLING)
+			connect_stop(c);
+		if (c->state != CONNECT_FREE)
+			connect_free(c);
+	}
+	for (int i = 0; i < 2; i++)
+		if (r->connect_wake[i] >= 0) {
+			close(r->connect_wake[i]);
+			r->connect_wake[i] = -1;
+		}
+	close_listener(r);
 }
 
 /* ---------------- after the run ---------------- */
@@ -615,27 +796,23 @@ static const char *limits_on(const struct run *r)
 	return run_on(r, LAYER_LIMITS) ? " (Resource-limits)" : "";
 }
 
-/* Whether a connect() is in the trace already. */
-static bool has_connect(const struct lab_trace *t)
-{
-	for (int i = 0; i < t->n; i++)
-		if (!strncmp(t->e[i].call, "connect(", 8))
-			return true;
-	return false;
-}
-
 void trace_after_run(const struct run *r, struct lab_evidence *ev)
 {
 	struct lab_trace *t = &ev->trace;
 	const struct lab_limits *lim = &r->cfg->limits;
 	char by[96], sig[24];
 	/* no filter watched connect(): the lab's attacker listener saw the
-	 * connections that reached it */
-	if (ev->attacker_conns > 0 && r->have_decoys && !has_connect(t)) {
+	 * connections that reached it. Only those that are this run's: the
+	 * port is on the host's loopback, where any local process can reach
+	 * it, so a connection counts when it carried the run's token, or (at
+	 * least one) when what reached the listener carried a canary. */
+	long mine = r->have_decoys ? r->d.conns_from_run : 0;
+	if (mine == 0 && ev->attacker_from_run)
+		mine = 1;
+	if (!r->trace_watched && mine > 0) {
 		char call[48];
 		snprintf(call, sizeof call, "connect(127.0.0.1:%d)", r->d.port);
-		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)",
-		            ev->attacker_conns);
+		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)", mine);
 	}
 	/* pids.events counts every fork the cgroup refused: the kernel's
 	 * EAGAIN, seen by the lab afterwards (rlimits leave no such count) */

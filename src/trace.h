@@ -11,6 +11,8 @@
 
 #include "run.h"
 
+#include <poll.h>
+
 /* Whether the trace is on: LAB_TRACE unset or anything but "0". */
 bool trace_wanted(void);
 /* Adds one entry, or counts it on an identical one, or past the cap in
@@ -24,13 +26,18 @@ int trace_take_listener(struct run *r);
  * the errno its rule gives. Returns how many it answered, -1 when the
  * listener is dead (closed here). */
 int trace_answer(struct run *r, struct lab_trace *t, int max);
-/* The connect() calls the lab made that are done: a blocking caller is
- * answered with the kernel's result, and each is logged. final: the run
- * is over, log what is left as unfinished. Returns how many. */
+/* The connect() calls the lab made that are done: the caller is answered
+ * with the kernel's result, and each is logged. final: the run is over,
+ * stop the calls still waiting (joining their threads) and log what is
+ * left as unfinished. Returns how many. */
 int trace_connects_ready(struct run *r, struct lab_trace *t, bool final);
+/* What the event loop polls for them (the threads' wake pipe, the
+ * non-blocking handshakes watched); any event: trace_connects_ready. */
+int trace_connect_poll(const struct run *r, struct pollfd *pfd, int max);
 /* After the run: what the lab's own counters say was refused or ended it. */
 void trace_after_run(const struct run *r, struct lab_evidence *ev);
-/* Closes the listener and frees the buffers; safe to call twice. */
+/* Stops and joins the connect() threads, closes the listener and frees
+ * the buffers; safe to call twice. No thread of the run outlives it. */
 void trace_close(struct run *r);
 
 #endif
