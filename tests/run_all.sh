@@ -27,7 +27,7 @@ run() { # NAME CMD...
 	local name=$1
 	shift
 	echo "== $name"
-	local out
+	local out t0=$SECONDS
 	out=$("$@" 2>&1)
 	local rc=$?
 	printf '%s\n' "$out" | grep -v '^ok - ' | grep -v -E "$SUMMARY"
@@ -41,7 +41,7 @@ run() { # NAME CMD...
 		s=${s:-0}
 		[[ $rc -ne 0 && $f -eq 0 ]] && f=1 && echo "not ok - $name exited $rc"
 	fi
-	echo "   $p passed, $f failed, $s skipped"
+	echo "   $p passed, $f failed, $s skipped ($((SECONDS - t0)) s)"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 	total_skip=$((total_skip + s))
@@ -81,5 +81,6 @@ else
 	total_pass=$((total_pass + 1))
 fi
 echo
+echo "the whole suite: $SECONDS s"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [[ $total_fail -eq 0 ]]
