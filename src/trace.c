@@ -157,10 +157,13 @@ static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
 		return;
 	}
 	buf[n] = '\0';
-	/* room for the quotes and "...": an escape is never cut in two */
+	/* room for the quotes and "...": an escape is never cut in two. The
+	 * string is always quoted first: what is shown is what was read, whole
+	 * or a prefix, never the buffer's old bytes */
 	char clean[2 * sizeof buf];
 	size_t room = cap > 6 ? cap - 5 : 1, len = strlen(buf);
-	bool whole = len < (size_t)n && quoted(clean, room < sizeof clean ? room : sizeof clean, buf) == len;
+	size_t held = quoted(clean, room < sizeof clean ? room : sizeof clean, buf);
+	bool whole = len < (size_t)n && held == len;
 	str_copy(out, cap, "\"");
 	str_append(out, cap, "%s%s\"", clean, whole ? "" : "...");
 }

@@ -169,6 +169,14 @@ libc = ctypes.CDLL(None, use_errno=True)
 src = b"\x1b]0;PWNED\x07\nfake\"\\\\x" + b"A" * 10
 print(libc.mount(src, b"/tmp\"), x = 0  (forged", b"ext4\\", 0, None))'
 
+# ---- the red team's findings against the trace (round 3) ----
+# 4: strings of 60 and 80 bytes: their own first bytes and "...", never
+# the decoding buffer's old contents (the red team's mnt.py)
+snippet mntlong takeover isolation 'import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount(b"B" * 60, b"/mnt/target", b"proc", 0, None)
+libc.mount(b"/dev/sda1", b"C" * 80, b"ext4", 0, None)'
+
 # the lab's listening ports (attacker listener, small internet): PID's
 lab_ports() { ss -ltnpH 2>/dev/null | awk -v p="pid=$1," '$0 ~ p { n = split($4, a, ":"); print a[n] }' | sort -u; }
 
@@ -338,6 +346,12 @@ for who in root nobody; do
 	j=$(cd "$T" && lab run "$T/mntq.py" --on all --json)
 	got=$(py "[bool(__import__('re').fullmatch(r'mount\(\"(?:[^\"\\\\]|\\\\.)*\", \"(?:[^\"\\\\]|\\\\.)*\", \"(?:[^\"\\\\]|\\\\.)*\", 0\)', e['call'])) and 'fake\\\\\"' in e['call'] for e in t if e['call'].startswith('mount(')]" <<<"$j" 2>&1)
 	expect_eq "$who: mount()'s strings: quotes and backslashes escaped, three whole strings" "$got" "[True]"
+
+	# ---- round 3, finding 4: long strings show their own prefix ----
+	j=$(cd "$T" && lab run "$T/mntlong.py" --on all --json)
+	got=$(py "[e['call'] for e in t if e['call'].startswith('mount(')]" <<<"$j" 2>&1)
+	expect_eq "$who: mount() with a 60- and an 80-byte string: their own first 47 bytes, then ..." "$got" \
+		"['mount(\"$(printf 'B%.0s' {1..47})...\", \"/mnt/target\", \"proc\", 0)', 'mount(\"/dev/sda1\", \"$(printf 'C%.0s' {1..47})...\", \"ext4\", 0)']"
 
 	# ---- LAB_TRACE=0: the filter answers itself, nothing listed ----
 	j=$(cd "$T" && LAB_TRACE=0 lab run host-takeover --on all --json)
