@@ -84,9 +84,21 @@ static const char *const refused[] = {
     "name_to_handle_at",
 };
 
+/* Landlock's three calls, refused while the lab makes connect() itself
+ * (watch_connect). */
+static const char *const landlock_calls[] = {"landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"};
+
+bool lab_seccomp_is_landlock(int nr)
+{
+	for (size_t i = 0; i < sizeof landlock_calls / sizeof *landlock_calls; i++)
+		if (nr == seccomp_syscall_resolve_name(landlock_calls[i]))
+			return true;
+	return false;
+}
+
 int lab_seccomp_refusal_errno(int nr)
 {
-	if (nr == SCMP_SYS(clone3))
+	if (nr == SCMP_SYS(clone3) || lab_seccomp_is_landlock(nr))
 		return ENOSYS;
 	/* only No-network's filter refuses these: socket() a family "not
 	 * there", socketpair() a type "not there" (as if the kernel lacked
@@ -98,10 +110,24 @@ int lab_seccomp_refusal_errno(int nr)
 
 /* The trace also watches connect(): the filter stops the caller and the
  * lab makes the call itself on the caller's own socket (trace.c), so the
- * answer is the kernel's for the sandbox's network. It refuses nothing. */
+ * answer is the kernel's for the sandbox's network. It refuses no
+ * connect(). But an LSM checks the task that calls, not the socket: a
+ * snippet that forbade itself connect() with Landlock would get through on
+ * the lab's call. So, exactly while the lab makes the calls, Landlock is
+ * refused ENOSYS, as on a kernel built without it (libraries treat it as
+ * best-effort, and the snippet knows it holds no such rule). AppArmor and
+ * SELinux labels are compared per call in trace.c instead. */
 static int watch_connect(scmp_filter_ctx ctx, bool notify)
 {
-	return notify ? seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0) : 0;
+	if (!notify)
+		return 0;
+	int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+	for (size_t i = 0; rc == 0 && i < sizeof landlock_calls / sizeof *landlock_calls; i++) {
+		int nr = seccomp_syscall_resolve_name(landlock_calls[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+	}
+	return rc;
 }
 
 /* What a refusal does: the errno itself, or ask the lab (which answers the

@@ -16,6 +16,10 @@ scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, 
  * socketpair). With notify both filters
  * also stop connect() for the lab to make (trace.c); it refuses none. */
 int lab_seccomp_refusal_errno(int nr);
+/* landlock_create_ruleset, landlock_add_rule, landlock_restrict_self: with
+ * notify, refused ENOSYS while the lab makes connect() itself (an LSM
+ * checks the calling task, and that is then the lab). */
+bool lab_seccomp_is_landlock(int nr);
 /* No-network's filter: socket(AF_VSOCK) and socket(AF_UNIX) refused (the
  * namespace does not fence them), socketpair() of any type but SOCK_STREAM
  * (a datagram pair can be pointed at any socket file), io_uring too. */

@@ -157,10 +157,13 @@ static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
 		return;
 	}
 	buf[n] = '\0';
-	/* room for the quotes and "...": an escape is never cut in two */
+	/* room for the quotes and "...": an escape is never cut in two. The
+	 * string is always quoted first: what is shown is what was read, whole
+	 * or a prefix, never the buffer's old bytes */
 	char clean[2 * sizeof buf];
 	size_t room = cap > 6 ? cap - 5 : 1, len = strlen(buf);
-	bool whole = len < (size_t)n && quoted(clean, room < sizeof clean ? room : sizeof clean, buf) == len;
+	size_t held = quoted(clean, room < sizeof clean ? room : sizeof clean, buf);
+	bool whole = len < (size_t)n && held == len;
 	str_copy(out, cap, "\"");
 	str_append(out, cap, "%s%s\"", clean, whole ? "" : "...");
 }
@@ -247,6 +250,9 @@ static const struct {
     {"vhangup", ""},
     {"reboot", "xx"},
     {"socket", "a"},
+    {"landlock_create_ruleset", "xdx"},
+    {"landlock_add_rule", "ddx"},
+    {"landlock_restrict_self", "dx"},
 };
 
 static const char *shape_of(const char *name)
@@ -451,6 +457,60 @@ static bool same_file(int a, int b)
 	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* A pidfd for the calling thread: req->pid is its TID, and pidfd_open()
+ * takes a TID that is no group leader only with PIDFD_THREAD (Linux 6.9).
+ * Before that (a non-leader TID alone is EINVAL or ENOENT, by kernel),
+ * the thread group's leader (Tgid in /proc/TID/status): its
+ * descriptor table is the caller's unless the thread was cloned without
+ * CLONE_FILES, and then the socket taken is still one of the sandbox's
+ * own (see caller_socket). The notification is checked after the take, so
+ * a TID reused meanwhile is caught there. */
+static int caller_pidfd(unsigned tid)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (pfd >= 0 || errno != EINVAL) /* EINVAL: a kernel without the flag */
+		return pfd;
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%u/status", tid);
+	FILE *f = fopen(path, "re");
+	unsigned tgid = 0;
+	while (f && !tgid && fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %u", &tgid) != 1)
+			tgid = 0;
+	if (f)
+		fclose(f);
+	return tgid ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
+}
+
+/* The task's LSM label (AppArmor, SELinux, Smack): /proc/.../attr/current,
+ * or "" where no LSM keeps one (the read fails, as on this kind of host). */
+static void lsm_label(const char *path, char *out, size_t cap)
+{
+	out[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, out, cap - 1);
+	if (fd >= 0)
+		close(fd);
+	out[n > 0 ? n : 0] = '\0';
+}
+
+/* True when the caller's LSM label is the lab's own. AppArmor and SELinux
+ * check the task that calls connect(), not the socket: a snippet that
+ * moved itself into a stricter profile (change_profile, setcon) must not
+ * see its connect() made under the lab's looser one. */
+static bool same_lsm_label(unsigned tid)
+{
+	char path[64], theirs[256], ours[256];
+	snprintf(path, sizeof path, "/proc/%u/attr/current", tid);
+	lsm_label(path, theirs, sizeof theirs);
+	lsm_label("/proc/thread-self/attr/current", ours, sizeof ours);
+	return strcmp(theirs, ours) == 0;
+}
+
 /* The caller's socket, duplicated into the lab (pidfd_getfd), or -1. The
  * caller's fd N is read at the lab's pace, so it is taken twice and must
  * name the same socket both times, and the notification is checked after
@@ -461,13 +521,13 @@ static bool same_file(int a, int b)
  * grants nothing the snippet could not do itself (docs/layers.md). */
 static int caller_socket(const struct run *r, const struct seccomp_notif *req, int family)
 {
-	int pfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+	int pfd = caller_pidfd(req->pid);
 	int dup = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
 	int again = dup < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
 	if (pfd >= 0)
 		close(pfd);
 	bool ok = dup >= 0 && again >= 0 && same_file(dup, again) && lab_can_call(dup, family) &&
-	          seccomp_notify_id_valid(r->notify_fd, req->id) == 0;
+	          same_lsm_label(req->pid) && seccomp_notify_id_valid(r->notify_fd, req->id) == 0;
 	if (again >= 0)
 		close(again);
 	if (!ok && dup >= 0) {
@@ -765,9 +825,10 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket) ||
 		           req->data.nr == SCMP_SYS(socketpair);
 		trace_add(t, call, answer,
-		          !delivered ? NOT_DELIVERED_BY
-		          : net      ? "seccomp (No-network)"
-		                     : "seccomp (Isolation)");
+		          !delivered                              ? NOT_DELIVERED_BY
+		          : lab_seccomp_is_landlock(req->data.nr) ? "seccomp (trace: the lab makes connect() itself)"
+		          : net                                   ? "seccomp (No-network)"
+		                                                  : "seccomp (Isolation)");
 	}
 	return done;
 }

