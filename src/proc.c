@@ -98,3 +98,86 @@ int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
 	free(all);
 	return count;
 }
+
+/* One /proc/net/tcp{,6} line: local and remote "ADDR:PORT" and the inode. */
+static bool tcp_line_matches(const char *line, const char *local, const char *remote, unsigned long *inode)
+{
+	char l[64], r[64];
+	unsigned long ino;
+	/* sl local rem st tx:rx tr:when retr uid timeout inode */
+	if (sscanf(line, " %*s %63s %63s %*s %*s %*s %*s %*s %*s %lu", l, r, &ino) != 3)
+		return false;
+	size_t ll = strlen(l), rl = strlen(r), kl = strlen(local), kr = strlen(remote);
+	/* tcp6 holds a v4 peer as ::ffff:127.0.0.1, the v4 part last */
+	if (ll < kl || rl < kr || strcmp(l + ll - kl, local) || strcmp(r + rl - kr, remote))
+		return false;
+	if (ll > kl && strncmp(l, "0000000000000000FFFF0000", ll - kl))
+		return false;
+	*inode = ino;
+	return true;
+}
+
+long proc_tcp_inode(unsigned lport, unsigned rport)
+{
+	char local[32], remote[32], line[512];
+	/* 127.0.0.1 as the kernel prints it: host byte order, in hex */
+	snprintf(local, sizeof local, "0100007F:%04X", lport);
+	snprintf(remote, sizeof remote, "0100007F:%04X", rport);
+	static const char *const tables[] = {"/proc/self/net/tcp", "/proc/self/net/tcp6"};
+	for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+		FILE *f = fopen(tables[t], "re");
+		if (!f)
+			continue;
+		unsigned long ino = 0;
+		bool found = false;
+		while (!found && fgets(line, sizeof line, f))
+			found = tcp_line_matches(line, local, remote, &ino);
+		fclose(f);
+		if (found)
+			return (long)ino;
+	}
+	return -1;
+}
+
+/* Whether pid holds the socket: its fds, at most PROC_FDS_MAX of them. */
+#define PROC_FDS_MAX 4096
+static bool holds_socket(pid_t pid, const char *want)
+{
+	char dir[64], path[64 + 256 + 2], link[64];
+	snprintf(dir, sizeof dir, "/proc/%d/fd", pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *e;
+	for (int n = 0; !found && n < PROC_FDS_MAX && (e = readdir(d)); n++) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		ssize_t k = readlink(path, link, sizeof link - 1);
+		if (k <= 0)
+			continue;
+		link[k] = '\0';
+		found = !strcmp(link, want);
+	}
+	closedir(d);
+	return found;
+}
+
+#define PROC_TREE_MAX 512
+bool proc_tree_holds_socket(pid_t root, unsigned long inode)
+{
+	char want[48];
+	snprintf(want, sizeof want, "socket:[%lu]", inode);
+	if (holds_socket(root, want))
+		return true;
+	pid_t *kids = malloc(PROC_TREE_MAX * sizeof *kids);
+	if (!kids)
+		return false;
+	int n = proc_descendants(root, kids, PROC_TREE_MAX, true);
+	bool found = false;
+	for (int i = 0; i < n && i < PROC_TREE_MAX && !found; i++)
+		found = holds_socket(kids[i], want);
+	free(kids);
+	return found;
+}

@@ -8,4 +8,12 @@
 /* Fills out (up to max) with the descendants of root (root excluded) and
  * returns how many there are (may exceed max). */
 int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only);
+/* The inode of the lab's own TCP socket at 127.0.0.1:lport whose peer is
+ * 127.0.0.1:rport, read in /proc/self/net/tcp then tcp6 (the lab's network
+ * namespace): > 0 found, 0 found but orphaned (its owner closed it), -1
+ * not there. */
+long proc_tcp_inode(unsigned lport, unsigned rport);
+/* Whether root or one of its live descendants holds "socket:[inode]" among
+ * its fds. Bounded: 512 processes, 4096 fds each. */
+bool proc_tree_holds_socket(pid_t root, unsigned long inode);
 #endif
