@@ -248,7 +248,9 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 
 /* `exec`: any command, stdio passed through, same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
- * lab failed, 126/127 as a shell, 2 when the current folder is refused). */
-int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[]);
+ * lab failed, 126/127 as a shell, 2 when the current folder is refused).
+ * opts (may be NULL): its abort fd stops CMD the way it stops a run. */
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
+             const struct lab_run_opts *opts);
 
 #endif

@@ -911,7 +911,8 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	verdict_decide(s, cfg, res);
 }
 
-int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
+             const struct lab_run_opts *opts)
 {
 	struct run r;
 	run_init(&r, cfg, layers);
@@ -922,7 +923,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	struct strbuf none = {0};
 	int code = 125;
 	if (plan_exec(&r, &ev) == 0)
-		run_watch(&r, box_for(cfg, layers), NULL, &ev, &none);
+		run_watch(&r, box_for(cfg, layers), opts, &ev, &none);
 	run_cleanup(&r);
 	sb_free(&none);
 	if (ev.started) {
