@@ -259,7 +259,13 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 			if (i < ATTACKER_CONNS) {
 				d->conn[i].fd = c;
 				/* now, while the peer's socket is most likely still open */
-				int o = d->peer_origin ? d->peer_origin(d->peer_ctx, c) : DECOY_ORIGIN_UNTIED;
+				/* each look walks /proc: a budget, so a snippet's flood of
+				 * connections cannot stall the lab's loop */
+				int o = DECOY_ORIGIN_UNTIED;
+				if (d->peer_origin && d->peer_lookups < DECOY_PEER_LOOKUPS) {
+					d->peer_lookups++;
+					o = d->peer_origin(d->peer_ctx, c);
+				}
 				d->conn[i].origin = o >= 0 && o <= DECOY_ORIGIN_STRANGER ? o : DECOY_ORIGIN_UNTIED;
 				d->conns_by_origin[d->conn[i].origin]++;
 			} else {

@@ -6,9 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DECOY_SECRETS  6
-#define ATTACKER_CONNS 4
-#define DECOY_VARIANTS 8
+#define DECOY_SECRETS      6
+#define ATTACKER_CONNS     4
+#define DECOY_VARIANTS     8
+#define DECOY_PEER_LOOKUPS 256 /* per run */
 
 struct attacker_conn {
 	int fd;
@@ -68,6 +69,7 @@ struct lab_decoys {
 	 * peer is (enum decoy_origin): bytes need no token to be the run's */
 	int (*peer_origin)(void *ctx, int fd);
 	void *peer_ctx;
+	int peer_lookups;            /* how many times peer_origin was asked, at most DECOY_PEER_LOOKUPS */
 	uint64_t bytes_by_origin[3]; /* what each kind of connection sent */
 	long conns_by_origin[3];
 };
