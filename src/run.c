@@ -218,7 +218,7 @@ static bool attacker_accept_ok(void *eg, int fd)
 static int attacker_peer_origin(void *ctx, int fd)
 {
 	const struct run *r = ctx;
-	struct sockaddr_in peer, self;
+	struct sockaddr_in peer = {0}, self = {0};
 	socklen_t pl = sizeof peer, sl = sizeof self;
 	if (r->child_pid <= 0 || getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&self, &sl) < 0 || peer.sin_family != AF_INET)
