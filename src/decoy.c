@@ -256,10 +256,21 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 			int i = 0;
 			while (i < ATTACKER_CONNS && d->conn[i].fd >= 0)
 				i++;
-			if (i < ATTACKER_CONNS)
+			if (i < ATTACKER_CONNS) {
 				d->conn[i].fd = c;
-			else
+				/* now, while the peer's socket is most likely still open */
+				/* each look walks /proc: a budget, so a snippet's flood of
+				 * connections cannot stall the lab's loop */
+				int o = DECOY_ORIGIN_UNTIED;
+				if (d->peer_origin && d->peer_lookups < DECOY_PEER_LOOKUPS) {
+					d->peer_lookups++;
+					o = d->peer_origin(d->peer_ctx, c);
+				}
+				d->conn[i].origin = o >= 0 && o <= DECOY_ORIGIN_STRANGER ? o : DECOY_ORIGIN_UNTIED;
+				d->conns_by_origin[d->conn[i].origin]++;
+			} else {
 				close(c); /* too many at once: the attacker only needs one */
+			}
 		}
 		return;
 	}
@@ -276,6 +287,7 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 			return;
 		}
 		d->bytes += (uint64_t)r;
+		d->bytes_by_origin[c->origin] += (uint64_t)r;
 		if (d->received_len < RECEIVED_MAX) {
 			size_t take = (size_t)r;
 			if (take > RECEIVED_MAX - d->received_len)
@@ -446,6 +458,7 @@ bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECR
 		secrets[i] = sc.found[i];
 		any |= sc.found[i];
 	}
-	return any || decoy_attacker_got_canary(d) ||
+	/* a socket of the run's own processes sent bytes: the run's, marks or not */
+	return any || decoy_attacker_got_canary(d) || d->bytes_by_origin[DECOY_ORIGIN_RUN] > 0 ||
 	       memmem(d->received, d->received_len, d->run_token, strlen(d->run_token));
 }

@@ -6,9 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DECOY_SECRETS  6
-#define ATTACKER_CONNS 4
-#define DECOY_VARIANTS 8
+#define DECOY_SECRETS      6
+#define ATTACKER_CONNS     4
+#define DECOY_VARIANTS     8
+#define DECOY_PEER_LOOKUPS 256 /* per run */
 
 struct attacker_conn {
 	int fd;
@@ -16,6 +17,14 @@ struct attacker_conn {
 	size_t len, cap;
 	bool answered;
 	bool from_run; /* its request carried the run's token */
+	int origin;    /* enum decoy_origin: whose socket was at the other end */
+};
+
+/* Whose socket connected to the attacker, seen from outside at accept time. */
+enum decoy_origin {
+	DECOY_ORIGIN_UNTIED,   /* the lab could not tell (no way to look, or the socket was gone) */
+	DECOY_ORIGIN_RUN,      /* a process of this run held it */
+	DECOY_ORIGIN_STRANGER, /* a live socket no process of this run held */
 };
 
 struct lab_decoys {
@@ -56,6 +65,13 @@ struct lab_decoys {
 	 * and not counted: only the lab's proxy may reach the attacker then */
 	bool (*accept_ok)(void *ctx, int fd);
 	void *accept_ctx;
+	/* when set (No-network off), tells at accept time whose socket the
+	 * peer is (enum decoy_origin): bytes need no token to be the run's */
+	int (*peer_origin)(void *ctx, int fd);
+	void *peer_ctx;
+	int peer_lookups;            /* how many times peer_origin was asked, at most DECOY_PEER_LOOKUPS */
+	uint64_t bytes_by_origin[3]; /* what each kind of connection sent */
+	long conns_by_origin[3];
 };
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */

@@ -99,6 +99,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
 	X("exception_line", ev->exception_line, 0, INT_MAX)           \
 	X("attacker_from_run", ev->attacker_from_run, BOOL)           \
+	X("attacker_untied_bytes", ev->attacker_untied_bytes, 0, LLONG_MAX) \
+	X("attacker_stranger_bytes", ev->attacker_stranger_bytes, 0, LLONG_MAX) \
 	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX) \
 	X("net_mode", ev->net_mode, 0, NET_MODE_COUNT - 1)            \
 	X("net_route_errno", ev->net_route_errno, -1, 4095)           \

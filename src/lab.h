@@ -141,9 +141,12 @@ struct lab_evidence {
 	long attacker_conns;
 	uint64_t attacker_bytes;
 	bool attacker_got_canary;
-	bool attacker_from_run;  /* what came carried this run's token, canary row or a secret */
-	int secrets_to_attacker; /* planted secrets found in what the attacker received */
-	int net_probe_errno;     /* connect() from inside to the listener; -1 = not probed, 0 = connected */
+	bool attacker_from_run;           /* what came carried this run's token, canary row or a secret, or came
+	                                     from a socket a process of the run held */
+	uint64_t attacker_untied_bytes;   /* sent on connections the lab could not tie to anyone */
+	uint64_t attacker_stranger_bytes; /* sent by live sockets no process of this run held */
+	int secrets_to_attacker;          /* planted secrets found in what the attacker received */
+	int net_probe_errno;              /* connect() from inside to the listener; -1 = not probed, 0 = connected */
 	bool own_netns;
 	/* egress by allow-list (No-network's second setting, egress.c) */
 	int net_mode;                 /* enum lab_net_mode the run used */
@@ -245,7 +248,9 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 
 /* `exec`: any command, stdio passed through, same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
- * lab failed, 126/127 as a shell, 2 when the current folder is refused). */
-int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[]);
+ * lab failed, 126/127 as a shell, 2 when the current folder is refused).
+ * opts (may be NULL): its abort fd stops CMD the way it stops a run. */
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
+             const struct lab_run_opts *opts);
 
 #endif

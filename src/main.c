@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -82,7 +83,9 @@ static const char usage_tail[] = "  --on L turns exactly L on; --off L turns eve
                                  "  matrix: 0 every cell as expected, 1 some differ; audit: 0 nothing escaped and\n"
                                  "  legit ran, 1 otherwise, 4 the preset cannot run here; exec: the command's status\n"
                                  "  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
-                                 "  config or snippet. See containment-lab(1).\n";
+                                 "  config or snippet. run and exec stopped by SIGINT, SIGTERM or SIGHUP clean\n"
+                                 "  up first: run then gives its ERROR (4), exec 128+N for the lab's signal N.\n"
+                                 "  See containment-lab(1).\n";
 
 /* The layer lines come from the layer table, the one text --help, the
  * screen and the docs share; all of it through report_fputs, so a
@@ -223,6 +226,45 @@ static int cmd_list(const struct lab_config *cfg, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- run and exec: a signal aborts the run, it does not kill the lab ---- */
+
+/* Killed mid-run, the lab would leave the run folder (the decoy CSV and
+ * credentials in it), its cgroups and its listeners behind. So SIGINT,
+ * SIGTERM and SIGHUP only make the run's abort fd readable: the run takes
+ * its own abort path (kill, reap, clean up) and the lab reports it. */
+static int stop_pipe[2] = {-1, -1};
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	int saved = errno;
+	stop_signal = sig;
+	if (stop_pipe[1] >= 0)
+		(void)!write(stop_pipe[1], "!", 1);
+	errno = saved;
+}
+
+/* The abort fd to hand the run, or -1 (then a signal kills the lab as
+ * before: the run could not be stopped cleanly anyway). */
+static int stop_on_signals(void)
+{
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	struct sigaction sa = {.sa_handler = on_stop};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	return stop_pipe[0];
+}
+
+static void stop_said(const char *what)
+{
+	if (stop_signal)
+		fprintf(stderr, "containment-lab: %s stopped by %s: the sandbox was killed and cleaned up\n", what,
+		        strsignal(stop_signal));
+}
+
 static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
@@ -256,7 +298,9 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct lab_result res;
-	lab_run(cfg, &s, layers, NULL, &res);
+	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
+	lab_run(cfg, &s, layers, &opts, &res);
+	stop_said("run");
 	if (json)
 		report_json(&res);
 	else
@@ -395,7 +439,11 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	int rc = choose_layers(cfg, &lc, &layers);
 	if (rc)
 		return rc;
-	return lab_exec(cfg, layers, rw, &argv[i]);
+	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
+	rc = lab_exec(cfg, layers, rw, &argv[i], &opts);
+	stop_said("exec");
+	/* the shell's convention for a command stopped by signal N */
+	return stop_signal ? 128 + stop_signal : rc;
 }
 
 /* twin [--on L|--off L] [--docker|--bwrap]: the layers as another tool's

@@ -381,6 +381,9 @@ void report_json(const struct lab_result *r)
 	          ev->net_probe_errno);
 	/* how the figures were taken, and how it ended in the interpreter's words */
 	b.len--; /* reopen "measured" */
+	sb_printf(&b, ",\"attacker_from_run\":%s,\"attacker_untied_bytes\":%llu,\"attacker_stranger_bytes\":%llu",
+	          ev->attacker_from_run ? "true" : "false", (unsigned long long)ev->attacker_untied_bytes,
+	          (unsigned long long)ev->attacker_stranger_bytes);
 	sb_printf(&b, ",\"peak_mem_source\":\"%s\",\"peak_vm_bytes\":%llu,\"out_bytes\":%llu,\"mem_cap_killed\":%s",
 	          ev->peak_mem_from_cgroup ? "cgroup"
 	          : ev->peak_mem_sampled   ? "sampled"

@@ -12,11 +12,13 @@
 #include "box.h"
 #include "layer.h"
 #include "layers/env.h"
+#include "proc.h"
 #include "system.h"
 #include "trace.h"
 #include "util.h"
 #include "verdict.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -208,6 +211,24 @@ static bool attacker_accept_ok(void *eg, int fd)
 	return egress_opened(eg, fd);
 }
 
+/* Whose socket is at the other end of fd, a connection at the attacker:
+ * the peer's port on the lab's 127.0.0.1 names its socket in the lab's
+ * /proc/net/tcp, and that socket's inode is held by a process of this run
+ * or not. A run need not carry its token for its bytes to be its own. */
+static int attacker_peer_origin(void *ctx, int fd)
+{
+	const struct run *r = ctx;
+	struct sockaddr_in peer = {0}, self = {0};
+	socklen_t pl = sizeof peer, sl = sizeof self;
+	if (r->child_pid <= 0 || getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&self, &sl) < 0 || peer.sin_family != AF_INET)
+		return DECOY_ORIGIN_UNTIED;
+	long inode = proc_tcp_inode(ntohs(peer.sin_port), ntohs(self.sin_port));
+	if (inode <= 0) /* gone, or closed already (orphaned): no owner to ask */
+		return DECOY_ORIGIN_UNTIED;
+	return proc_tree_holds_socket(r->child_pid, (unsigned long)inode) ? DECOY_ORIGIN_RUN : DECOY_ORIGIN_STRANGER;
+}
+
 static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
@@ -233,6 +254,9 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	if (run_on(r, LAYER_NETWORK)) {
 		r->d.accept_ok = attacker_accept_ok;
 		r->d.accept_ctx = &r->eg;
+	} else {
+		r->d.peer_origin = attacker_peer_origin;
+		r->d.peer_ctx = r;
 	}
 	if (run_allowlist(r)) {
 		add_env(r, "LAB_ATTACKER=http://attacker.lab.test/%s/", r->d.run_token);
@@ -654,6 +678,8 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 		}
 	ev->attacker_conns = r->d.conns;
 	ev->attacker_bytes = r->d.bytes;
+	ev->attacker_untied_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_UNTIED];
+	ev->attacker_stranger_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_STRANGER];
 	ev->attacker_got_canary = decoy_attacker_got_canary(&r->d);
 	struct stat st;
 	if (lstat(r->d.host_target, &st) == 0) {
@@ -885,7 +911,8 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	verdict_decide(s, cfg, res);
 }
 
-int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[])
+int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
+             const struct lab_run_opts *opts)
 {
 	struct run r;
 	run_init(&r, cfg, layers);
@@ -896,7 +923,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	struct strbuf none = {0};
 	int code = 125;
 	if (plan_exec(&r, &ev) == 0)
-		run_watch(&r, box_for(cfg, layers), NULL, &ev, &none);
+		run_watch(&r, box_for(cfg, layers), opts, &ev, &none);
 	run_cleanup(&r);
 	sb_free(&none);
 	if (ev.started) {

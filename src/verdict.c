@@ -337,6 +337,47 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 
 /* ---- the other three threats: escape evidence, else the layer's proof ---- */
 
+/* An allow-list cannot tell data from a request, and neither can the lab:
+ * headers, a URL path or a short body can carry the data encoded (XOR, hex,
+ * split...). So any request the proxy let through from this run with bytes
+ * up takes CONTAINED away: the lab has no evidence that the mechanism
+ * stopped the attack, only that the canary it can read was not in it. */
+static bool allowed_bytes_up(const struct lab_evidence *ev)
+{
+	return ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed > 0 && ev->api_bytes > 0;
+}
+
+static void allowed_unread_lines(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char payload[32];
+	fmt_thousands(payload, sizeof payload, ev->api_payload);
+	add(r, "the egress proxy let %ld request(s) through to an allowed host", ev->proxy_allowed);
+	add(r,
+	    "api.lab.test: %ld request(s), %s bytes of bodies and query strings; headers and URL paths carry "
+	    "data too",
+	    ev->api_requests, payload);
+	if (ev->proxy_refused)
+		add(r, "the proxy did refuse %s", ev->proxy_refusal);
+	proxy_lines(r, 4);
+}
+
+static bool escaped_unread(struct lab_result *r, const char *what)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char bytes[32];
+	if (!allowed_bytes_up(ev))
+		return false;
+	fmt_thousands(bytes, sizeof bytes, ev->api_bytes);
+	r->verdict = VERDICT_ESCAPED;
+	set_headline(r,
+	             "The proxy let %ld request(s), %s bytes, through to api.lab.test; the lab found no %s it can "
+	             "read in them, but an allow-list cannot tell data from a request",
+	             ev->proxy_allowed, bytes, what);
+	allowed_unread_lines(r);
+	return true;
+}
+
 static void judge_secrets(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -359,7 +400,14 @@ static void judge_secrets(struct lab_result *r)
 			add(r, "the decoy ~/.aws/credentials was mounted into the sandbox");
 		return;
 	}
-	if (broke_by_itself(r) || !(r->layers & LAYER_BIT(LAYER_ENV)) || ev->creds_mounted)
+	bool in_reach = !(r->layers & LAYER_BIT(LAYER_ENV)) || ev->creds_mounted;
+	/* secrets in reach and requests let out with bytes: they may have left
+	 * encoded, so neither BROKE nor CONTAINED is true */
+	if (in_reach && escaped_unread(r, "planted secret")) {
+		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
+		return;
+	}
+	if (broke_by_itself(r) || in_reach)
 		broke(r, "no planted secret came out, though Clean-env was off and they were there to take");
 	else {
 		r->verdict = VERDICT_CONTAINED;
@@ -416,10 +464,15 @@ static void exfil_contained_headline(struct lab_result *r, bool gv)
 	const struct lab_evidence *ev = &r->ev;
 	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_refused)
 		set_headline(r, "The egress proxy refused %s", ev->proxy_refusal);
-	else if (ev->net_mode == NET_MODE_ALLOWLIST)
+	else if (ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed == 0)
 		set_headline(r,
 		             "No way out but the egress proxy: off loopback connect() -> Network is unreachable, and "
 		             "nothing of this run went through it");
+	else if (ev->net_mode == NET_MODE_ALLOWLIST)
+		set_headline(r,
+		             "No way out but the egress proxy: off loopback connect() -> Network is unreachable; the "
+		             "proxy let %ld request(s) through, and api.lab.test received no byte of them",
+		             ev->proxy_allowed);
 	else if (ev->net_probe_errno == ENETUNREACH && vm(r))
 		set_headline(r, "connect() failed: Network is unreachable — the microVM has no network card");
 	else if (ev->net_probe_errno == ENETUNREACH)
@@ -432,29 +485,27 @@ static void exfil_contained_headline(struct lab_result *r, bool gv)
 		             strerror(ev->net_probe_errno));
 }
 
-/* An allow-list cannot tell data from a request: api.lab.test got more
- * request bodies and query strings than a request needs, and the lab could
- * not read the canary row in them (XOR, split, padded...). Not CONTAINED. */
-#define PAYLOAD_UNREAD 256
-static bool escaped_unread(struct lab_result *r)
+/* With the network open, bytes at the attacker the lab could tie neither to
+ * this run nor to anyone else (no mark it can read, and the sending socket
+ * was closed before the lab could ask whose it was): not "nothing reached
+ * the attacker". The door was open and something came through it. */
+static bool escaped_untied(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	if (ev->net_mode != NET_MODE_ALLOWLIST || !(r->layers & LAYER_BIT(LAYER_NETWORK)) || !ev->proxy_allowed ||
-	    ev->api_payload < PAYLOAD_UNREAD)
+	if (ev->attacker_untied_bytes == 0 || (r->layers & LAYER_BIT(LAYER_NETWORK)))
 		return false;
-	fmt_thousands(bytes, sizeof bytes, ev->api_payload);
+	fmt_thousands(bytes, sizeof bytes, ev->attacker_untied_bytes);
 	r->verdict = VERDICT_ESCAPED;
 	set_headline(r,
-	             "api.lab.test received %s bytes of request bodies from this run; the lab could not read the "
-	             "canary row in them (it may be encoded or split) — an allow-list cannot tell data from a request",
+	             "The network was open and the attacker received %s bytes the lab could not tie to this run "
+	             "or to another",
 	             bytes);
-	add(r, "the egress proxy let %ld request(s) through to an allowed host", ev->proxy_allowed);
-	add(r, "api.lab.test: %ld request(s), %s bytes of bodies and query strings, canary row not found as sent",
-	    ev->api_requests, bytes);
-	if (ev->proxy_refused)
-		add(r, "the proxy did refuse %s", ev->proxy_refusal);
-	proxy_lines(r, 4);
+	add(r, "no mark of this run the lab can read (token, canary row, secret) was in them, and the sending "
+	       "socket was closed before the lab could see whose it was");
+	add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes from such sockets", ev->attacker_conns,
+	    bytes);
+	add(r, "the sandbox shared the host's network namespace: nothing kept it from the listener");
 	return true;
 }
 
@@ -484,7 +535,7 @@ static void judge_exfil(struct lab_result *r)
 		proxy_lines(r, 3);
 		return;
 	}
-	if (escaped_through_allowed(r) || escaped_unread(r))
+	if (escaped_through_allowed(r) || escaped_unread(r, "canary") || escaped_untied(r))
 		return;
 	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
 	 * refuses (ECONNREFUSED) rather than being unreachable */
@@ -512,8 +563,8 @@ static void judge_exfil(struct lab_result *r)
 	if (ev->attacker_bytes > 0)
 		add(r,
 		    "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
-		    "row or secrets): another run's, not counted",
-		    bytes);
+		    "row or secrets)%s: another run's, not counted",
+		    bytes, ev->attacker_stranger_bytes ? ", from sockets no process of this run held" : "");
 	else
 		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);
 	proxy_lines(r, 3);

@@ -367,5 +367,59 @@ j=$(LC_ALL=C "$BIN" --config "$T/u8/layers.ini" run u8 --json)
 expect_contains "LC_ALL=C --json stays UTF-8" "$j" 'café — 中 → ok'
 check "LC_ALL=C --json is valid UTF-8 JSON" $PY -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8","strict"))' <<<"$j"
 
+# ---- a run stopped by a signal cleans up first (red team round 3) ----
+# Killed mid-run the lab used to leave the run folder (decoy CSV and
+# credentials) and its cgroups. SIGINT, SIGTERM and SIGHUP now abort the
+# run: run reports ERROR "Aborted" (4), exec 128+N; nothing is left.
+mkdir -p "$T/sig"
+cp "$BIN" "$T/sig/containment-lab"
+cp "$CONF" "$T/sig/layers.ini"
+cp -r "${CONF%/layers.ini}/snippets" "$T/sig/"
+printf '# lab:title: holds on\n# lab:threat: exfil\n# lab:layer: network\n# lab:consequence: test\nimport os, time\nfor i in range(3):\n    if os.fork() == 0:\n        time.sleep(60); os._exit(0)\nprint("holding", flush=True)\ntime.sleep(60)\n' >"$T/sig/hold.py"
+chmod -R a+rX "$T/sig"
+whos=(root)
+[[ $(id -u) == 0 ]] && whos+=(nobody)
+for who in "${whos[@]}"; do
+	runner=()
+	[[ $who == nobody ]] && runner=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	for sig in INT TERM HUP; do
+		t0=$(date +%s%N)
+		# exec: $! is the lab's own pid, which names its run folder and cgroups
+		(cd "$T/sig" && exec "${runner[@]}" ./containment-lab --config layers.ini --network-mode allowlist \
+			run ./hold.py --on all >"$T/sig/out" 2>&1) &
+		lp=$!
+		for _ in $(seq 50); do
+			compgen -G "$TMPDIR/containment-lab.$lp.*" >/dev/null && break
+			sleep 0.05
+		done
+		sleep 1.5
+		kill -"$sig" "$lp"
+		wait "$lp"
+		rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		left=$(ls -d "$TMPDIR"/containment-lab."$lp".* /sys/fs/cgroup/*/containment-lab.run-"$lp"-* 2>/dev/null)
+		got="rc=$rc aborted=$(grep -c 'Aborted: the run was stopped and cleaned up' "$T/sig/out") left=[$left] fast=$((ms < 8000))"
+		expect_eq "$who: run stopped by SIG$sig mid-run: ERROR (4), says Aborted, no run folder or cgroup left, no wait for the snippet" \
+			"$got" "rc=4 aborted=1 left=[] fast=1"
+	done
+	for sig in INT TERM; do
+		(cd "$T/sig" && exec "${runner[@]}" ./containment-lab --config layers.ini exec --on all -- /bin/sleep 60) 2>"$T/sig/err" &
+		lp=$!
+		sleep 1
+		kill -"$sig" "$lp"
+		wait "$lp"
+		rc=$?
+		want=$((128 + $(kill -l "$sig")))
+		left=$(ls -d "$TMPDIR"/containment-lab."$lp".* /sys/fs/cgroup/*/containment-lab.run-"$lp"-* 2>/dev/null)
+		expect_eq "$who: exec stopped by SIG$sig: exit $want, says so, nothing left" \
+			"rc=$rc said=$(grep -c 'exec stopped by' "$T/sig/err") left=[$left]" "rc=$want said=1 left=[]"
+	done
+done
+if pgrep -f "$T/sig/hold.py|/bin/sleep 60" >/dev/null; then
+	not_ok "no snippet process left after the stopped runs" "$(pgrep -af "$T/sig/hold.py|/bin/sleep 60")"
+else
+	ok "no snippet process left after the stopped runs"
+fi
+
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$(leftovers_snapshot)" "$before"
 finish

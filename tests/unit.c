@@ -318,6 +318,15 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 
 static void test_allowlist_truth(const struct lab_config *base, const struct snippet *ex, const struct snippet *legit);
 
+/* Whether any evidence line of r holds text. */
+static bool evidence_has(const struct lab_result *r, const char *text)
+{
+	for (int i = 0; i < r->n_evidence; i++)
+		if (strstr(r->evidence[i], text))
+			return true;
+	return false;
+}
+
 static void test_verdicts(void)
 {
 	struct lab_config cfg;
@@ -360,6 +369,56 @@ static void test_verdicts(void)
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: bytes at the attacker = ESCAPED with the count",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "1,204 bytes") && strstr(r.headline, "canary"));
+
+	/* red team round 3: bytes at the attacker the lab could tie to no one,
+	 * with the network open, are not "nothing reached the attacker" */
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK);
+	r.ev.started = true;
+	r.ev.net_probe_errno = -1;
+	r.ev.attacker_bytes = r.ev.attacker_untied_bytes = 3527;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil: network off, 3,527 untied bytes = ESCAPED, says it could not tie them",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "3,527 bytes the lab could not tie"));
+	r.ev.attacker_untied_bytes = 0;
+	r.ev.attacker_stranger_bytes = 3527;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil: network off, a live stranger's bytes only = BROKE, the bytes named as not counted",
+	      r.verdict == VERDICT_BROKE && evidence_has(&r, "no process of this run held"));
+	/* an allow-list cannot tell data from a request */
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.own_netns = true;
+	r.ev.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.net_probe_errno = ECONNREFUSED;
+	r.ev.net_route_errno = ENETUNREACH;
+	r.ev.proxy_allowed = 1;
+	r.ev.api_requests = 1;
+	r.ev.api_bytes = 315;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil behind the allow-list: 1 request let through, 315 bytes, no canary read = ESCAPED, never "
+	      "'nothing went through'",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "1 request(s), 315 bytes") &&
+	          !strstr(r.headline, "nothing of this run"));
+	r.ev.proxy_allowed = 0;
+	r.ev.api_requests = 0;
+	r.ev.api_bytes = 0;
+	r.ev.proxy_refused = 1;
+	verdict_decide(&ex, &cfg, &r);
+	CHECK("exfil behind the allow-list: refused only = CONTAINED", r.verdict == VERDICT_CONTAINED);
+	struct snippet sec3 = attack(THREAT_SECRETS, LAYER_ENV);
+	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_ENV);
+	r.ev.proxy_allowed = 1;
+	r.ev.api_bytes = 590;
+	r.ev.canaries_planted = 6;
+	verdict_decide(&sec3, &cfg, &r);
+	CHECK("secrets, Clean-env off, a request let through with bytes = ESCAPED, not BROKE",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "no planted secret it can read"));
+	r.layers = LAYERS_ALL;
+	verdict_decide(&sec3, &cfg, &r);
+	CHECK("secrets, Clean-env on, a request let through = CONTAINED by Clean-env (nothing in reach)",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ENV);
 
 	struct snippet sec = attack(THREAT_SECRETS, LAYER_ENV);
 	memset(&r, 0, sizeof r);
