@@ -101,21 +101,10 @@ void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *
 	int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, prog);
 	if (fd < 0)
 		run_fail(r, "load a seccomp filter with a listener", which, errno);
-	char byte = 'n';
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&byte, 1};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	/* a refusal nobody answers would stop the snippet at its first one */
-	if (sendmsg(r->sync[0], &msg, MSG_NOSIGNAL) < 0)
-		run_fail(r, "hand the filter's listener to the lab", which, errno);
+	int e = fd_send(r->sync[0], fd, 'n');
+	if (e < 0)
+		run_fail(r, "hand the filter's listener to the lab", which, -e);
 	close(fd);
 }
 

@@ -183,21 +183,10 @@ int egress_child_door(struct egress *e, const char **what)
 	int fd = listen_loopback(EGRESS_PORT, NULL);
 	if (fd < 0)
 		return -fd;
-	char byte = 'L';
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&byte, 1};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	*what = "hand the proxy's socket to the lab";
-	if (sendmsg(e->chan[1], &msg, MSG_NOSIGNAL) < 0)
-		return errno;
+	int err = fd_send(e->chan[1], fd, 'L');
+	if (err < 0)
+		return -err;
 	/* the snippet must never accept() on the lab's door */
 	close(fd);
 	close(e->chan[1]);
@@ -213,19 +202,12 @@ void egress_after_clone(struct egress *e)
 
 static void take_door(struct egress *e)
 {
-	char byte;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&byte, 1};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-	ssize_t n = recvmsg(e->chan[0], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	char tag = 0;
+	int fd = fd_recv(e->chan[0], &tag);
+	if (fd == -EAGAIN)
 		return;
-	struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
-		memcpy(&e->listen_fd, CMSG_DATA(c), sizeof(int));
+	if (fd >= 0) {
+		e->listen_fd = fd;
 		fcntl(e->listen_fd, F_SETFL, fcntl(e->listen_fd, F_GETFL) | O_NONBLOCK);
 	}
 	close(e->chan[0]); /* one socket, once: the pair is done */

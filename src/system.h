@@ -35,6 +35,13 @@ int remove_tree(const char *path);
 /* Marks every descriptor from `from` up close-on-exec: close_range, then
  * /proc/self/fd, then one by one up to RLIMIT_NOFILE. 0 or -errno. */
 int fds_cloexec_from(int from);
+/* Hands fd over a unix socket (SCM_RIGHTS) with a one-byte tag: 0 or
+ * -errno. The sender still owns its copy. */
+int fd_send(int sock, int fd, char tag);
+/* Takes one descriptor (close-on-exec) sent by fd_send, without waiting:
+ * the descriptor, -1 when none came with the message (tag still set when
+ * a byte came), or -EAGAIN when nothing is there yet. */
+int fd_recv(int sock, char *tag);
 /* $TMPDIR when it is an absolute path, else /tmp: where run folders live. */
 const char *temp_dir(void);
 

@@ -21,6 +21,7 @@
 #include "trace.h"
 
 #include "seccomp_filter.h"
+#include "system.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -753,19 +754,9 @@ static void close_listener(struct run *r)
 int trace_take_listener(struct run *r)
 {
 	char byte = 0;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&byte, 1};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-	ssize_t n = recvmsg(r->sync[1], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	int fd = fd_recv(r->sync[1], &byte);
+	if (fd == -EAGAIN)
 		return -1;
-	struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
-	int fd = -1;
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
-		memcpy(&fd, CMSG_DATA(c), sizeof fd);
 	/* the socket has done its work either way */
 	close(r->sync[1]);
 	r->sync[1] = -1;
