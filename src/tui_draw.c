@@ -592,7 +592,10 @@ static enum box_look box_title(const struct tui_state *st, const struct tui_run 
 		whose = mask != st->layers ? "running:" : whose;
 	} else if (r->have) {
 		mask = r->res.layers;
-		whose = mask != st->layers ? "last run:" : whose;
+		whose =
+		    mask != st->layers || (int)r->res.rung != st->cfg->rung || r->res.ev.net_mode != st->cfg->net_mode
+		        ? "last run:"
+		        : whose;
 		if (r->res.verdict == VERDICT_ESCAPED) {
 			look = BOX_BREACHED;
 			state = " BREACHED";
@@ -602,7 +605,17 @@ static enum box_look box_title(const struct tui_state *st, const struct tui_run 
 		}
 	}
 	report_layers_label(mask, true, lbl);
-	snprintf(title, len, " SANDBOX%s  %s %s ", state, whose, lbl);
+	/* what is not the default, in the box's own title: at 80 columns the
+	 * [r] rung / [n] net labels beside the toggles are cut off */
+	int rung = r->have && !running ? (int)r->res.rung : st->cfg->rung;
+	int net = r->have && !running ? r->res.ev.net_mode : st->cfg->net_mode;
+	char extra[48] = "";
+	if (rung != RUNG_CONTAINER || net != NET_MODE_NONE)
+		snprintf(extra, sizeof extra, " [%s%s%s]",
+		         rung != RUNG_CONTAINER ? lab_rung_key((enum lab_rung)rung) : "",
+		         rung != RUNG_CONTAINER && net != NET_MODE_NONE ? ", " : "",
+		         net != NET_MODE_NONE ? "net: allowlist" : "");
+	snprintf(title, len, " SANDBOX%s  %s %s%s ", state, whose, lbl, extra);
 	return look;
 }
 

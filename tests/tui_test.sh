@@ -168,6 +168,18 @@ check_on "the contained result shows CONTAINED" main has main "CONTAINED"
 check_on "the evidence says Network is unreachable" main has main "Network is unreachable"
 check_on "the closed sandbox is drawn closed" main has main "SANDBOX CLOSED"
 
+# --- n: No-network's allowlist; a result names its mode in the box's title,
+# which fits at 80 columns where the [n] label beside the toggles does not --
+keys main n
+check_on "n: the screen says No-network's mode is now allowlist" main wait_for main "No-network's mode: allowlist" 5
+check_on "n: the shown result (mode none) is marked as the last run's" main has main "SANDBOX CLOSED  last run: I N E L "
+keys main Enter
+if wait_for main "egress proxy refused attacker.lab.test" 20; then ok "exfiltration under the allow-list: the proxy's refusal is the headline"; else tui_not_ok "exfiltration under the allow-list: the proxy's refusal is the headline" main; fi
+check_on "the result's box says which mode it ran with" main has main "SANDBOX CLOSED  layers I N E L [net: allowlist]"
+keys main n
+check_on "n again: the shown result is marked as the last run's, with its mode" main \
+	wait_for main "SANDBOX CLOSED  last run: I N E L [net: allowlist]" 5
+
 # --- a mouse click on a toggle (xterm X10 report: press, release) ---------
 # [3] Clean-env sits at column 38 of row 1 (0-based); X10 adds 33 to each.
 keys main -l $'\e[M G"'
