@@ -824,16 +824,31 @@ static void run_cleanup(struct run *r)
 	r->d.lock_fd = -1;
 }
 
-void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
-             struct lab_result *res)
+/* A result's header, the same for a run of the lab's and an audit's. */
+static void result_begin(struct lab_result *res, const struct snippet *s)
 {
 	memset(res, 0, sizeof *res);
 	str_copy(res->snippet, sizeof res->snippet, s->name);
 	res->threat = s->threat;
 	res->expected_layer = s->layer;
+	str_copy(res->consequence, sizeof res->consequence, s->consequence);
+}
+
+/* The output the run kept becomes the result's, and the judge decides. */
+static void result_finish(struct lab_result *res, struct strbuf *output, const struct snippet *s,
+                          const struct lab_config *cfg)
+{
+	res->output = output->s ? output->s : strdup("");
+	res->output_len = output->len;
+	verdict_decide(s, cfg, res);
+}
+
+void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
+             struct lab_result *res)
+{
+	result_begin(res, s);
 	res->layers = layers;
 	res->rung = (enum lab_rung)cfg->rung;
-	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
 	struct run r;
 	run_init(&r, cfg, layers);
@@ -841,9 +856,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	if (plan_snippet(&r, s, &res->ev) == 0)
 		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
 	run_cleanup(&r);
-	res->output = output.s ? output.s : strdup("");
-	res->output_len = output.len;
-	verdict_decide(s, cfg, res);
+	result_finish(res, &output, s, cfg);
 }
 
 /* ---------------- audit: a foreign sandbox ---------------- */
@@ -887,12 +900,8 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
                    struct lab_result *res)
 {
-	memset(res, 0, sizeof *res);
-	str_copy(res->snippet, sizeof res->snippet, s->name);
-	res->threat = s->threat;
-	res->expected_layer = s->layer;
+	result_begin(res, s);
 	res->audit = true;
-	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 
 	struct run r;
 	run_init(&r, cfg, 0);
@@ -906,9 +915,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);
-	res->output = output.s ? output.s : strdup("");
-	res->output_len = output.len;
-	verdict_decide(s, cfg, res);
+	result_finish(res, &output, s, cfg);
 }
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
