@@ -124,6 +124,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("error", ev->error)                                                                                          \
 	X("leaked", ev->leaked)                                                                                        \
 	X("host_target", ev->host_target)                                                                              \
+	X("host_planted", ev->host_planted)                                                                            \
 	X("mechanisms", ev->mechanisms)                                                                                \
 	X("exception", ev->exception)                 \
 	X("kernel_release", ev->kernel_release)       \

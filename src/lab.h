@@ -169,6 +169,10 @@ struct lab_evidence {
 	uint64_t host_target_size;
 	char host_target[PATH_MAX];
 	bool host_visible; /* the host folder was in the sandbox's view */
+	/* a setuid/setgid file or a device node the run left in the host
+	 * folder ("etc/x: setuid root, mode 4755"), "" if none: a way back in
+	 * for whoever runs it, whatever the snippet's threat */
+	char host_planted[LAB_LINE];
 	/* how it ended in the interpreter's words: the last exception named
 	 * at the end of the output ("SyntaxError"), "" if none */
 	char exception[64];
