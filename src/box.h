@@ -62,6 +62,10 @@ void box_child_begin(struct run *r, int lab_sync_end);
 /* Waits for the lab's one byte on the child's end of the sync pair (its
  * maps are written), then closes it. */
 void box_child_await_lab(struct run *r, int child_sync_end);
+/* The range's own session keyring: with Isolation off the snippet could
+ * otherwise read and add to the caller's (a login's keys, tickets), which
+ * outlives the run. After the ids are taken, so it is the run's uid's. */
+void box_child_own_keyring(struct run *r);
 /* A /proc of the run's own PID namespace, in a mount namespace of its own
  * (tools read /proc/self; runsc re-executes /proc/self/exe). */
 void box_child_fresh_proc(struct run *r);
@@ -75,7 +79,8 @@ void box_child_fresh_proc(struct run *r);
 struct box_init {
 	pid_t main;
 	pid_t lab_as;
-	bool keep_stdio;                                      /* the caller's terminal is the command's */
+	bool keep_stdio; /* the caller's terminal is the command's */
+	bool ipc_report; /* say "M BYTES" when the run's IPC memory no process maps changes (box_container.c) */
 	void (*end_rest)(struct run *r);                      /* everything but the init (PID 1's kill(-1)) */
 	void (*reaped)(pid_t pid, void *ctx);                 /* another child of the init ended (optional) */
 	void (*finish)(struct run *r, int status, void *ctx); /* must not return */

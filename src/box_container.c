@@ -37,7 +37,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/keyctl.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -45,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -129,6 +132,13 @@ void box_child_begin(struct run *r, int lab_sync_end)
 	if (r->eg.api_fd >= 0) /* the small internet is the lab's, not the run's */
 		close(r->eg.api_fd);
 	child_arm_death_signal(r);
+}
+
+void box_child_own_keyring(struct run *r)
+{
+	/* an anonymous session keyring, gone with the run's last process */
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+		run_fail(r, "join a session keyring of its own (keyctl)", "the caller's is not the run's", errno);
 }
 
 void box_child_await_lab(struct run *r, int child_sync_end)
@@ -274,6 +284,39 @@ static void init_on_signal(int sig)
 	(void)sig;
 }
 
+/* Memory the run holds in its IPC namespace that no process of it maps, so
+ * that no sampler of /proc/PID sees it: detached SysV segments (rss and
+ * swap of those with no attachment: an attached one is in its process's
+ * Pss already) and the bytes queued in SysV message queues. Read by PID 1,
+ * which is in the run's IPC namespace (the lab may not enter it rootless). */
+static uint64_t init_ipc_bytes(void)
+{
+	uint64_t sum = 0;
+	char *text = read_file("/proc/sysvipc/shm", NULL, 1 << 20);
+	for (char *l = text ? strchr(text, '\n') : NULL; l && *++l;) {
+		unsigned long long nattch, rss, swap;
+		/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
+		if (sscanf(l, "%*d %*d %*o %*u %*d %*d %llu %*u %*u %*u %*u %*u %*u %*u %llu %llu", &nattch, &rss,
+		           &swap) == 3 &&
+		    nattch == 0)
+			sum += rss + swap;
+		l = strchr(l, '\n');
+	}
+	free(text);
+	struct msginfo mi;
+	if (msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi) >= 0 && mi.msgtql > 0)
+		sum += (uint64_t)mi.msgtql;
+	return sum;
+}
+
+static void init_report_ipc(struct run *r, uint64_t *last)
+{
+	uint64_t now = init_ipc_bytes();
+	if (now != *last)
+		run_report(r, "M %llu\n", (unsigned long long)now);
+	*last = now;
+}
+
 void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all)
 {
 	/* the command may share our uid: it must not reach our report pipe
@@ -286,9 +329,13 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 	/* the output pipe and the terminal belong to the command */
 	for (int fd = 0; !bi->keep_stdio && fd < 3; fd++)
 		close(fd);
+	uint64_t ipc_last = 0;
+	const struct timespec tick = {0, 10 * 1000 * 1000};
 	for (;;) {
 		siginfo_t si;
-		int sig = sigwaitinfo(all, &si);
+		int sig = bi->ipc_report ? sigtimedwait(all, &si, &tick) : sigwaitinfo(all, &si);
+		if (sig < 0 && errno == EAGAIN)
+			init_report_ipc(r, &ipc_last);
 		if (sig < 0)
 			continue;
 		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == bi->lab_as) {
@@ -349,7 +396,8 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		child_exec(r);
 	}
-	struct box_init bi = {.main = pid, .lab_as = 0, .end_rest = end_rest_in_namespace, .finish = init_finish};
+	struct box_init bi = {
+	    .main = pid, .lab_as = 0, .ipc_report = true, .end_rest = end_rest_in_namespace, .finish = init_finish};
 	box_init_loop(r, &bi, &all);
 }
 
@@ -358,6 +406,7 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 {
 	box_child_begin(r, r->sync[1]);
 	child_take_ids(r);
+	box_child_own_keyring(r);
 	child_build_view(r);
 	child_receive_go(r);
 	run_layers_child(r, PHASE_ENTERED);
@@ -516,6 +565,36 @@ static void container_kill(struct run *r, bool hard)
 		r->cg.ops->kill_all(&r->cg);
 }
 
+/* The range's host folder (rootfs.c's range_host), sent while the child
+ * builds its view: the lab waits for it before "go", so that no snippet
+ * runs whose host folder the lab could not look into afterwards. */
+static int take_host_folder(struct run *r, struct lab_evidence *ev)
+{
+	if (run_on(r, LAYER_ISOLATION) || !r->have_decoys)
+		return 0;
+	struct pollfd p = {r->sync[1], POLLIN, 0};
+	char tag = 0;
+	int fd = -1;
+	if (poll(&p, 1, (int)r->cfg->safety_timeout_ms) == 1)
+		fd = fd_recv(r->sync[1], &tag);
+	if (fd >= 0 && tag == 'h') {
+		r->host_fd = fd;
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	/* the child's own reason, when it failed before sending */
+	char why[LAB_LINE] = "";
+	ssize_t n = read(r->rep[0], why, sizeof why - 1);
+	why[n > 0 ? n : 0] = '\0';
+	why[strcspn(why, "\n")] = '\0';
+	const char *stage = why[0] == 'E' ? strchr(why + 2, ' ') : NULL;
+	snprintf(ev->error, sizeof ev->error, "sandbox setup failed at %s: %s",
+	         stage ? stage + 1 : "the range's host folder",
+	         stage ? strerror(atoi(why + 2)) : "no word from the sandbox");
+	return -1;
+}
+
 static int container_start(struct run *r, struct lab_evidence *ev)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
@@ -523,7 +602,11 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	unsigned long flags = SIGCHLD | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | run_layers_clone_flags(r);
+	/* the range's namespaces, whatever the layers: its own IPC namespace
+	 * too, so no SysV segment, queue or POSIX mqueue outlives the run or
+	 * reaches the host's */
+	unsigned long flags =
+	    SIGCHLD | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | run_layers_clone_flags(r);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
@@ -533,7 +616,8 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 	if (pid == 0)
 		child_main(r);
 	box_after_clone(r, pid, &r->sync[0]);
-	if (write_maps(r, ev) < 0 || run_layers_prepare(r, ev) < 0 || send_go(r, ev) < 0) {
+	if (write_maps(r, ev) < 0 || run_layers_prepare(r, ev) < 0 || take_host_folder(r, ev) < 0 ||
+	    send_go(r, ev) < 0) {
 		container_kill(r, true);
 		waitpid(pid, NULL, __WALL);
 		r->child_pid = -1;

@@ -332,6 +332,7 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	sigfillset(&all);
 	sigemptyset(&none);
 	box_child_await_lab(r, g->sync[0]);
+	box_child_own_keyring(r);
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -440,7 +441,7 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 			snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto fail;
 	}
-	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | (r->root_lab ? 0 : CLONE_NEWUSER);
+	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | (r->root_lab ? 0 : CLONE_NEWUSER);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {

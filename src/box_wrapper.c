@@ -106,6 +106,7 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 	sigfillset(&all);
 	sigemptyset(&none);
 	box_child_await_lab(r, g->sync[0]);
+	box_child_own_keyring(r);
 	if (!r->outside_range)
 		box_child_fresh_proc(r); /* the wrapper's tools read /proc/self */
 	/* outside the range, orphans come back to us, not to the host's init */
@@ -169,7 +170,7 @@ static int wrapper_start(struct run *r, struct lab_evidence *ev)
 	}
 	unsigned long flags = SIGCHLD;
 	if (!r->outside_range)
-		flags |= CLONE_NEWPID | CLONE_NEWNS | (r->root_lab ? 0 : CLONE_NEWUSER);
+		flags |= CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | (r->root_lab ? 0 : CLONE_NEWUSER);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {

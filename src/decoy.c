@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -21,6 +22,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define RECEIVED_MAX (1 << 20)
@@ -80,6 +82,82 @@ static void add_secret(struct lab_decoys *d, const char *name, const char *prefi
 	decoy_encode_variants(full, d->secret[i].variant, &d->secret[i].n_variant);
 }
 
+int decoy_plant_host(const char *host)
+{
+	char path[PATH_MAX];
+	int r;
+	if (pathf(path, sizeof path, "%s/etc/cron.d", host) < 0)
+		return -ENAMETOOLONG;
+	if ((r = mkdirs(path, 0755)) < 0)
+		return r;
+	/* a few plausible host files around the target */
+	if (pathf(path, sizeof path, "%s/etc/hostname", host) < 0)
+		return -ENAMETOOLONG;
+	return write_file(path, "build-server-01\n", 0644);
+}
+
+/* What a takeover leaves for later: a setuid or setgid file (whoever runs
+ * it becomes its owner) or a device node (raw access to a disk or memory).
+ * The walk is bounded and never follows a symlink. */
+struct planted_walk {
+	int entries;
+	char *out;
+	size_t cap;
+};
+
+static const char *planted_kind(const struct stat *st)
+{
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		return S_ISCHR(st->st_mode) ? "character device" : "block device";
+	if (S_ISREG(st->st_mode) && (st->st_mode & S_ISUID))
+		return "setuid";
+	if (S_ISREG(st->st_mode) && (st->st_mode & S_ISGID))
+		return "setgid";
+	return NULL;
+}
+
+static void planted_in(struct planted_walk *w, int dirfd, const char *rel, int depth)
+{
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return;
+	}
+	for (struct dirent *e; !w->out[0] && w->entries < 4096 && (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		w->entries++;
+		struct stat st;
+		char path[PATH_MAX];
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    pathf(path, sizeof path, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name) < 0)
+			continue;
+		const char *kind = planted_kind(&st);
+		if (kind && S_ISREG(st.st_mode))
+			snprintf(w->out, w->cap, "%s: %s %s (uid %u), mode %04o", path, kind,
+			         st.st_mode & S_ISUID ? "owner" : "group",
+			         (unsigned)(st.st_mode & S_ISUID ? st.st_uid : st.st_gid),
+			         (unsigned)(st.st_mode & 07777));
+		else if (kind)
+			snprintf(w->out, w->cap, "%s: %s %u:%u", path, kind, major(st.st_rdev), minor(st.st_rdev));
+		else if (S_ISDIR(st.st_mode) && depth < 16) {
+			int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				planted_in(w, sub, path, depth + 1);
+		}
+	}
+	closedir(d);
+}
+
+void decoy_host_planted(int host_fd, char *out, size_t cap)
+{
+	out[0] = '\0';
+	int fd = host_fd < 0 ? -1 : openat(host_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct planted_walk w = {.out = out, .cap = cap};
+	if (fd >= 0)
+		planted_in(&w, fd, "", 0);
+}
+
 int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof *d);
@@ -110,12 +188,8 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	snprintf(path, sizeof path, "%s/.aws", d->home);
 	if ((r = mkdirs(path, 0755)) < 0)
 		goto fail;
-	snprintf(path, sizeof path, "%s/etc/cron.d", d->host);
-	if ((r = mkdirs(path, 0755)) < 0)
+	if ((r = decoy_plant_host(d->host)) < 0)
 		goto fail;
-	/* a few plausible host files around the target */
-	snprintf(path, sizeof path, "%s/etc/hostname", d->host);
-	write_file(path, "build-server-01\n", 0644);
 
 	/* secrets a naive integration hands over */
 	add_secret(d, "AWS_ACCESS_KEY_ID", "AKIA", 16, "", "");

@@ -76,6 +76,13 @@ struct lab_decoys {
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */
 int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen);
+/* The decoy "host" files (etc/hostname, the empty etc/cron.d the takeover
+ * aims at) under host, a folder that exists. 0 or -errno. The range also
+ * plants them in its own tmpfs (rootfs.c). */
+int decoy_plant_host(const char *host);
+/* The first setuid/setgid file or device node under the folder host_fd,
+ * as a line ("etc/x: setuid owner (uid 0), mode 4755"); "" if none. */
+void decoy_host_planted(int host_fd, char *out, size_t cap);
 int decoy_listen(struct lab_decoys *d);
 /* Accept/read what is ready on fd (the listener or a connection). */
 void decoy_attacker_event(struct lab_decoys *d, int fd);

@@ -392,7 +392,10 @@ void report_json(const struct lab_result *r)
 	          ev->mem_cap_killed ? "true" : "false");
 	sb_puts(&b, ",\"exception\":");
 	sb_json_str(&b, ev->exception[0] ? ev->exception : NULL);
-	sb_printf(&b, ",\"exception_line\":%d}", ev->exception_line);
+	sb_printf(&b, ",\"exception_line\":%d", ev->exception_line);
+	sb_puts(&b, ",\"host_planted\":");
+	sb_json_str(&b, ev->host_planted[0] ? ev->host_planted : NULL);
+	sb_puts(&b, "}");
 	sb_puts(&b, ",\"error\":");
 	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
 	sb_printf(&b, ",\"network_mode\":\"%s\",\"egress\":{\"allowed\":%ld,\"refused\":%ld,\"bad\":%ld,\"refusal\":",

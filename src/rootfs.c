@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -303,22 +304,65 @@ static void range_dev(struct run *r)
 		run_fail(r, "rmdir", aside, errno);
 }
 
+/* The decoy host folder, the one writable host-like place of the range: a
+ * size-capped tmpfs of the run's own, nosuid and nodev, never a folder on
+ * the real disk. A setuid copy of a shell planted there cannot be run from
+ * outside (no other process can reach this mount), is not honoured inside,
+ * and is gone with the run; the lab reads the evidence through the handle
+ * it gets here ('h' on the sync socket), which keeps the tmpfs alive past
+ * the run's end. */
+static void range_host(struct run *r)
+{
+	char p[PATH_MAX], opts[64];
+	pathf(p, sizeof p, "%s/host", r->inside_dir);
+	mkdir_p(r, p, 0755);
+	snprintf(opts, sizeof opts, "mode=0755,size=%llu", (unsigned long long)r->cfg->tmp_size);
+	mount_fs(r, "tmpfs", p, MS_NOSUID | MS_NODEV, opts);
+	int e = decoy_plant_host(p);
+	if (e < 0)
+		run_fail(r, "plant the decoy host files", p, -e);
+	int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		run_fail(r, "open the host folder", p, errno);
+	if ((e = fd_send(r->sync[0], fd, 'h')) < 0)
+		run_fail(r, "hand the host folder to the lab", p, -e);
+	close(fd);
+}
+
+/* /run holds the host's service sockets (systemd's, D-Bus, docker.sock):
+ * the range covers it. /etc/resolv.conf may point into it
+ * (systemd-resolved's stub): that folder comes back, read-only. */
+static bool resolv_under_run(char *dir, size_t cap)
+{
+	char real[PATH_MAX];
+	if (!realpath("/etc/resolv.conf", real) || !is_under(real, "/run"))
+		return false;
+	char *slash = strrchr(real, '/');
+	if (!slash || slash == real)
+		return false;
+	*slash = '\0';
+	str_copy(dir, cap, real);
+	return true;
+}
+
 void rootfs_build_range(struct run *r)
 {
 	char opts[64], p[PATH_MAX];
-	int work = -1, host = -1, cwd = -1;
+	int work = -1, cwd = -1, resolv = -1;
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		run_fail(r, "make mounts private", "/", errno);
 	/* what comes back after /tmp and the homes are covered */
 	if (r->have_decoys) {
 		work = clone_tree(r, r->d.work);
-		host = clone_tree(r, r->d.host);
 		if (!run_on(r, LAYER_ENV))
 			r->home_tree = clone_tree(r, r->d.home);
 	} else if (r->exec_mode) {
 		cwd = clone_tree(r, r->cwd);
 	}
+	char resolv_dir[PATH_MAX];
+	if (resolv_under_run(resolv_dir, sizeof resolv_dir))
+		resolv = clone_tree(r, resolv_dir);
 	/* the whole host view read-only (devices still work: a read-only
 	 * mount does not stop writes to /dev/null) */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
@@ -331,7 +375,7 @@ void rootfs_build_range(struct run *r)
 	cover(r, "/dev/shm", opts, false);
 	/* the real homes, and other runs' folders wherever $TMPDIR put them:
 	 * covered, then read-only once what comes back is in place */
-	const char *covered[] = {"/root", "/home", "/run/user", "/var/tmp", temp_dir()};
+	const char *covered[] = {"/root", "/home", "/run", "/var/tmp", temp_dir()};
 	size_t n_covered = sizeof covered / sizeof *covered;
 	if (is_under(covered[n_covered - 1], "/tmp"))
 		n_covered--;
@@ -340,11 +384,12 @@ void rootfs_build_range(struct run *r)
 	if (work >= 0) {
 		pathf(p, sizeof p, "%s/work", r->inside_dir);
 		rootfs_attach(r, work, p, true);
-		pathf(p, sizeof p, "%s/host", r->inside_dir);
-		rootfs_attach(r, host, p, false);
+		range_host(r);
 	}
 	if (cwd >= 0)
 		rootfs_attach(r, cwd, r->cwd, !r->rw);
+	if (resolv >= 0)
+		rootfs_attach(r, resolv, resolv_dir, true);
 	for (size_t i = 0; i < n_covered; i++) {
 		struct stat st;
 		if (stat(covered[i], &st) == 0 && S_ISDIR(st.st_mode) && rootfs_make_ro(covered[i], false) < 0)

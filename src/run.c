@@ -133,6 +133,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .net_bpf_fd = -1,
 	                  .cwd_tree = -1,
 	                  .home_tree = -1,
+	                  .host_fd = -1,
 	                  .child_pid = -1,
 	                  .pidfd = -1,
 	                  .notify_fd = -1};
@@ -366,6 +367,8 @@ struct watch {
 	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan, last_mem, kill_deadline;
 	bool clock_restarted; /* the box said when the snippet itself started */
 	long t_snippet;       /* then (0: at the start, as for every box that starts at once) */
+	size_t rep_seen;      /* the report's bytes already looked at for "M" lines */
+	uint64_t ipc_bytes;   /* the init's last "M": IPC memory no process maps */
 	char tail[TAIL_MAX];  /* the last bytes of output, for how it ended */
 	size_t tail_len;
 	bool main_done, killed;
@@ -444,12 +447,27 @@ static void watch_output(struct watch *w)
 	}
 }
 
+/* The init's "M BYTES" lines, as they come: the sampler adds the latest. */
+static void watch_ipc_lines(struct watch *w)
+{
+	for (;;) {
+		const char *line = w->rep.s + w->rep_seen;
+		const char *nl = memchr(line, '\n', w->rep.len - w->rep_seen);
+		if (!nl)
+			return;
+		if (line[0] == 'M' && line[1] == ' ')
+			w->ipc_bytes = strtoull(line + 2, NULL, 10);
+		w->rep_seen = (size_t)(nl + 1 - w->rep.s);
+	}
+}
+
 static void watch_report(struct watch *w)
 {
 	char buf[512];
 	ssize_t n = read(w->r->rep[0], buf, sizeof buf);
 	if (n > 0) {
 		sb_add(&w->rep, buf, (size_t)n);
+		watch_ipc_lines(w);
 		/* "T": a box whose snippet starts late (a VM boots first) says
 		 * when it starts; the layer's wall clock is the snippet's, not
 		 * the boot's. The safety net still counts from the start. */
@@ -512,6 +530,7 @@ static void watch_sample(struct watch *w, long now)
 	struct box_sample s;
 	bool memory = now - w->last_mem >= MEM_SAMPLE_MS;
 	w->box->sample(w->r, memory, &s);
+	s.mem += w->ipc_bytes;
 	w->last_scan = now;
 	if (s.procs > w->ev->peak_procs)
 		w->ev->peak_procs = s.procs;
@@ -681,11 +700,22 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	ev->attacker_untied_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_UNTIED];
 	ev->attacker_stranger_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_STRANGER];
 	ev->attacker_got_canary = decoy_attacker_got_canary(&r->d);
+	/* the range's own host folder (Isolation off), else the one on disk,
+	 * which no sandbox had in its view */
 	struct stat st;
-	if (lstat(r->d.host_target, &st) == 0) {
+	bool own = r->host_fd >= 0;
+	if (own ? fstatat(r->host_fd, r->d.host_target + strlen(r->d.host) + 1, &st, AT_SYMLINK_NOFOLLOW) == 0
+	        : lstat(r->d.host_target, &st) == 0) {
 		ev->host_target_written = true;
 		ev->host_target_size = (uint64_t)st.st_size;
 	}
+	/* a setuid file or device node left where the run could write: the
+	 * range's host folder, or the run folder on disk (an audit's wrapper
+	 * writes the decoy home there) */
+	int fd = own ? r->host_fd : open(r->d.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	decoy_host_planted(fd, ev->host_planted, sizeof ev->host_planted);
+	if (!own && fd >= 0)
+		close(fd);
 }
 
 /* The host's own release and boot id: what a box's kernel is compared with. */
@@ -786,13 +816,19 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (box == &box_wrapper && r->outside_range)
 		run_mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
 	else if (box == &box_wrapper)
-		run_mech_add(ev, "range: own %spid/mount ns, init as PID 1, setsid; host view as the wrapper leaves it",
-		             r->root_lab ? "" : "user/");
+		run_mech_add(
+		    ev,
+		    "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid; host view as the "
+		    "wrapper leaves it",
+		    r->root_lab ? "" : "user/");
 	else if (box == &box_container)
-		run_mech_add(ev, "range: own user/pid/mount ns, init as PID 1, setsid%s",
-		             run_on(r, LAYER_ISOLATION) ? "" : ", host view read-only and locked, homes hidden");
+		run_mech_add(ev, "range: own user/pid/mount/ipc ns, own session keyring, init as PID 1, setsid%s",
+		             run_on(r, LAYER_ISOLATION) ? ""
+		                                        : ", host view read-only and locked, homes and /run hidden, "
+		                                          "host folder a nosuid,nodev tmpfs of the run's own");
 	else if (box == &box_gvisor)
-		run_mech_add(ev, "range: own %spid/mount ns, init as PID 1, setsid", r->root_lab ? "" : "user/");
+		run_mech_add(ev, "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid",
+		             r->root_lab ? "" : "user/");
 	else
 		run_mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
 	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
@@ -804,8 +840,8 @@ static void run_cleanup(struct run *r)
 		kill(r->child_pid, SIGKILL);
 		waitpid(r->child_pid, NULL, __WALL);
 	}
-	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0],     &r->rep[1],   &r->out[0],    &r->out[1],
-	              &r->pidfd,   &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree, &r->d.lock_fd};
+	int *fds[] = {&r->sync[0], &r->sync[1],    &r->rep[0],   &r->rep[1],    &r->out[0],  &r->out[1],   &r->pidfd,
+	              &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree, &r->host_fd, &r->d.lock_fd};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);

@@ -81,6 +81,11 @@ struct run {
 	struct lab_decoys d;
 	char inside_dir[PATH_MAX]; /* the run folder as the snippet sees it (Isolation off) */
 	int home_tree;             /* the decoy home, kept for the range (Clean-env off) */
+	/* the range's host folder, a tmpfs of the run's own (never on the
+	 * real disk, so nothing planted there can be run from outside):
+	 * the lab's handle to it, sent by the child ('h'), kept past the
+	 * run's end so the evidence can be read from it */
+	int host_fd;
 	struct lab_cgroup cg;
 	char cg_why[200];
 	int n_rules;                    /* in Isolation's filter, for the record */
