@@ -289,20 +289,44 @@ static void init_on_signal(int sig)
  * swap of those with no attachment: an attached one is in its process's
  * Pss already) and the bytes queued in SysV message queues. Read by PID 1,
  * which is in the run's IPC namespace (the lab may not enter it rootless). */
+static uint64_t shm_line_bytes(const char *l)
+{
+	unsigned long long nattch, rss, swap;
+	/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
+	if (sscanf(l, "%*d %*d %*o %*u %*d %*d %llu %*u %*u %*u %*u %*u %*u %*u %llu %llu", &nattch, &rss, &swap) ==
+	        3 &&
+	    nattch == 0)
+		return rss + swap;
+	return 0;
+}
+
+/* No allocation here: the init runs this under the snippet's rlimits
+ * (RLIMIT_AS among them), which the lab's own code must never depend on. */
 static uint64_t init_ipc_bytes(void)
 {
 	uint64_t sum = 0;
-	char *text = read_file("/proc/sysvipc/shm", NULL, 1 << 20);
-	for (char *l = text ? strchr(text, '\n') : NULL; l && *++l;) {
-		unsigned long long nattch, rss, swap;
-		/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
-		if (sscanf(l, "%*d %*d %*o %*u %*d %*d %llu %*u %*u %*u %*u %*u %*u %*u %llu %llu", &nattch, &rss,
-		           &swap) == 3 &&
-		    nattch == 0)
-			sum += rss + swap;
-		l = strchr(l, '\n');
+	int fd = open("/proc/sysvipc/shm", O_RDONLY | O_CLOEXEC);
+	char buf[4096];
+	size_t have = 0;
+	bool header = true;
+	for (ssize_t n; fd >= 0 && (n = read(fd, buf + have, sizeof buf - 1 - have)) > 0;) {
+		have += (size_t)n;
+		buf[have] = '\0';
+		char *l = buf, *nl;
+		while ((nl = strchr(l, '\n'))) {
+			*nl = '\0';
+			if (!header)
+				sum += shm_line_bytes(l);
+			header = false;
+			l = nl + 1;
+		}
+		have = (size_t)(buf + have - l);
+		memmove(buf, l, have);
+		if (have == sizeof buf - 1)
+			have = 0; /* no line is that long: skip it */
 	}
-	free(text);
+	if (fd >= 0)
+		close(fd);
 	struct msginfo mi;
 	if (msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi) >= 0 && mi.msgtql > 0)
 		sum += (uint64_t)mi.msgtql;
