@@ -716,6 +716,22 @@ enum {
 	READ_CHECK_OWNER = 2, /* found where someone else could leave a file */
 };
 
+/* A place looked in whose folder the user may not search (sudo -u, setpriv
+ * and su without - keep HOME, often a 0700 /root): nothing of ours can be
+ * there, so it is skipped, with one line that says so. A file that exists
+ * but cannot be read is still an error (stat sees it then). */
+static bool folder_closed(const char *path, int open_errno)
+{
+	struct stat st;
+	if (open_errno != EACCES || stat(path, &st) == 0 || errno != EACCES)
+		return false;
+	fprintf(stderr,
+	        "containment-lab: %s: skipped, a folder on the way cannot be searched (%s); set XDG_CONFIG_HOME or "
+	        "HOME to your own, or pass --config FILE\n",
+	        path, strerror(EACCES));
+	return true;
+}
+
 /* Opens path without ever blocking (a FIFO, a tty) and reads it whole if it
  * is a regular file of sane size. With READ_CHECK_OWNER it must also be the
  * euid's (or root's) and not writable by group or others. Returns a
@@ -728,7 +744,7 @@ static char *config_read(const char *path, int how, size_t *len, char *err, size
 	int fd cleanup_close = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;
-		if (!(how & READ_FOUND) || (e != ENOENT && e != ENOTDIR))
+		if (!(how & READ_FOUND) || (e != ENOENT && e != ENOTDIR && !folder_closed(path, e)))
 			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
 		errno = e;
 		return NULL;

@@ -167,6 +167,26 @@ mkdir "$T/bin" && cp "$BIN" "$T/bin/containment-lab"
 err=$(cd "$T/cwd" && XDG_CONFIG_HOME=$T/xdg timeout 10 "$T/bin/containment-lab" list 2>&1 >/dev/null)
 expect_not_contains "no layers.ini anywhere: the defaults, no error about one" "$err" "layers.ini:"
 
+# ---- another user's HOME (sudo -u, setpriv and su without - keep it) ----
+# a folder on the way the user cannot search: skipped with one line; a file
+# that exists but cannot be read: still refused
+mkdir -p "$T/closed/.config/containment-lab" "$T/open/.config/containment-lab"
+cp "$CONF" "$T/closed/.config/containment-lab/layers.ini"
+chmod 700 "$T/closed"
+printf '[limits]\nmemory = 1G\n' >"$T/open/.config/containment-lab/layers.ini"
+chmod 600 "$T/open/.config/containment-lab/layers.ini"
+chmod -R a+rX "$T/bin" "$T/cwd"
+as_nobody() { (cd "$T/cwd" && HOME=$1 setpriv --reuid=65534 --regid=65534 --clear-groups timeout 10 "$T/bin/containment-lab" list 2>&1 >/dev/null); }
+rm -f "$T/cwd/layers.ini"
+cp -r snippets "$T/bin/" && chmod -R a+rX "$T/bin"
+err=$(as_nobody "$T/closed"); rc=$?
+expect_eq "HOME a folder the user cannot search: the lab starts" "$rc" 0
+expect_contains "HOME a folder the user cannot search: one line says it was skipped" "$err" "layers.ini: skipped, a folder on the way cannot be searched"
+expect_eq "HOME a folder the user cannot search: only that one line" "$(grep -c . <<<"$err")" 1
+err=$(as_nobody "$T/open"); rc=$?
+expect_eq "a layers.ini that exists but cannot be read: refused (exit 2)" "$rc" 2
+expect_contains "a layers.ini that exists but cannot be read: says so" "$err" "$T/open/.config/containment-lab/layers.ini: cannot read: Permission denied"
+
 # ---- the shipped file still loads, defaults unchanged ----
 err=$("$BIN" --config "$CONF" list 2>&1 >/dev/null); rc=$?
 expect_eq "shipped layers.ini loads" "$rc" 0
