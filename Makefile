@@ -54,7 +54,7 @@ endif
 PKG_CFLAGS += -pthread
 PKG_LIBS += -pthread
 
-.PHONY: FORCE all clean install uninstall test test-deps test-unit bench sanitize run lint lint-deps
+.PHONY: FORCE all clean install install-apparmor uninstall test test-deps test-unit bench sanitize run lint lint-deps
 
 # The microvm rung's guest init (src/vm/init.c) runs as PID 1 of a guest
 # that has no libraries of its own: it is built static, and only where
@@ -213,9 +213,28 @@ install: containment-lab $(VM_INIT)
 	install -m 0644 layers.ini $(DESTDIR)$(SHAREDIR)/layers.ini
 	install -m 0644 docs/containment-lab.1 $(DESTDIR)$(MANDIR)/containment-lab.1
 	$(if $(VM_INIT),install -m 0755 build/vm-init $(DESTDIR)$(SHAREDIR)/vm-init)
+	@if [ -e $(APPARMOR_RULE) ]; then $(MAKE) --no-print-directory install-apparmor; fi
+
+# The AppArmor profile (docs/apparmor/): only where the kernel restricts
+# unprivileged user namespaces through AppArmor (Ubuntu 23.10+), and loaded
+# only by root into a running AppArmor, with nothing staged in DESTDIR.
+APPARMOR_DIR = /etc/apparmor.d
+APPARMOR_RULE = /proc/sys/kernel/apparmor_restrict_unprivileged_userns
+install-apparmor:
+	install -d $(DESTDIR)$(APPARMOR_DIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' docs/apparmor/containment-lab.in >$(DESTDIR)$(APPARMOR_DIR)/containment-lab
+	chmod 0644 $(DESTDIR)$(APPARMOR_DIR)/containment-lab
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v apparmor_parser >/dev/null && \
+	    [ -d /sys/kernel/security/apparmor ]; then \
+		echo "apparmor_parser -r $(APPARMOR_DIR)/containment-lab"; \
+		apparmor_parser -r $(APPARMOR_DIR)/containment-lab; \
+	else \
+		echo "containment-lab: profile written to $(DESTDIR)$(APPARMOR_DIR)/containment-lab; load it with: sudo apparmor_parser -r $(APPARMOR_DIR)/containment-lab"; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/containment-lab $(DESTDIR)$(MANDIR)/containment-lab.1
+	rm -f $(DESTDIR)$(APPARMOR_DIR)/containment-lab
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:

@@ -28,6 +28,7 @@
  *     and execve, so the lab's own code never runs under them. */
 #define _GNU_SOURCE
 #include "box.h"
+#include "hostcheck.h"
 #include "layer.h"
 #include "proc.h"
 #include "system.h"
@@ -449,43 +450,6 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 
 /* ---------------- lab side ---------------- */
 
-static long read_long_file(const char *path)
-{
-	char *s = read_file(path, NULL, 64);
-	if (!s)
-		return -1;
-	long v = strtol(s, NULL, 10);
-	free(s);
-	return v;
-}
-
-/* Why clone() with a user namespace failed, and what to do about it. */
-static void userns_advice(char *out, size_t cap, int err)
-{
-	if (read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
-		snprintf(out, cap,
-		         "cannot create a user namespace (%s): AppArmor restricts unprivileged user namespaces "
-		         "(Ubuntu 23.10+). Run the lab as root, or allow them: sudo sysctl -w "
-		         "kernel.apparmor_restrict_unprivileged_userns=0",
-		         strerror(err));
-	else if (read_long_file("/proc/sys/kernel/unprivileged_userns_clone") == 0)
-		snprintf(out, cap,
-		         "cannot create a user namespace (%s): unprivileged user namespaces are disabled. "
-		         "Run as root, or: sudo sysctl -w kernel.unprivileged_userns_clone=1",
-		         strerror(err));
-	else if (read_long_file("/proc/sys/user/max_user_namespaces") == 0)
-		snprintf(out, cap,
-		         "cannot create a user namespace (%s): user.max_user_namespaces is 0. "
-		         "Run as root, or: sudo sysctl -w user.max_user_namespaces=15000",
-		         strerror(err));
-	else
-		snprintf(out, cap,
-		         "cannot create the sandbox's namespaces (%s). Inside a container the default seccomp "
-		         "profile blocks them: run the container with --security-opt seccomp=unconfined, or run "
-		         "the lab on the host",
-		         strerror(err));
-}
-
 int box_write_id_maps(const struct run *r, unsigned in_uid, long out_uid, unsigned in_gid, long out_gid,
                       bool deny_setgroups, struct lab_evidence *ev)
 {
@@ -634,7 +598,10 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
-		userns_advice(ev->error, sizeof ev->error, errno);
+		int e = errno;
+		struct hostcheck h;
+		hostcheck_read(&h);
+		hostcheck_advice(&h, e, ev->error, sizeof ev->error);
 		return -1;
 	}
 	if (pid == 0)

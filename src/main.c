@@ -2,6 +2,7 @@
  * loads the config, and hands work to the engine; prints what comes back. */
 #define _GNU_SOURCE
 #include "audit.h"
+#include "hostcheck.h"
 #include "job.h"
 #include "lab.h"
 #include "matrix.h"
@@ -633,6 +634,30 @@ static int take_choice_options(int out[], int argc, char **argv)
 	return argc;
 }
 
+/* Whether cmd builds sandboxes that need a user namespace (audit's wrapper
+ * box needs one only rootless). */
+static bool host_blocks(const char *cmd)
+{
+	static const char *const builds[] = {"tui", "run", "matrix", "exec"};
+	for (size_t k = 0; k < sizeof builds / sizeof *builds; k++)
+		if (!strcmp(cmd, builds[k]))
+			return true;
+	return !strcmp(cmd, "audit") && geteuid() != 0;
+}
+
+/* A host that allows the lab no usable user namespace is said in one line
+ * before anything runs (hostcheck.c), with what still works and the fix. */
+static int check_host(void)
+{
+	struct hostcheck h;
+	char line[600];
+	hostcheck_read(&h);
+	if (!hostcheck_advice(&h, 0, line, sizeof line))
+		return EXIT_OK;
+	fprintf(stderr, "containment-lab: %s\n", line);
+	return EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
@@ -679,6 +704,9 @@ int main(int argc, char **argv)
 		cfg.rung = choice[0];
 	if (choice[1] >= 0)
 		cfg.net_mode = choice[1];
+	if (i >= argc || host_blocks(argv[i]))
+		if (check_host() != EXIT_OK)
+			return EXIT_ERROR;
 	if (i < argc && !strcmp(argv[i], "tui")) {
 		for (int k = i + 1; k < argc; k++) {
 			if (strcmp(argv[k], "--predict") != 0)

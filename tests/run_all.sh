@@ -51,6 +51,7 @@ run "unit tests (ASan+UBSan)" ./build/unit
 run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
 run "twin: the docker and bwrap command for all 16 layer sets (ASan+UBSan)" tests/twin_test.sh "$SAN"
 run "layers.ini and layer lists (ASan+UBSan)" tests/config_test.sh "$SAN"
+run "a host without usable user namespaces: one line, exit 4, root and uid 65534 (ASan+UBSan)" tests/hostcheck_test.sh "$SAN"
 run "snippet files and workers (ASan+UBSan)" tests/snippet_test.sh "$SAN"
 run "fuzz smoke test: mutated layers.ini and snippet headers (ASan+UBSan)" tests/fuzz_test.sh "$SAN"
 run "syscall probe, root and uid 65534 (ASan+UBSan)" tests/syscall_test.sh "$SAN"

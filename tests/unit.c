@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "cgroup.h"
 #include "decoy.h"
+#include "hostcheck.h"
 #include "job.h"
 #include "lab.h"
 #include "layers/env.h"
@@ -1171,6 +1172,45 @@ static void test_cgroup_procs_parsing(void)
 	CHECK("cgroup.procs parsing: junk, -1 and 0 kill nobody else", rc == 0);
 }
 
+/* hostcheck_advice: the one line for each host that allows no usable user
+ * namespace, from the knobs as read (the AppArmor rule cannot be met on
+ * this host: its probe's EPERM is given here, as Ubuntu's kernel answers). */
+static void test_hostcheck(void)
+{
+	char line[600];
+	struct hostcheck open = {
+	    .uid = 1000, .max_userns = 96000, .userns_clone = -1, .apparmor_restrict = -1, .probe_errno = -1};
+	CHECK("hostcheck: a host that allows user namespaces says nothing",
+	      !hostcheck_advice(&open, 0, line, sizeof line));
+	struct hostcheck h = open;
+	h.max_userns = 0;
+	h.root = true;
+	CHECK("hostcheck: max_user_namespaces 0 blocks root too, with the sysctl to fix it",
+	      hostcheck_advice(&h, 0, line, sizeof line) && strstr(line, "user.max_user_namespaces is 0") &&
+	          strstr(line, "as root too") && strstr(line, "sysctl -w user.max_user_namespaces="));
+	h = open;
+	h.userns_clone = 0;
+	CHECK("hostcheck: unprivileged_userns_clone 0 blocks a user, not root",
+	      hostcheck_advice(&h, 0, line, sizeof line) && strstr(line, "as uid 1000 nothing can run") &&
+	          strstr(line, "as root everything works"));
+	h.root = true;
+	CHECK("hostcheck: unprivileged_userns_clone 0 leaves root alone", !hostcheck_advice(&h, 0, line, sizeof line));
+	h = open;
+	h.apparmor_restrict = 1;
+	h.probe_errno = 0;
+	CHECK("hostcheck: AppArmor's rule with a profile that grants userns (the probe worked): nothing to say",
+	      !hostcheck_advice(&h, 0, line, sizeof line));
+	h.probe_errno = EPERM;
+	h.probe_stage = "make mounts private in it";
+	CHECK("hostcheck: AppArmor's rule and no profile: the rule, the failed step and the profile to load",
+	      hostcheck_advice(&h, 0, line, sizeof line) && strstr(line, "apparmor_restrict_unprivileged_userns=1") &&
+	          strstr(line, "make mounts private in it: Operation not permitted") &&
+	          strstr(line, "make install-apparmor") && !strchr(line, '\n'));
+	h = open;
+	CHECK("hostcheck: a clone that failed elsewhere (a container's seccomp profile) says so",
+	      hostcheck_advice(&h, EPERM, line, sizeof line) && strstr(line, "seccomp=unconfined"));
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -1193,6 +1233,7 @@ int main(void)
 	test_matrix_columns();
 	test_proc_walker();
 	test_cgroup_procs_parsing();
+	test_hostcheck();
 	remove_tree(tmpdir);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
