@@ -1,10 +1,12 @@
 /* cgroup.c — per-run cgroups for the Resource-limits layer.
  *
- * v2 is used where this process may create a cgroup whose parent offers the
- * memory, pids and cpu controllers (a root lab on a pure-v2 host). v1 is used
- * where those controllers are mounted as v1 hierarchies and writable (root on
- * hybrid hosts like this one). Otherwise there is no cgroup and the layer
- * rests on rlimits; the run's mechanisms say so.
+ * v2 is used on a pure-v2 host (Debian 12, Ubuntu, Fedora under systemd):
+ * as root in a subtree of the lab's own, /sys/fs/cgroup/containment-lab;
+ * rootless in a subtree delegated to the user (systemd's user@UID.service,
+ * see v2_find_base). v1 is used where memory, pids and cpu are mounted as
+ * v1 hierarchies and writable (root on hybrid hosts like this one).
+ * Otherwise there is no cgroup and the layer rests on rlimits and the lab's
+ * own sampling; the run's mechanisms say which, and where.
  *
  * Moving a process in by writing its pid to cgroup.procs takes the kernel's
  * global threadgroup lock for writing, which waits for an RCU grace period:
@@ -193,14 +195,158 @@ static void v1_destroy(struct lab_cgroup *cg)
 static const struct cgroup_ops v1_ops = {"cgroup-v1", v1_create, v1_open_attach, v1_read, v1_kill_all, v1_destroy};
 
 /* ---- v2 ---- */
+
+/* The lab's own subtree on a v2 host: one folder of its own, made once,
+ * whose children are the runs (a folder with controllers in its
+ * subtree_control may hold no process: "no internal processes").
+ *  - root: /sys/fs/cgroup/containment-lab, beside systemd's slices;
+ *  - rootless: the nearest ancestor of the lab's own cgroup that is
+ *    delegated to the user (systemd's user@UID.service with Delegate=yes,
+ *    or any folder whose cgroup.procs and cgroup.subtree_control the user
+ *    may write) and holds no process itself, then containment-lab in it.
+ *    The sandbox is moved there from the lab's cgroup: the kernel asks for
+ *    write access to the common ancestor, that delegated folder.
+ * On success base holds the subtree, how what the mechanisms line says. */
+struct v2_base {
+	char dir[PATH_MAX];
+	char how[PATH_MAX + 64];
+	bool cpu; /* the cpu controller was there to enable */
+};
+
+static bool v2_mine(const char *dir)
+{
+	char p[PATH_MAX + 32];
+	struct stat st;
+	if (stat(dir, &st) < 0 || st.st_uid != geteuid())
+		return false;
+	snprintf(p, sizeof p, "%s/cgroup.procs", dir);
+	if (access(p, W_OK) < 0)
+		return false;
+	snprintf(p, sizeof p, "%s/cgroup.subtree_control", dir);
+	return access(p, W_OK) == 0;
+}
+
+static bool v2_empty(const char *dir)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/cgroup.procs", dir);
+	char *s = read_file(p, NULL, 1 << 16);
+	bool empty = s && !*s;
+	free(s);
+	return empty;
+}
+
+/* The lab's own cgroup: "0::/path" in /proc/self/cgroup. */
+static int v2_own(char *dir, size_t cap)
+{
+	char *s = read_file("/proc/self/cgroup", NULL, 1 << 16);
+	const char *line = s ? (strncmp(s, "0::", 3) ? strstr(s, "\n0::") : s - 1) : NULL;
+	int r = -ENOENT;
+	if (line) {
+		line += 4;
+		size_t n = strcspn(line, "\n");
+		r = pathf(dir, cap, "/sys/fs/cgroup%.*s", (int)n, line) < 0 ? -ENAMETOOLONG : 0;
+		if (!r && !strcmp(dir, "/sys/fs/cgroup/")) /* the root itself */
+			dir[strlen(dir) - 1] = '\0';
+	}
+	free(s);
+	return r;
+}
+
+/* Whether word is one of the space-separated words of list. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; p && *p; p += strcspn(p, " \n"), p += strspn(p, " \n"))
+		if (!strncmp(p, word, n) && (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* memory and pids are needed, cpu is used where there. */
+static int v2_enable(const char *dir, bool *cpu)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/cgroup.controllers", dir);
+	char *have = read_file(p, NULL, 4096);
+	bool ok = have && has_word(have, "memory") && has_word(have, "pids");
+	*cpu = have && has_word(have, "cpu");
+	free(have);
+	if (!ok)
+		return -ENOTSUP;
+	return cg_write(dir, "cgroup.subtree_control", *cpu ? "+memory +pids +cpu" : "+memory +pids");
+}
+
+static int v2_find_base(struct v2_base *b, char *why, size_t whylen)
+{
+	char dir[PATH_MAX], own[PATH_MAX];
+	int r;
+	bool root = geteuid() == 0;
+	if (root) {
+		str_copy(dir, sizeof dir, "/sys/fs/cgroup");
+	} else {
+		if ((r = v2_own(own, sizeof own)) < 0) {
+			snprintf(why, whylen, "rootless: cannot tell the lab's own cgroup (/proc/self/cgroup)");
+			return r;
+		}
+		/* the nearest delegated, empty ancestor (the lab's own cgroup has the lab in it) */
+		str_copy(dir, sizeof dir, own);
+		for (;;) {
+			char *slash = strrchr(dir, '/');
+			if (!slash || slash - dir < (ptrdiff_t)strlen("/sys/fs/cgroup")) {
+				snprintf(
+				    why, whylen,
+				    "rootless: no cgroup v2 subtree is delegated to uid %u above %s: start the lab in "
+				    "one "
+				    "(systemd-run --user --scope -p Delegate=yes containment-lab ...), or run as root",
+				    (unsigned)geteuid(), own);
+				return -EACCES;
+			}
+			*slash = '\0';
+			if (strlen(dir) <= strlen("/sys/fs/cgroup"))
+				continue; /* the root is never a user's */
+			if (v2_mine(dir) && v2_empty(dir))
+				break;
+		}
+	}
+	bool cpu = false;
+	if ((r = v2_enable(dir, &cpu)) < 0) {
+		snprintf(why, whylen, "cgroup-v2: %s offers no memory and pids controllers to enable (%s)", dir,
+		         strerror(-r));
+		return r;
+	}
+	if (pathf(b->dir, sizeof b->dir, "%s/" CG_BASE, dir) < 0)
+		return -ENAMETOOLONG;
+	if (mkdir(b->dir, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		snprintf(why, whylen, "cgroup-v2: cannot create %s (%s)", b->dir, strerror(-r));
+		return r;
+	}
+	bool cpu2 = false;
+	if ((r = v2_enable(b->dir, &cpu2)) < 0) {
+		snprintf(why, whylen, "cgroup-v2: cannot enable memory and pids in %s (%s)", b->dir, strerror(-r));
+		return r;
+	}
+	b->cpu = cpu && cpu2;
+	snprintf(b->how, sizeof b->how, "cgroup-v2%s: %s%s", root ? "" : ", delegated", b->dir,
+	         b->cpu ? "" : " (no cpu controller: no CPU quota)");
+	return 0;
+}
+
+/* found once per lab process: the subtree stays */
+static struct v2_base base;
+
 static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run)
 {
 	char val[64];
 	int r;
-	/* Our parent folder must delegate the controllers to its children. */
-	if ((r = cg_write("/sys/fs/cgroup", "cgroup.subtree_control", "+memory +pids +cpu")) < 0)
+	if (!base.dir[0] && (r = v2_find_base(&base, cg->why, sizeof cg->why)) < 0) {
+		base.dir[0] = '\0';
 		return r;
-	if ((r = mkdir_run(cg->path[0], sizeof cg->path[0], "/sys/fs/cgroup", run)) < 0)
+	}
+	str_copy(cg->how, sizeof cg->how, base.how);
+	str_copy(cg->base, sizeof cg->base, base.dir);
+	if ((r = mkdir_run(cg->path[0], sizeof cg->path[0], base.dir, run)) < 0)
 		return r;
 	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
 	if ((r = cg_write(cg->path[0], "memory.max", val)) < 0)
@@ -210,11 +356,12 @@ static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	if ((r = cg_write(cg->path[0], "pids.max", val)) < 0)
 		return r;
 	snprintf(val, sizeof val, "%ld 100000", (long)(lim->cpu * 100000));
-	return cg_write(cg->path[0], "cpu.max", val);
+	return base.cpu ? cg_write(cg->path[0], "cpu.max", val) : 0;
 }
 
 /* v2 has no per-thread file outside threaded subtrees: cgroup.procs it is
- * (clone3's CLONE_INTO_CGROUP would avoid the move; not done yet). */
+ * (clone3's CLONE_INTO_CGROUP would avoid the move; not done yet). The
+ * kernel checks the opener's credentials, the lab's, for the move. */
 static int v2_open_attach(struct lab_cgroup *cg)
 {
 	return open_attach_file(cg, cg->path[0], "cgroup.procs");
@@ -255,18 +402,12 @@ static bool fs_is(const char *path, long magic)
 	return statfs(path, &sf) == 0 && (long)sf.f_type == magic;
 }
 
-static bool v2_has_controllers(void)
-{
-	char *s = read_file("/sys/fs/cgroup/cgroup.controllers", NULL, 4096);
-	bool ok = s && strstr(s, "memory") && strstr(s, "pids") && strstr(s, "cpu");
-	free(s);
-	return ok;
-}
-
 void cgroup_sweep(bool (*owner_gone)(const char *run))
 {
-	static const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
-	                                   "/sys/fs/cgroup"};
+	/* v1's hierarchies, v2's root (older labs made their runs there) and
+	 * the v2 subtree this lab uses, if it has found one */
+	const char *const hier[] = {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpu",
+	                            "/sys/fs/cgroup", base.dir[0] ? base.dir : "/sys/fs/cgroup"};
 	const size_t plen = strlen(CG_BASE ".");
 	for (size_t i = 0; i < sizeof hier / sizeof *hier; i++) {
 		DIR *d = opendir(hier[i]);
@@ -292,10 +433,6 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 	memset(cg, 0, sizeof *cg);
 	const struct cgroup_ops *ops = NULL;
 	if (fs_is("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC)) {
-		if (!v2_has_controllers()) {
-			snprintf(why, whylen, "cgroup v2 offers no memory/pids/cpu controllers here");
-			return -ENOTSUP;
-		}
 		ops = &v2_ops;
 	} else if (fs_is("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC) &&
 	           fs_is("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC) &&
@@ -318,11 +455,18 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 	if (r < 0) {
 		cg->ops = ops;
 		cgroup_teardown(cg);
-		snprintf(why, whylen, "%s: cannot create a cgroup here (%s)%s", ops->name, strerror(-r),
-		         geteuid() ? ": not delegated to this user" : "");
+		if (cg->why[0])
+			str_copy(why, whylen, cg->why);
+		else if (geteuid())
+			snprintf(why, whylen, "rootless: %s is not delegated to uid %u (%s)", ops->name,
+			         (unsigned)geteuid(), strerror(-r));
+		else
+			snprintf(why, whylen, "%s: cannot create a cgroup here (%s)", ops->name, strerror(-r));
 		return r;
 	}
 	cg->ops = ops;
+	if (!cg->how[0])
+		str_copy(cg->how, sizeof cg->how, ops->name);
 	return 0;
 }
 

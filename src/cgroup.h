@@ -17,6 +17,9 @@ struct lab_cgroup {
 	int attach_fd[CG_V1_COUNT];       /* opened by the lab, written by the sandbox */
 	int n_attach;
 	int lock_fd[CG_V1_COUNT]; /* our flock on each folder: another lab's sweep leaves a live run's cgroup alone */
+	char base[PATH_MAX];      /* v2: the lab's subtree the run's folder is in */
+	char how[PATH_MAX + 64];  /* for the mechanisms line: "cgroup-v2, delegated: /sys/fs/cgroup/..." */
+	char why[PATH_MAX + 200]; /* why not, as create found it ("" if it did not say) */
 };
 
 struct cgroup_ops {

@@ -87,7 +87,7 @@ struct run {
 	 * run's end so the evidence can be read from it */
 	int host_fd;
 	struct lab_cgroup cg;
-	char cg_why[200];
+	char cg_why[PATH_MAX + 200];
 	int n_rules;                    /* in Isolation's filter, for the record */
 	bool trace;                     /* the trace is on (LAB_TRACE is not "0") */
 	bool trace_listen;              /* a filter asks the lab (SCMP_ACT_NOTIFY) */

@@ -696,7 +696,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	wait_for nob "> RESULT" 5
 	text=$(pane_text nob)
 	expect_contains "uid 65534: the run of the edited copy shows the edit's output" "$text" "| EDITED BY THE STUDENT"
-	expect_contains "uid 65534: the mechanisms say the run was rootless" "$text" "rlimits-only (rootless: the lab creates cgroups only as root)"
+	expect_contains "uid 65534: the mechanisms say the run was rootless" "$text" "rlimits-only (rootless: cgroup-v1 is not delegated to uid 65534"
 	keys nob q
 	wait_for nob "EXITED:0" 15 || tui_not_ok "uid 65534 session quits" nob
 else

@@ -1,7 +1,8 @@
 /* layers/limits.c — the Resource-limits layer (stops resource bombs).
  *
- * On: the run's cgroup (v2, or v1 where the controllers live there; only a
- * root lab may create one, see cgroup.c) with memory, pids and CPU caps,
+ * On: the run's cgroup (v2 in the lab's subtree, or a subtree delegated to
+ * a rootless user; v1 where the controllers live there; see cgroup.c) with
+ * memory, pids and CPU caps,
  * joined before the snippet exists; rlimits (AS, NPROC, CPU, FSIZE, NOFILE,
  * CORE) with hard = soft, set last so nothing of ours runs under them; and
  * the layer's wall clock and output cap, which run.c enforces. Off: none of
@@ -18,15 +19,12 @@ static int limits_prepare(struct run *r, struct lab_evidence *ev)
 {
 	if (!run_on(r, LAYER_LIMITS))
 		return 0;
-	if (r->root_lab) {
-		char name[64];
-		static unsigned seq;
-		snprintf(name, sizeof name, "run-%d-%u", getpid(), seq++);
-		if (cgroup_setup(&r->cg, &r->cfg->limits, name, r->cg_why, sizeof r->cg_why) < 0)
-			r->cg.ops = NULL;
-	} else {
-		snprintf(r->cg_why, sizeof r->cg_why, "rootless: the lab creates cgroups only as root");
-	}
+	/* rootless too: a v2 subtree delegated to the user is used (cgroup.c) */
+	char name[64];
+	static unsigned seq;
+	snprintf(name, sizeof name, "run-%d-%u", getpid(), seq++);
+	if (cgroup_setup(&r->cg, &r->cfg->limits, name, r->cg_why, sizeof r->cg_why) < 0)
+		r->cg.ops = NULL;
 	ev->cgroup_used = r->cg.ops != NULL;
 	return 0;
 }
@@ -66,7 +64,7 @@ static void limits_describe(const struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_LIMITS))
 		return;
 	if (r->cg.ops)
-		run_mech_add(ev, "%s", r->cg.ops->name);
+		run_mech_add(ev, "%s", r->cg.how);
 	else
 		run_mech_add(ev, "rlimits-only (%s)", r->cg_why[0] ? r->cg_why : "no cgroup");
 	run_mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE, NOFILE)");
