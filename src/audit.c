@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static bool on_path_at(const char *tool, char *out, size_t cap);
+
 /* ---------------- placeholders ---------------- */
 
 static void argv_push(char ***v, int *n, char *s)
@@ -31,6 +33,25 @@ static const char *env_value(char *const *env, const char *name, size_t len)
 		if (!strncmp(*e, name, len) && (*e)[len] == '=')
 			return *e + len + 1;
 	return NULL;
+}
+
+/* The command line as one shell word list: each argument in single
+ * quotes (a ' inside as '\''), so a shell string that holds it
+ * (`sh -c '{cmd}'`, `srt -c 'nice {cmd}'`) runs exactly these arguments. */
+static char *shell_line(char *const *cmd)
+{
+	struct strbuf b = {0};
+	for (int i = 0; cmd[i]; i++) {
+		sb_puts(&b, i ? " '" : "'");
+		for (const char *c = cmd[i]; *c; c++)
+			if (*c == '\'')
+				sb_puts(&b, "'\\''");
+			else
+				sb_add(&b, c, 1);
+		sb_puts(&b, "'");
+	}
+	sb_add(&b, "", 0);
+	return b.s ? b.s : strdup("");
 }
 
 /* One argument with every {cmd}, {dir} and {NAME} filled in; an unknown
@@ -66,26 +87,53 @@ static char *expand_one(const char *a, const char *cmdline, const char *dir, cha
 
 char **audit_expand(char *const *tmpl, char *const *cmd, const char *dir, char *const *env)
 {
-	struct strbuf line = {0};
-	for (int i = 0; cmd[i]; i++)
-		sb_printf(&line, "%s%s", i ? " " : "", cmd[i]);
+	char *line = shell_line(cmd);
 	char **out = NULL;
 	int n = 0;
 	bool had_cmd = false;
 	for (int i = 0; tmpl[i]; i++) {
-		if (!strcmp(tmpl[i], "{cmd}")) {
+		/* a whole argument: the command's own arguments, unless it is a
+		 * shell's command string (after -c), which is one word */
+		if (!strcmp(tmpl[i], "{cmd}") && !(i > 0 && !strcmp(tmpl[i - 1], "-c"))) {
 			for (int j = 0; cmd[j]; j++)
 				argv_push(&out, &n, strdup(cmd[j]));
 			had_cmd = true;
 			continue;
 		}
-		argv_push(&out, &n, expand_one(tmpl[i], line.s, dir, env, &had_cmd));
+		argv_push(&out, &n, expand_one(tmpl[i], line, dir, env, &had_cmd));
 	}
 	if (!had_cmd)
 		for (int j = 0; cmd[j]; j++)
 			argv_push(&out, &n, strdup(cmd[j]));
-	sb_free(&line);
+	free(line);
 	return out;
+}
+
+int audit_resolve_wrapper(char **wrapper, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	const char *w = wrapper[0];
+	if (!w || !*w) {
+		snprintf(err, errlen, "audit: the sandbox's command is empty");
+		return -1;
+	}
+	if (strchr(w, '/')) {
+		/* the wrapper starts in the run's work folder: a relative path
+		 * is the caller's, resolved now */
+		if (!realpath(w, path) || access(path, X_OK) < 0) {
+			snprintf(err, errlen, "audit: %s: %s", w, access(w, F_OK) ? "no such file" : "not executable");
+			return -1;
+		}
+	} else if (!on_path_at(w, path, sizeof path)) {
+		snprintf(err, errlen, "audit: %s: not found on PATH (install it, or give its path)", w);
+		return -1;
+	}
+	char *dup = strdup(path);
+	if (!dup)
+		abort();
+	free(wrapper[0]);
+	wrapper[0] = dup;
+	return 0;
 }
 
 void audit_argv_free(char **argv)
@@ -99,7 +147,8 @@ void audit_argv_free(char **argv)
 
 const char *const audit_preset_names[] = {"bwrap", "firejail", "srt", "runsc", "lab", NULL};
 
-static bool on_path(const char *tool)
+/* tool's place on PATH (absolute folders only), into out. */
+static bool on_path_at(const char *tool, char *out, size_t cap)
 {
 	const char *path = getenv("PATH");
 	char *copy = strdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin"), p[PATH_MAX];
@@ -107,7 +156,15 @@ static bool on_path(const char *tool)
 	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save))
 		found = d[0] == '/' && pathf(p, sizeof p, "%s/%s", d, tool) == 0 && access(p, X_OK) == 0;
 	free(copy);
+	if (found)
+		str_copy(out, cap, p);
 	return found;
+}
+
+static bool on_path(const char *tool)
+{
+	char p[PATH_MAX];
+	return on_path_at(tool, p, sizeof p);
 }
 
 /* bubblewrap with the lesson's four layers as far as its flags go: every
@@ -289,6 +346,12 @@ static const struct lab_result *find(const struct audit_card *c, enum lab_threat
 	return NULL;
 }
 
+static bool legit_failed(const struct audit_card *c)
+{
+	const struct lab_result *r = find(c, THREAT_LEGIT);
+	return r && r->verdict != VERDICT_RAN_OK;
+}
+
 /* "Clean-env missing — ..." for each attack that escaped, from its evidence. */
 static void missing_layers(const struct audit_card *c, struct strbuf *b, const char *sep)
 {
@@ -324,14 +387,22 @@ static void missing_layers(const struct audit_card *c, struct strbuf *b, const c
 			break;
 		}
 	}
-	if (!n)
+	if (n)
+		return;
+	/* "none" only when every attack gave a verdict and the legit task ran:
+	 * an attack that never ran got nothing out, and proves nothing */
+	int errors = 0;
+	for (int i = 0; i < c->n; i++)
+		if (c->res[i].verdict == VERDICT_ERROR)
+			sb_printf(b, "%s%s",
+			          errors++ ? ", " : "none seen, but the card is incomplete: ", c->res[i].snippet);
+	if (errors)
+		sb_puts(b, " gave no verdict (ERROR)");
+	if (legit_failed(c))
+		sb_printf(b, "%sthe legit task did not run OK, so the wrapper may not run the code at all",
+		          errors ? sep : "none seen, but the card proves little: ");
+	if (!errors && !legit_failed(c))
 		sb_puts(b, "none: no attack got out");
-}
-
-static bool legit_failed(const struct audit_card *c)
-{
-	const struct lab_result *r = find(c, THREAT_LEGIT);
-	return r && r->verdict != VERDICT_RAN_OK;
 }
 
 static void wrapper_line(const struct audit_card *c, struct strbuf *b)
@@ -456,10 +527,11 @@ void audit_card_json(const struct audit_card *c)
 
 int audit_card_status(const struct audit_card *c)
 {
-	if (legit_failed(c))
-		return 1;
-	for (int i = 0; i < c->n; i++)
+	bool error = false;
+	for (int i = 0; i < c->n; i++) {
 		if (c->res[i].verdict == VERDICT_ESCAPED)
 			return 1;
-	return 0;
+		error |= c->res[i].verdict == VERDICT_ERROR;
+	}
+	return error ? 4 : legit_failed(c) ? 3 : 0;
 }

@@ -13,7 +13,9 @@
 
 /* The prefix with its placeholders filled in, as a new NULL-terminated argv:
  * an argument "{cmd}" becomes the snippet's command line (cmd, one argument
- * each); "{cmd}" inside a longer argument becomes it joined by spaces;
+ * each), except right after "-c", where it is a shell's command string and
+ * becomes one word, each argument single-quoted; "{cmd}" inside a longer
+ * argument becomes that quoted line too;
  * "{dir}" the run's work folder (the snippet and its data); "{NAME}" the
  * value of NAME in env (the environment handed to the wrapper, e.g.
  * {LAB_DATA}, {HOME}). Without "{cmd}" anywhere, cmd is appended. */
@@ -40,7 +42,14 @@ struct audit_card {
 void audit_card_text(const struct audit_card *c);
 void audit_card_markdown(const struct audit_card *c);
 void audit_card_json(const struct audit_card *c);
-/* 0 when no attack escaped and every legit task ran, else 1 */
+/* The exit status the card earns: 1 when an attack escaped; else 4 when
+ * an attack gave no verdict (ERROR: it never ran, and proves nothing);
+ * else 3 when the legit task did not run OK (the wrapper may not run the
+ * code at all); else 0. */
 int audit_card_status(const struct audit_card *c);
+/* The wrapper's command, wrapper[0], resolved before any run (the wrapper
+ * starts in the run's work folder): a path becomes absolute, a name its
+ * place on PATH. 0, or -1 with err saying why (nothing found). */
+int audit_resolve_wrapper(char **wrapper, char *err, size_t errlen);
 
 #endif

@@ -82,7 +82,8 @@ static const char usage_tail[] = "  --on L turns exactly L on; --off L turns eve
                                  "\n"
                                  "exit status: run: 0 RAN OK or CONTAINED, 1 ESCAPED, 3 FAILED, 4 ERROR, 5 BROKE;\n"
                                  "  matrix: 0 every cell as expected, 1 some differ; audit: 0 nothing escaped and\n"
-                                 "  legit ran, 1 otherwise, 4 the preset cannot run here; exec: the command's status\n"
+                                 "  legit ran, 1 an attack escaped, 3 legit failed, 4 an attack gave no verdict or\n"
+                                 "  the preset cannot run here; exec: the command's status\n"
                                  "  (128+N for signal N, 125 lab failure, 126/127 as a shell); 2 bad usage,\n"
                                  "  config or snippet. run and exec stopped by SIGINT, SIGTERM or SIGHUP clean\n"
                                  "  up first: run then gives its ERROR (4), exec 128+N for the lab's signal N.\n"
@@ -482,6 +483,21 @@ static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
  * it, which a foreign sandbox does not show). */
 static const char *const audit_default[] = {"legit", "resource-bomb", "secret-theft", "exfiltration", "host-takeover"};
 
+/* A NULL-terminated copy of args, each string its own (audit_argv_free). */
+static char **dup_args(char *const *args)
+{
+	int n = 0;
+	while (args[n])
+		n++;
+	char **v = calloc((size_t)n + 1, sizeof *v);
+	for (int k = 0; v && k < n; k++)
+		if (!(v[k] = strdup(args[k])))
+			abort();
+	if (!v)
+		abort();
+	return v;
+}
+
 static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 {
 	enum matrix_format fmt = MATRIX_TEXT;
@@ -544,7 +560,15 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 	if (!card)
 		abort();
 	card->name = preset ? preset : "custom";
-	card->wrapper = wrapper ? wrapper : &argv[i];
+	if (!wrapper)
+		wrapper = dup_args(&argv[i]);
+	if (audit_resolve_wrapper(wrapper, why, sizeof why) < 0) {
+		fprintf(stderr, "containment-lab: %s\n", why);
+		free(card);
+		audit_argv_free(wrapper);
+		return EXIT_USAGE;
+	}
+	card->wrapper = wrapper;
 	if (outside && !note[0])
 		snprintf(note, sizeof note,
 		         "run outside the range (--outside-range): the lab ends the wrapper's "
@@ -573,7 +597,7 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 			audit_card_markdown(card);
 		else
 			audit_card_text(card);
-		code = audit_card_status(card) ? EXIT_ESCAPED : EXIT_OK;
+		code = audit_card_status(card);
 	}
 	for (int k = 0; k < card->n; k++)
 		lab_result_free(&card->res[k]);

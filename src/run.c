@@ -151,19 +151,13 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	egress_init(&r->eg, cfg);
 }
 
-/* Allow-list mode: the proxy is announced the way every HTTP client looks
- * for one, whatever Clean-env kept (like the LAB_* task inputs); a proxy
- * setting of the caller's would only point nowhere, so it goes. */
-static void add_proxy_env(struct run *r)
+/* Every NAME=... of the run's environment goes. */
+static void drop_env(struct run *r, const char *name)
 {
-	static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
-	                                    "ALL_PROXY",  "all_proxy",   "NO_PROXY",   "no_proxy"};
+	size_t n = strlen(name);
 	int w = 0;
 	for (int i = 0; i < r->n_env; i++) {
-		bool drop = false;
-		for (size_t k = 0; k < sizeof names / sizeof *names && !drop; k++)
-			drop = !strncmp(r->envp[i], names[k], strlen(names[k])) && r->envp[i][strlen(names[k])] == '=';
-		if (drop)
+		if (!strncmp(r->envp[i], name, n) && r->envp[i][n] == '=')
 			free(r->envp[i]);
 		else
 			r->envp[w++] = r->envp[i];
@@ -171,6 +165,17 @@ static void add_proxy_env(struct run *r)
 	r->n_env = w;
 	if (r->envp)
 		r->envp[w] = NULL;
+}
+
+/* Allow-list mode: the proxy is announced the way every HTTP client looks
+ * for one, whatever Clean-env kept (like the LAB_* task inputs); a proxy
+ * setting of the caller's would only point nowhere, so it goes. */
+static void add_proxy_env(struct run *r)
+{
+	static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
+	                                    "ALL_PROXY",  "all_proxy",   "NO_PROXY",   "no_proxy"};
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+		drop_env(r, names[k]);
 	for (size_t k = 0; k < 4; k++)
 		add_env(r, "%s=http://127.0.0.1:%d", names[k], EGRESS_PORT);
 	add_env(r, "NO_PROXY=");
@@ -924,6 +929,16 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
 	add_env(r, "LAB_API=http://127.0.0.1:%d/", r->eg.api_port);
 	add_env(r, "LAB_HOST_TARGET=%s", r->d.host_target);
+	/* a temp folder of this audit's own: a wrapper that leaves a socket
+	 * or a lock in $TMPDIR (srt's srt-mux-PID-0.sock, always PID 2 in
+	 * the range) must not trip the next audit, another user's least */
+	char tmp[PATH_MAX];
+	if (pathf(tmp, sizeof tmp, "%s/tmp", r->d.dir) < 0 || mkdirs(tmp, 0700) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot create %.200s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	drop_env(r, "TMPDIR");
+	add_env(r, "TMPDIR=%s", tmp);
 	ev->env_vars = r->n_env;
 	str_copy(r->workdir, sizeof r->workdir, r->d.work);
 	r->argv[0] = (char *)r->cfg->python;

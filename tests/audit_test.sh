@@ -52,6 +52,24 @@ expect_eq "audit --preset and a prefix: usage error (2)" "$?" 2
 out=$(lab audit --snippet legit -- /bin/sh -c 'cd {dir} && test -f {LAB_DATA} && exec {cmd}' 2>&1)
 expect_contains "audit: {dir}, {LAB_DATA} and {cmd} inside an argument expand" "$out" "RAN OK"
 
+# ---- a card for attacks that never ran is no card (issue 18) ----
+j=$(lab audit --json -- /bin/false); rc=$?
+expect_eq "audit -- /bin/false: not exit 0 (the legit task failed: the card proves little)" "$rc" 3
+expect_not_contains "audit -- /bin/false: never 'missing: none'" "$(lab audit -- /bin/false)" "missing: none: no attack got out"
+expect_eq "audit -- /bin/false: JSON not ok" "$(field 'd["ok"], d["legit_ok"]' <<<"$j")" "False False"
+err=$(lab audit --snippet host-takeover -- nosuchwrapper {cmd} 2>&1 >/dev/null); rc=$?
+expect_eq "audit -- nosuchwrapper: usage error before anything runs (2)" "$rc" 2
+expect_contains "audit -- nosuchwrapper: says it is not on PATH" "$err" "nosuchwrapper: not found on PATH"
+top=$PWD
+cp "$BIN" "$CL_SUITE_TMP/lab-relative"
+out=$(cd "$CL_SUITE_TMP" && "$BIN" --config "$top/layers.ini" audit --snippet legit -- ./lab-relative --config "$top/layers.ini" exec --on none -- {cmd})
+rm -f "$CL_SUITE_TMP/lab-relative"
+expect_contains "audit -- ./relative/wrapper: resolved before the run (legit RAN OK)" "$out" "legit           RAN OK"
+out=$(lab audit --snippet legit -- sh -c '{cmd}')
+expect_contains "audit -- sh -c '{cmd}': the command string is the whole command (legit RAN OK)" "$out" "legit           RAN OK"
+out=$(lab audit --snippet legit -- sh -c 'nice -n 1 {cmd}')
+expect_contains "audit -- sh -c 'nice {cmd}': quoted inside a longer string (legit RAN OK)" "$out" "legit           RAN OK"
+
 # ---- the lab's own exec --on all: all CONTAINED ----
 j=$(lab audit --json --preset lab); rc=$?
 expect_eq "audit --preset lab: exit 0" "$rc" 0
