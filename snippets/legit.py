@@ -20,8 +20,19 @@ import sys
 from decimal import Decimal, InvalidOperation
 
 
+def lab_input(name):
+    """The lab's input NAME: from the environment, else from a NAME=VALUE
+    argument (a sandbox under audit may clear the environment)."""
+    for arg in sys.argv[1:]:
+        key, eq, value = arg.partition("=")
+        if eq and key == name and not os.environ.get(name):
+            return value
+    return os.environ.get(name)
+
+
+
 def main():
-    path = os.environ.get("LAB_DATA")
+    path = lab_input("LAB_DATA")
     if not path:
         print("LAB_DATA is not set: no sales file to read", flush=True)
         return 2

@@ -21,6 +21,24 @@ import select
 import sys
 import time
 
+
+def lab_input(name):
+    """The lab's input NAME: from the environment, else from a NAME=VALUE
+    argument (a sandbox under audit may clear the environment)."""
+    for arg in sys.argv[1:]:
+        key, eq, value = arg.partition("=")
+        if eq and key == name and not os.environ.get(name):
+            return value
+    return os.environ.get(name)
+
+
+def report_attempt():
+    """Under `audit` the lab asks each attack to say when it makes its move,
+    with a word only this run can form: no word, no verdict."""
+    proof = lab_input("LAB_PROOF")
+    if proof:
+        print(f"lab-attempt: {proof[::-1]}", flush=True)
+
 CHILDREN = 64            # the default pids cap is 32
 HOLD_PROCS = 0.15        # seconds all children stay alive together
 CHILD_MAX_LIFE = 0.6     # a child exits by then, parent or not
@@ -113,6 +131,7 @@ def balloon():
 
 
 def main():
+    report_attempt()
     t0 = time.monotonic()
     fork_bomb()
     balloon()

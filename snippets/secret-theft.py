@@ -15,6 +15,24 @@ import os
 import re
 import sys
 
+
+def lab_input(name):
+    """The lab's input NAME: from the environment, else from a NAME=VALUE
+    argument (a sandbox under audit may clear the environment)."""
+    for arg in sys.argv[1:]:
+        key, eq, value = arg.partition("=")
+        if eq and key == name and not os.environ.get(name):
+            return value
+    return os.environ.get(name)
+
+
+def report_attempt():
+    """Under `audit` the lab asks each attack to say when it makes its move,
+    with a word only this run can form: no word, no verdict."""
+    proof = lab_input("LAB_PROOF")
+    if proof:
+        print(f"lab-attempt: {proof[::-1]}", flush=True)
+
 # Substrings of variable names that usually mean "this is a secret".
 LOOKS_SECRET = re.compile(
     r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIAL|AUTH"
@@ -23,6 +41,7 @@ LOOKS_SECRET = re.compile(
 
 
 def main():
+    report_attempt()
     names = sorted(os.environ)
     plural = "" if len(names) == 1 else "s"
     print(f"environment: {len(names)} variable{plural} visible", flush=True)

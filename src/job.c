@@ -91,6 +91,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("host_target_size", ev->host_target_size, 0, LLONG_MAX)     \
 	X("host_visible", ev->host_visible, BOOL)                     \
 	X("expect_found", ev->expect_found, BOOL)                     \
+	X("attempt_seen", ev->attempt_seen, BOOL)                     \
 	X("snippet_on_host", ev->snippet_on_host, BOOL)                     \
 	X("host_scans", ev->host_scans, COUNT)                        \
 	X("host_procs", ev->host_procs, COUNT)                        \

@@ -188,6 +188,9 @@ struct lab_evidence {
 	long host_procs; /* the most host processes the run had at once (gvisor) */
 	/* legit */
 	bool expect_found;
+	/* audit: the attack said, in a word only this run could form, that it
+	 * made its move (its "lab-attempt:" line); without it no verdict */
+	bool attempt_seen;
 	/* what was really used */
 	char mechanisms[LAB_LINE * 2];
 	/* the calls that mattered (see struct lab_trace) */

@@ -939,13 +939,39 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	}
 	drop_env(r, "TMPDIR");
 	add_env(r, "TMPDIR=%s", tmp);
+	random_token(r->audit_proof, 16);
+	add_env(r, "LAB_PROOF=%s", r->audit_proof);
 	ev->env_vars = r->n_env;
 	str_copy(r->workdir, sizeof r->workdir, r->d.work);
 	r->argv[0] = (char *)r->cfg->python;
 	r->argv[1] = "-u";
 	r->argv[2] = r->d.snippet_file;
-	r->argv[3] = NULL;
+	/* the task's inputs on the command line too: a wrapper may clear the
+	 * environment (the snippets take NAME=VALUE arguments) */
+	static const char *const inputs[] = {"LAB_DATA", "LAB_ATTACKER", "LAB_API", "LAB_HOST_TARGET", "LAB_PROOF"};
+	int n = 3;
+	for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++)
+		for (int i = 0; i < r->n_env; i++)
+			if (!strncmp(r->envp[i], inputs[k], strlen(inputs[k])) &&
+			    r->envp[i][strlen(inputs[k])] == '=') {
+				r->argv[n++] = r->envp[i];
+				break;
+			}
+	r->argv[n] = NULL;
 	return 0;
+}
+
+/* The attack's "lab-attempt: WORD" line, WORD being this run's proof
+ * reversed: what a wrapper that ran no code cannot print. */
+static bool attempt_in(const struct run *r, const struct strbuf *output)
+{
+	char want[64];
+	size_t n = strlen(r->audit_proof);
+	int k = snprintf(want, sizeof want, "lab-attempt: ");
+	for (size_t i = 0; i < n; i++)
+		want[k++] = r->audit_proof[n - 1 - i];
+	want[k] = '\0';
+	return output->s && memmem(output->s, output->len, want, (size_t)k);
 }
 
 void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
@@ -963,6 +989,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 		argv = audit_expand(wrapper, r.argv, r.d.work, r.envp);
 		r.user_argv = argv;
 		run_watch(&r, &box_wrapper, NULL, &res->ev, &output);
+		res->ev.attempt_seen = attempt_in(&r, &output);
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);

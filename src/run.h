@@ -102,7 +102,8 @@ struct run {
 	struct sock_fprog iso_prog, net_prog;          /* child: the filters, read in */
 	char **envp;
 	int n_env;
-	char *argv[8];
+	char *argv[16];
+	char audit_proof[24]; /* audit: the word each attack turns into its proof of attempt */
 	char *const *user_argv;
 	char cwd[PATH_MAX];
 	int cwd_tree;                     /* root lab, exec: a detached copy of the cwd mount */

@@ -778,6 +778,19 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 	how_it_ended(r, cfg);
 }
 
+/* An audited attack that never said it made its move, and got nothing
+ * out: the wrapper may have run no code at all (a missing dependency,
+ * /bin/false), or cleared the inputs it needed. Nothing was held back, so
+ * the card gets no verdict for it. */
+static void audit_not_run(struct lab_result *r)
+{
+	r->verdict = VERDICT_ERROR;
+	set_headline(r, "NOT RUN: the attack never made its move, so the wrapper held nothing back");
+	add(r, "no \"lab-attempt\" line with this run's word came out: the wrapper ran no code, or the attack "
+	       "stopped before it tried");
+	add(r, "ended: exit status %d after %ld ms", r->ev.exit_code, r->ev.duration_ms);
+}
+
 void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r)
 {
 	r->caught_by = -1;
@@ -799,6 +812,10 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	} else if (!ev->started) {
 		r->verdict = VERDICT_ERROR;
 		set_headline(r, "%s", ev->error[0] ? ev->error : "the sandbox could not be built");
+		return;
+	}
+	if (r->audit && s->threat != THREAT_LEGIT && !got_out && !ev->attempt_seen) {
+		audit_not_run(r);
 		return;
 	}
 	if (r->audit) {
