@@ -31,6 +31,7 @@
 #include "hostcheck.h"
 #include "layer.h"
 #include "proc.h"
+#include "rw_guard.h"
 #include "system.h"
 #include "util.h"
 
@@ -285,28 +286,39 @@ static void init_on_signal(int sig)
 	(void)sig;
 }
 
-/* Memory the run holds in its IPC namespace that no process of it maps, so
- * that no sampler of /proc/PID sees it: detached SysV segments (rss and
- * swap of those with no attachment: an attached one is in its process's
- * Pss already) and the bytes queued in SysV message queues. Read by PID 1,
- * which is in the run's IPC namespace (the lab may not enter it rootless). */
+/* Memory the run holds in its IPC namespace, which no sampler of
+ * /proc/PID sees whole: SysV segments, semaphore sets and queued messages.
+ * Read by PID 1, which is in the run's IPC namespace (the lab may not enter
+ * it rootless).
+ *
+ * A segment's resident and swapped bytes, attached or not: an attached one
+ * whose pages its process touched is in that process's share too (counted
+ * twice: the figure errs high, never low); one attached and never touched
+ * by its holder is in nobody's. */
 static uint64_t shm_line_bytes(const char *l)
 {
-	unsigned long long nattch, rss, swap;
+	unsigned long long rss, swap;
 	/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
-	if (sscanf(l, "%*d %*d %*o %*u %*d %*d %llu %*u %*u %*u %*u %*u %*u %*u %llu %llu", &nattch, &rss, &swap) ==
-	        3 &&
-	    nattch == 0)
+	if (sscanf(l, "%*d %*d %*o %*u %*d %*d %*u %*u %*u %*u %*u %*u %*u %*u %llu %llu", &rss, &swap) == 2)
 		return rss + swap;
 	return 0;
 }
 
-/* No allocation here: the init runs this under the snippet's rlimits
- * (RLIMIT_AS among them), which the lab's own code must never depend on. */
-static uint64_t init_ipc_bytes(void)
+/* A semaphore set: its header and 64 bytes a semaphore (struct sem). */
+static uint64_t sem_line_bytes(const char *l)
+{
+	unsigned long long nsems;
+	/* key semid perms nsems uid gid cuid cgid otime ctime */
+	if (sscanf(l, "%*d %*d %*o %llu", &nsems) == 1)
+		return 256 + (nsems << 6);
+	return 0;
+}
+
+/* Sums fn over the lines of a /proc/sysvipc file but its header. */
+static uint64_t sysvipc_sum(const char *path, uint64_t (*fn)(const char *))
 {
 	uint64_t sum = 0;
-	int fd = open("/proc/sysvipc/shm", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char buf[4096];
 	size_t have = 0;
 	bool header = true;
@@ -317,7 +329,7 @@ static uint64_t init_ipc_bytes(void)
 		while ((nl = strchr(l, '\n'))) {
 			*nl = '\0';
 			if (!header)
-				sum += shm_line_bytes(l);
+				sum += fn(l);
 			header = false;
 			l = nl + 1;
 		}
@@ -328,9 +340,20 @@ static uint64_t init_ipc_bytes(void)
 	}
 	if (fd >= 0)
 		close(fd);
+	return sum;
+}
+
+/* No allocation here: the init runs this under the snippet's rlimits
+ * (RLIMIT_AS among them), which the lab's own code must never depend on.
+ * Messages: their bytes and a 48-byte header each (an empty message costs
+ * one too), and each queue's own. */
+static uint64_t init_ipc_bytes(void)
+{
+	uint64_t sum =
+	    sysvipc_sum("/proc/sysvipc/shm", shm_line_bytes) + sysvipc_sum("/proc/sysvipc/sem", sem_line_bytes);
 	struct msginfo mi;
-	if (msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi) >= 0 && mi.msgtql > 0)
-		sum += (uint64_t)mi.msgtql;
+	if (msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi) >= 0)
+		sum += (uint64_t)mi.msgtql + (uint64_t)mi.msgmap * 48 + (uint64_t)mi.msgpool * 256;
 	return sum;
 }
 
@@ -439,6 +462,10 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 	run_layers_child(r, PHASE_FDS);
 	child_new_session(r);
 	run_layers_child(r, PHASE_RESTRICT);
+	/* exec --rw: the current folder is on the real disk (rw_guard.c) */
+	int e;
+	if (r->exec_mode && r->rw && (e = rw_guard_load()) < 0)
+		run_fail(r, "load exec --rw's guard (seccomp)", "no setuid files, devices or file caps", -e);
 	/* the filters are loaded (a listener, if any, went to the lab): the
 	 * sync socket has done its work, and the lab sees it close */
 	close(r->sync[0]);
@@ -631,14 +658,22 @@ static uint64_t proc_kb(const char *path, const char *key)
 	return v;
 }
 
+/* What a tmpfs holds: its used blocks, and about 1 KiB of kernel memory
+ * (inode and dentry) for each file or folder in it, which the block count
+ * misses (a hundred thousand empty folders cost ~100 MiB of slab). */
+static uint64_t tmpfs_bytes(const struct statvfs *sv)
+{
+	uint64_t blocks = sv->f_blocks > sv->f_bfree ? (uint64_t)(sv->f_blocks - sv->f_bfree) * sv->f_frsize : 0;
+	uint64_t inodes = sv->f_files > sv->f_ffree ? (uint64_t)(sv->f_files - sv->f_ffree) : 0;
+	return blocks + (inodes << 10);
+}
+
 static uint64_t tmpfs_used(pid_t pid, const char *where)
 {
 	char p[64];
 	struct statvfs sv;
 	snprintf(p, sizeof p, "/proc/%d/root%s", pid, where);
-	if (statvfs(p, &sv) < 0 || sv.f_blocks < sv.f_bfree)
-		return 0;
-	return (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
+	return statvfs(p, &sv) < 0 ? 0 : tmpfs_bytes(&sv);
 }
 
 /* Memory a process holds in memfds, mapped or not (a memfd need not be
@@ -700,6 +735,10 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 	 * init shares the host's /tmp would count the host's files) */
 	if (n > 0 && private_tmp)
 		out->mem += tmpfs_used(pids[0], "/tmp") + tmpfs_used(pids[0], "/dev/shm");
+	/* and the range's own host folder, a tmpfs too (Isolation off) */
+	struct statvfs sv;
+	if (r->host_fd >= 0 && fstatvfs(r->host_fd, &sv) == 0)
+		out->mem += tmpfs_bytes(&sv);
 }
 
 /* The snippet was a child of our init, a process of the host's kernel: the

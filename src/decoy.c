@@ -101,9 +101,13 @@ int decoy_plant_host(const char *host)
  * The walk is bounded and never follows a symlink. */
 struct planted_walk {
 	int entries;
+	const char *cut; /* why the walk could not see everything, or NULL */
 	char *out;
 	size_t cap;
 };
+
+#define PLANTED_ENTRIES 4096
+#define PLANTED_DEPTH   16
 
 static const char *planted_kind(const struct stat *st)
 {
@@ -123,10 +127,13 @@ static void planted_in(struct planted_walk *w, int dirfd, const char *rel, int d
 		close(dirfd);
 		return;
 	}
-	for (struct dirent *e; !w->out[0] && w->entries < 4096 && (e = readdir(d));) {
+	for (struct dirent *e; !w->out[0] && (e = readdir(d));) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		w->entries++;
+		if (++w->entries > PLANTED_ENTRIES) {
+			w->cut = "more than 4,096 entries";
+			break;
+		}
 		struct stat st;
 		char path[PATH_MAX];
 		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -140,10 +147,14 @@ static void planted_in(struct planted_walk *w, int dirfd, const char *rel, int d
 			         (unsigned)(st.st_mode & 07777));
 		else if (kind)
 			snprintf(w->out, w->cap, "%s: %s %u:%u", path, kind, major(st.st_rdev), minor(st.st_rdev));
-		else if (S_ISDIR(st.st_mode) && depth < 16) {
+		else if (S_ISDIR(st.st_mode) && depth >= PLANTED_DEPTH)
+			w->cut = "folders more than 16 deep";
+		else if (S_ISDIR(st.st_mode)) {
 			int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
 				planted_in(w, sub, path, depth + 1);
+			else
+				w->cut = "a folder the lab may not read";
 		}
 	}
 	closedir(d);
@@ -156,6 +167,12 @@ void decoy_host_planted(int host_fd, char *out, size_t cap)
 	struct planted_walk w = {.out = out, .cap = cap};
 	if (fd >= 0)
 		planted_in(&w, fd, "", 0);
+	/* what the lab could not look at may hold one: it is not ruled out */
+	if (!out[0] && w.cut)
+		snprintf(out, cap,
+		         "the folder holds %s, which the lab did not search: a setuid file or device node "
+		         "there cannot be ruled out",
+		         w.cut);
 }
 
 int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen)

@@ -81,7 +81,9 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
  * plants them in its own tmpfs (rootfs.c). */
 int decoy_plant_host(const char *host);
 /* The first setuid/setgid file or device node under the folder host_fd,
- * as a line ("etc/x: setuid owner (uid 0), mode 4755"); "" if none. */
+ * as a line ("etc/x: setuid owner (uid 0), mode 4755"); "" if none. A
+ * folder too wide, too deep or unreadable to search is said as such: what
+ * the lab did not see it does not rule out. */
 void decoy_host_planted(int host_fd, char *out, size_t cap);
 int decoy_listen(struct lab_decoys *d);
 /* Accept/read what is ready on fd (the listener or a connection). */

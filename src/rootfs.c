@@ -30,6 +30,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* A writable mount the run keeps: nosuid and nodev all the same. */
+static int rootfs_make_nosuid(const char *path)
+{
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
+	return mount_setattr(AT_FDCWD, path, AT_RECURSIVE, &attr, sizeof attr);
+}
+
 static int rootfs_make_ro(const char *path, bool recursive)
 {
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
@@ -113,6 +120,25 @@ static void mkdir_in(struct run *r, const char *root, const char *name, mode_t m
 		run_fail(r, "mkdir", p, errno);
 }
 
+/* /proc/keys and /proc/key-users list the keys the reader may view (a
+ * login's session keyring, the user keyrings) with their serials, which is
+ * all keyctl needs to read or add to them: an empty file over each. */
+static void hide_keys(struct run *r, const char *proc)
+{
+	static const char *const lists[] = {"keys", "key-users"};
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+		char p[PATH_MAX];
+		if (pathf(p, sizeof p, "%s/%s", proc, lists[i]) < 0 || access(p, F_OK) < 0)
+			continue; /* no keys in this kernel */
+		/* read-only, but not nodev: /dev/null must still open (it reads empty) */
+		struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
+		if (mount("/dev/null", p, NULL, MS_BIND, NULL) < 0)
+			run_fail(r, "hide the key lists (bind /dev/null)", p, errno);
+		if (mount_setattr(AT_FDCWD, p, 0, &ro, sizeof ro) < 0)
+			run_fail(r, "make read-only", p, errno);
+	}
+}
+
 /* ---------------- the private root (Isolation) ---------------- */
 
 static void private_usr_and_etc(struct run *r, const char *root)
@@ -177,8 +203,8 @@ static void private_cwd(struct run *r, const char *root)
 	mkdir_p(r, p, 0755);
 	if (move_mount(r->cwd_tree, "", AT_FDCWD, p, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		run_fail(r, "attach the current folder", p, errno);
-	if (!r->rw && rootfs_make_ro(p, true) < 0)
-		run_fail(r, "make read-only", p, errno);
+	if (!r->rw ? rootfs_make_ro(p, true) < 0 : rootfs_make_nosuid(p) < 0)
+		run_fail(r, r->rw ? "make nosuid,nodev" : "make read-only", p, errno);
 }
 
 void rootfs_build_private(struct run *r)
@@ -199,6 +225,7 @@ void rootfs_build_private(struct run *r)
 	mkdir_in(r, root, "/proc", 0555);
 	pathf(p, sizeof p, "%s/proc", root);
 	mount_fs(r, "proc", p, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	hide_keys(r, p);
 	private_dev(r, root);
 	mkdir_in(r, root, "/tmp", 01777);
 	pathf(p, sizeof p, "%s/tmp", root);
@@ -274,9 +301,10 @@ static bool is_under(const char *path, const char *dir)
 static void range_proc(struct run *r)
 {
 	mount_fs(r, "proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	hide_keys(r, "/proc");
 	static const char *const knobs[] = {"/proc/sys",   "/proc/sysrq-trigger", "/proc/irq",  "/proc/bus",
 	                                    "/proc/fs",    "/proc/acpi",          "/proc/scsi", "/proc/asound",
-	                                    "/proc/kcore", "/proc/timer_list",    "/proc/keys"};
+	                                    "/proc/kcore", "/proc/timer_list"};
 	for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
 		if (access(knobs[i], F_OK) < 0)
 			continue; /* not on this kernel */
@@ -331,18 +359,40 @@ static void range_host(struct run *r)
 
 /* /run holds the host's service sockets (systemd's, D-Bus, docker.sock):
  * the range covers it. /etc/resolv.conf may point into it
- * (systemd-resolved's stub): that folder comes back, read-only. */
-static bool resolv_under_run(char *dir, size_t cap)
+ * (systemd-resolved's stub, or /run/resolv.conf itself): that one file
+ * comes back, read-only, never the folder it is in (a socket may sit
+ * beside it). */
+static bool resolv_under_run(char *file, size_t cap)
 {
 	char real[PATH_MAX];
-	if (!realpath("/etc/resolv.conf", real) || !is_under(real, "/run"))
+	struct stat st;
+	if (!realpath("/etc/resolv.conf", real) || !is_under(real, "/run") || stat(real, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
 		return false;
-	char *slash = strrchr(real, '/');
-	if (!slash || slash == real)
-		return false;
-	*slash = '\0';
-	str_copy(dir, cap, real);
+	str_copy(file, cap, real);
 	return true;
+}
+
+/* A file taken with open_tree() back at path, read-only: the folders and
+ * an empty file to mount on are made in the covering tmpfs first. */
+static void attach_file(struct run *r, int tree, const char *path)
+{
+	char dir[PATH_MAX];
+	str_copy(dir, sizeof dir, path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir_p(r, dir, 0755);
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		run_fail(r, "create a bind target", path, errno);
+	close(fd);
+	if (move_mount(tree, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		run_fail(r, "put a file back into the range", path, errno);
+	close(tree);
+	if (rootfs_make_ro(path, false) < 0)
+		run_fail(r, "make read-only", path, errno);
 }
 
 void rootfs_build_range(struct run *r)
@@ -360,9 +410,9 @@ void rootfs_build_range(struct run *r)
 	} else if (r->exec_mode) {
 		cwd = clone_tree(r, r->cwd);
 	}
-	char resolv_dir[PATH_MAX];
-	if (resolv_under_run(resolv_dir, sizeof resolv_dir))
-		resolv = clone_tree(r, resolv_dir);
+	char resolv_file[PATH_MAX];
+	if (resolv_under_run(resolv_file, sizeof resolv_file))
+		resolv = clone_tree(r, resolv_file);
 	/* the whole host view read-only (devices still work: a read-only
 	 * mount does not stop writes to /dev/null) */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
@@ -386,10 +436,13 @@ void rootfs_build_range(struct run *r)
 		rootfs_attach(r, work, p, true);
 		range_host(r);
 	}
-	if (cwd >= 0)
+	if (cwd >= 0) {
 		rootfs_attach(r, cwd, r->cwd, !r->rw);
+		if (r->rw && rootfs_make_nosuid(r->cwd) < 0)
+			run_fail(r, "make nosuid,nodev", r->cwd, errno);
+	}
 	if (resolv >= 0)
-		rootfs_attach(r, resolv, resolv_dir, true);
+		attach_file(r, resolv, resolv_file);
 	for (size_t i = 0; i < n_covered; i++) {
 		struct stat st;
 		if (stat(covered[i], &st) == 0 && S_ISDIR(st.st_mode) && rootfs_make_ro(covered[i], false) < 0)

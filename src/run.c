@@ -329,6 +329,16 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 		ev->exit_code = 2;
 		return -1;
 	}
+	/* /run holds the host's service sockets, which the range covers: a
+	 * folder there would bring them back */
+	if (contains("/run", r->cwd)) {
+		snprintf(ev->error, sizeof ev->error,
+		         "exec shares the current folder with the command, and %.120s is under /run, where the host's "
+		         "service sockets live (the range hides them): cd into a project folder first",
+		         r->cwd);
+		ev->exit_code = 2;
+		return -1;
+	}
 	static const char *const guarded[] = {"/root", "/home", "/run/user", "/tmp"};
 	for (size_t i = 0; i < sizeof guarded / sizeof *guarded + 1; i++) {
 		const char *g = i < sizeof guarded / sizeof *guarded ? guarded[i] : temp_dir();
