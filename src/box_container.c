@@ -386,10 +386,12 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 			init_report_ipc(r, &ipc_last);
 		if (sig < 0)
 			continue;
-		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == bi->lab_as) {
-			/* the lab (a process inside would show another pid): end
-			 * the run but stay to reap it, so its CPU time reaches our
-			 * rusage and the lab's */
+		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == bi->lab_as &&
+		    si.si_value.sival_int == r->end_cookie) {
+			/* the lab (a process inside can queue a siginfo of its
+			 * choosing, pid and all, but not the cookie): end the run but
+			 * stay to reap it, so its CPU time reaches our rusage and the
+			 * lab's */
 			bi->end_rest(r);
 			continue;
 		}
@@ -564,7 +566,7 @@ void box_after_clone(struct run *r, pid_t pid, int *child_sync_end)
 
 bool box_ask_init_to_end(const struct run *r)
 {
-	union sigval v = {.sival_int = 0};
+	union sigval v = {.sival_int = r->end_cookie};
 	return r->child_pid > 0 && sigqueue(r->child_pid, SIGTERM, v) == 0;
 }
 

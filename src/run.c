@@ -32,6 +32,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -138,6 +139,9 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .pidfd = -1,
 	                  .notify_fd = -1};
 	r->trace = trace_wanted();
+	/* known to the init (cloned after this) and the lab only */
+	if (getrandom(&r->end_cookie, sizeof r->end_cookie, 0) != (ssize_t)sizeof r->end_cookie)
+		r->end_cookie = (int)(monotonic_ms() ^ getpid());
 	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
 	r->connect_wake[0] = r->connect_wake[1] = -1;
 	r->d.listen_fd = -1;

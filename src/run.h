@@ -104,6 +104,7 @@ struct run {
 	int n_env;
 	char *argv[16];
 	char audit_proof[24]; /* audit: the word each attack turns into its proof of attempt */
+	int end_cookie;       /* in the lab's "end the run" signal: a process inside can forge the rest */
 	char *const *user_argv;
 	char cwd[PATH_MAX];
 	int cwd_tree;                     /* root lab, exec: a detached copy of the cwd mount */

@@ -1,6 +1,6 @@
 # lab:title: a SIGTERM the init takes for the lab's
-# lab:threat: legit
-# lab:layer: isolation
+# lab:threat: resource
+# lab:layer: limits
 # lab:consequence: test
 # box_init_loop trusts si_code == SI_QUEUE && si_pid == lab_as (0 for the
 # container: the lab is outside the PID namespace). rt_sigqueueinfo() lets
