@@ -133,6 +133,8 @@ void box_child_begin(struct run *r, int lab_sync_end)
 		close(r->d.listen_fd);
 	if (r->eg.api_fd >= 0) /* the small internet is the lab's, not the run's */
 		close(r->eg.api_fd);
+	if (r->term.master >= 0) /* exec's pty: the lab's end */
+		close(r->term.master);
 	child_arm_death_signal(r);
 }
 
@@ -244,19 +246,30 @@ static void child_receive_go(struct run *r)
 
 static void child_stdio(struct run *r)
 {
-	if (r->exec_mode)
-		return; /* exec passes the caller's stdio through */
+	if (r->exec_mode) {
+		/* exec passes the caller's stdio through, a terminal among it
+		 * as the lab's pty (term.c) */
+		int e = term_child_stdio(&r->term);
+		if (e < 0)
+			run_fail(r, "give the command the lab's pty", "its stdin, stdout and stderr", -e);
+		return;
+	}
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(r->out[1], 1) < 0 || dup2(r->out[1], 2) < 0)
 		run_fail(r, "set up stdio", "/dev/null and the output pipe", errno);
 }
 
 /* No controlling terminal shared with the lab, whatever the layers:
- * TIOCSTI and job-control signals cannot reach the user's shell. */
+ * TIOCSTI and job-control signals cannot reach the user's shell. exec's
+ * command gets the lab's pty as its own (term.c): Ctrl-C and a resize
+ * reach it as on any terminal, TIOCSTI only its own input. */
 static void child_new_session(struct run *r)
 {
 	if (setsid() < 0)
 		run_fail(r, "setsid", "a new session", errno);
+	int e = term_child_ctty(&r->term);
+	if (e < 0)
+		run_fail(r, "TIOCSCTTY", "the lab's pty as the command's terminal", -e);
 }
 
 static void child_enter_workdir(struct run *r)
@@ -395,6 +408,10 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 			bi->end_rest(r);
 			continue;
 		}
+		/* from the terminal (exec's pty: Ctrl-C, a resize): it went to
+		 * the command's process group, the command had it already */
+		if (sig != SIGCHLD && si.si_code == SI_KERNEL)
+			continue;
 		if (sig != SIGCHLD) {
 			kill(bi->main, sig);
 			continue;

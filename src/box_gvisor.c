@@ -340,8 +340,16 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 			run_fail(r, "set up stdio", "/dev/null and the output pipe", errno);
 		close(r->out[1]);
 	}
+	/* exec: a terminal among the caller's stdio is the lab's pty for runsc
+	 * (term.c), the session's terminal, so Ctrl-C reaches runsc, which
+	 * passes it on */
+	int e = r->exec_mode ? term_child_stdio(&r->term) : 0;
+	if (e < 0)
+		run_fail(r, "give the command the lab's pty", "its stdin, stdout and stderr", -e);
 	if (setsid() < 0)
 		run_fail(r, "setsid", "a new session", errno);
+	if ((e = term_child_ctty(&r->term)) < 0)
+		run_fail(r, "TIOCSCTTY", "the lab's pty as runsc's terminal", -e);
 	g->snippet = gv_spawn(r, g, false, &none);
 	g->probe = r->exec_mode ? -1 : gv_spawn(r, g, true, &none);
 	struct box_init bi = {.main = g->snippet,

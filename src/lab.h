@@ -253,7 +253,8 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
                    struct lab_result *res);
 
-/* `exec`: any command, stdio passed through, same contract as lab_run.
+/* `exec`: any command, stdio passed through (a terminal among it as a pty
+ * of the lab's, see term.c), same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
  * lab failed, 126/127 as a shell, 2 when the current folder is refused).
  * opts (may be NULL): its abort fd stops CMD the way it stops a run. */

@@ -153,6 +153,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	r->map_uid = r->uid;
 	r->map_gid = r->gid;
 	egress_init(&r->eg, cfg);
+	term_init(&r->term);
 }
 
 /* Every NAME=... of the run's environment goes. */
@@ -569,9 +570,10 @@ static void watch_sample(struct watch *w, long now)
 static bool watch_turn(struct watch *w)
 {
 	struct run *r = w->r;
-	/* out, rep, pid, abort, sync, notify; the lab's connects; the attacker's
-	 * listener and connections; the egress proxy's sockets */
-	struct pollfd pfd[6 + 1 + RUN_CONNECTS_MAX + ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
+	/* out, rep, pid, abort, sync, notify; exec's terminal and pty; the lab's
+	 * connects; the attacker's listener and connections; the egress proxy's
+	 * sockets */
+	struct pollfd pfd[6 + 3 + 1 + RUN_CONNECTS_MAX + ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
 	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
 	int i_sync = -1, i_notify = -1;
 	if (r->out[0] >= 0)
@@ -587,6 +589,8 @@ static bool watch_turn(struct watch *w)
 		i_sync = n, pfd[n++] = (struct pollfd){r->sync[1], POLLIN, 0};
 	if (r->notify_fd >= 0 && !w->main_done)
 		i_notify = n, pfd[n++] = (struct pollfd){r->notify_fd, POLLIN, 0};
+	int i_term = n, n_term = term_poll(&r->term, !w->main_done, pfd + n, 3);
+	n += n_term;
 	int i_conn = n, n_conn = w->main_done ? 0 : trace_connect_poll(r, pfd + n, 1 + RUN_CONNECTS_MAX);
 	n += n_conn;
 	if (r->have_decoys) {
@@ -605,6 +609,8 @@ static bool watch_turn(struct watch *w)
 	egress_ready(&r->eg, pfd + i_eg, n_eg, now);
 	if (i_out >= 0 && pfd[i_out].revents)
 		watch_output(w);
+	if (n_term)
+		term_ready(&r->term, pfd + i_term);
 	if (i_rep >= 0 && pfd[i_rep].revents)
 		watch_report(w);
 	if (i_sync >= 0 && pfd[i_sync].revents && trace_take_listener(r) < 0 && r->sync[1] < 0)
@@ -635,7 +641,8 @@ static bool watch_turn(struct watch *w)
 		w->box->kill(r, true);
 		w->kill_deadline = now + KILL_GRACE_MS;
 	}
-	return !(w->main_done && ((r->out[0] < 0 && r->rep[0] < 0) || now >= w->drain_deadline));
+	return !(w->main_done &&
+	         ((r->out[0] < 0 && r->rep[0] < 0 && term_drained(&r->term)) || now >= w->drain_deadline));
 }
 
 /* Attacker bytes still in flight after the run ended, and what the proxy
@@ -780,6 +787,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	w.t0 = monotonic_ms();
 	if (box->start(r, ev) < 0)
 		return;
+	term_started(&r->term);
 	sweep_stale(); /* we would only wait otherwise */
 	w.limit_deadline = run_on(r, LAYER_LIMITS) && !box->late_start ? w.t0 + cfg->limits.timeout_ms : -1;
 	w.safety_deadline = w.t0 + cfg->safety_timeout_ms;
@@ -1021,9 +1029,12 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	struct lab_evidence ev = {0};
 	struct strbuf none = {0};
 	int code = 125;
-	if (plan_exec(&r, &ev) == 0)
+	if (plan_exec(&r, &ev) == 0 && term_open(&r.term, ev.error, sizeof ev.error) == 0)
 		run_watch(&r, box_for(cfg, layers), opts, &ev, &none);
 	run_cleanup(&r);
+	/* every process of the run is gone: the terminal as it was, before
+	 * the lab says anything more on it */
+	term_close(&r.term);
 	sb_free(&none);
 	if (ev.started) {
 		code = ev.exit_signal ? 128 + ev.exit_signal : ev.exit_code;

@@ -19,6 +19,7 @@
 #include "decoy.h"
 #include "egress.h"
 #include "lab.h"
+#include "term.h"
 
 #include <linux/filter.h>
 #include <pthread.h>
@@ -114,6 +115,7 @@ struct run {
 	pid_t child_pid;
 	int pidfd;
 	void *box_priv;   /* the box's own state for this run (box_gvisor.c) */
+	struct term term; /* exec: the lab's pty in place of the caller's terminal (term.h) */
 	struct egress eg; /* the small internet, and No-network's allow-list proxy (egress.h) */
 };
 

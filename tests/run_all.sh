@@ -49,6 +49,7 @@ run() { # NAME CMD...
 
 run "unit tests (ASan+UBSan)" ./build/unit
 run "command line (ASan+UBSan)" tests/cli_test.sh "$SAN"
+run "exec leaves the caller's terminal as it found it, root and uid 65534 (ASan+UBSan)" tests/exectty_test.sh "$SAN"
 run "twin: the docker and bwrap command for all 16 layer sets (ASan+UBSan)" tests/twin_test.sh "$SAN"
 run "layers.ini and layer lists (ASan+UBSan)" tests/config_test.sh "$SAN"
 run "a host without usable user namespaces: one line, exit 4, root and uid 65534 (ASan+UBSan)" tests/hostcheck_test.sh "$SAN"
