@@ -98,7 +98,6 @@ import sys, zlib
 for c in sys.argv[2:]:
     n = ("cl-%s-%s" % (sys.argv[1], c)).encode()  # as sysv.py and unixsock.py make them
     print(c, "0x%08x" % (0x6C000000 | (zlib.crc32(n) & 0xFFFFFF)), 20000 + zlib.crc32(n) % 30000)' "$NONCE" "${cells[@]}")
-printf '%s\n' "${!KEYCELL[@]}" >"$T/keys"
 
 ipcs_lines() { # every SysV object on the host: TYPE KEY ID OWNER
 	local t
@@ -106,8 +105,12 @@ ipcs_lines() { # every SysV object on the host: TYPE KEY ID OWNER
 		ipcs -$t 2>/dev/null | awk -v t=$t '$1 ~ /^0x/ {print (t == "m" ? "shm" : t == "q" ? "msg" : "sem"), $1, $2, $3}'
 	done
 }
+our_ipcs() { # the SysV objects whose key is a cell's
+	local t k rest
+	while read -r t k rest; do [[ -n ${KEYCELL[$k]:-} ]] && echo "$t $k $rest"; done < <(ipcs_lines)
+}
 # a key someone else already uses is never removed
-while read -r _ key _; do PREKEY[$key]=1; done < <(ipcs_lines | grep -F -f "$T/keys")
+while read -r _ key _; do PREKEY[$key]=1; done < <(our_ipcs)
 
 # what the cells could have left on the host, one line per object, each
 # naming its cell (a name with the nonce, a SysV key, a TCP port)
@@ -116,7 +119,7 @@ hd_snapshot() {
 		find "$CL_SUITE_TMP" \( -perm /6000 -o -type b -o -type c -o -name "*$PAT*" \) \
 			-printf 'file %p %M %u:%g\n' 2>/dev/null
 		find "${SHARED[@]}" -maxdepth 3 -name "*$PAT*" -printf 'file %p %M %u:%g\n' 2>/dev/null
-		ipcs_lines | grep -F -f "$T/keys" | sed 's/^/ipc /'
+		our_ipcs | sed 's/^/ipc /'
 		{
 			grep -F "$PAT" /proc/keys
 			"${NOBODY[@]}" grep -F "$PAT" /proc/keys
@@ -162,7 +165,8 @@ hd_cleanup() {
 	while read -r t key _; do
 		[[ -n ${PREKEY[$key]:-} ]] && continue
 		case $t in shm) ipcrm -M "$key" ;; msg) ipcrm -Q "$key" ;; sem) ipcrm -S "$key" ;; esac 2>/dev/null
-	done < <(ipcs_lines | grep -F -f "$T/keys")
+	done < <(our_ipcs)
+	mkdir -p "$T/mq" 2>/dev/null
 	unshare -m sh -c 'mount -t mqueue none "$1" && rm -f "$1"/"$2"*' sh "$T/mq" "$PAT" 2>/dev/null
 	keys_invalidate
 	export -f keys_invalidate
