@@ -60,6 +60,7 @@ run "the trace: refused calls, connect(), what ended a run, root and uid 65534 (
 run "No-network, Isolation off: a datagram socketpair reaches no host socket, root and uid 65534 (ASan+UBSan)" tests/unixdgram_test.sh "$SAN"
 run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range_test.sh "$SAN"
 run "the red team against the range: exec --rw, /run, keys, the host folder's sweep, a forged signal, memory (ASan+UBSan)" tests/red16_test.sh "$SAN"
+run "host diff: the hostile corpus in all 16 layer sets leaves the host as it was, root and uid 65534 (ASan+UBSan)" tests/hostdiff_test.sh "$SAN"
 run "egress by allow-list: the proxy, hostile requests, legit-api and exfil-allowed, root and uid 65534 (ASan+UBSan)" tests/egress_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
