@@ -57,6 +57,7 @@ run "syscall probe, root and uid 65534 (ASan+UBSan)" tests/syscall_test.sh "$SAN
 run "the trace: refused calls, connect(), what ended a run, root and uid 65534 (ASan+UBSan)" tests/trace_test.sh "$SAN"
 run "No-network, Isolation off: a datagram socketpair reaches no host socket, root and uid 65534 (ASan+UBSan)" tests/unixdgram_test.sh "$SAN"
 run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range_test.sh "$SAN"
+run "another uid against the run's evidence: crowding, forging, hidden and parked sockets, root and rootless (ASan+UBSan)" tests/multiuser_test.sh "$SAN"
 run "egress by allow-list: the proxy, hostile requests, legit-api and exfil-allowed, root and uid 65534 (ASan+UBSan)" tests/egress_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
