@@ -18,6 +18,12 @@
  * work folder and, with Clean-env off, the decoy home are 9p shares that
  * QEMU itself keeps read-only.
  *
+ * No-network off: the NIC's gateway is QEMU's own 127.0.0.1, and QEMU runs
+ * in a network namespace of the run's own (the supervisor makes it, with a
+ * user namespace when the lab is rootless) where the supervisor put the
+ * lab's small internet (egress.h): the guest reaches the attacker and
+ * api.lab.test there, and nothing of the host's network.
+ *
  * The guest speaks only in frames on its serial line (see vm/init.c); the
  * supervisor turns them into the lab's protocol: the snippet's bytes into
  * r->out, "P"/"S"/"E" lines into r->rep, and the guest kernel's release and
@@ -39,6 +45,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -561,11 +568,42 @@ static void build_args(struct sup *s)
 	}
 }
 
+/* No-network off: a network namespace of the run's own for QEMU, with the
+ * small internet on its lo. Rootless, a user namespace owns it: our own
+ * uid and gid mapped to themselves, so QEMU's files are the same. */
+static void own_network(struct run *r)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	char map[64];
+	const char *what = "unshare a network namespace";
+	int e = 0;
+	if (unshare(CLONE_NEWNET | (uid ? CLONE_NEWUSER : 0)) < 0) {
+		e = errno;
+	} else if (uid) {
+		what = "map our ids in the new user namespace";
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+		if (file_put("/proc/self/setgroups", "deny") < 0 || file_put("/proc/self/uid_map", map) < 0)
+			e = errno;
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+		if (!e && file_put("/proc/self/gid_map", map) < 0)
+			e = errno;
+	}
+	if (!e)
+		e = egress_child_door(&r->eg, false, &what);
+	if (e) {
+		dprintf(r->rep[1], "E %d open the small internet: %s\n", e, what);
+		_exit(125);
+	}
+}
+
 static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(125);
+	if (r->eg.inside)
+		own_network(r);
 	struct sigaction sa = {.sa_handler = on_stop};
 	sigaction(SIGTERM, &sa, NULL);
 	sigset_t none;
@@ -694,6 +732,7 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 		supervise(r, &s);
 	}
 	setpgid(pid, pid); /* whichever of us is first */
+	egress_after_clone(&r->eg);
 	r->child_pid = pid;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	close(r->rep[1]);
@@ -734,7 +773,8 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	if (run_on(r, LAYER_NETWORK))
 		run_mech_add(ev, "microVM without a NIC");
 	else
-		run_mech_add(ev, "user-mode NIC (the host's 127.0.0.1 is the guest's " GATEWAY ")");
+		run_mech_add(ev,
+		             "user-mode NIC (QEMU's 127.0.0.1, in the run's own netns, is the guest's " GATEWAY ")");
 	if (run_on(r, LAYER_LIMITS))
 		run_mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
 		             (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
