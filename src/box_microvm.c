@@ -24,6 +24,11 @@
  * lab's small internet (egress.h): the guest reaches the attacker and
  * api.lab.test there, and nothing of the host's network.
  *
+ * The run folder is 0700 (decoy.c) and a root lab's QEMU is outside_uid:
+ * the supervisor opens what QEMU reads of it (the initramfs, the 9p
+ * shares) while it is still the lab's uid, and QEMU is given those
+ * descriptors as /proc/self/fd/N.
+ *
  * The guest speaks only in frames on its serial line (see vm/init.c); the
  * supervisor turns them into the lab's protocol: the snippet's bytes into
  * r->out, "P"/"S"/"E" lines into r->rep, and the guest kernel's release and
@@ -347,6 +352,7 @@ struct sup {
 	bool said_kernel, said_status, said_error;
 	bool debug;
 	long tsc_khz;
+	int share_fd[3], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
 };
 
 static pid_t spawn_qemu(struct sup *s)
@@ -546,17 +552,17 @@ static void build_args(struct sup *s)
 	arg_add(a, "-kernel");
 	arg_add(a, "%s", s->kernel);
 	arg_add(a, "-initrd");
-	arg_add(a, "%s", s->initrd);
+	arg_add(a, "/proc/self/fd/%d", s->initrd_fd);
 	arg_add(a, "-append");
 	char tsc[64] = "";
 	if (!kvm && s->tsc_khz > 0)
 		snprintf(tsc, sizeof tsc, " tsc_early_khz=%ld tsc=reliable", s->tsc_khz);
 	arg_add(a, "%s panic=-1 random.trust_cpu=on%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
 	        tsc);
-	const char *tags[3] = {"usr", "work", "home"}, *paths[3] = {"/usr", r->d.work, r->d.home};
+	const char *tags[3] = {"usr", "work", "home"};
 	for (int i = 0; i < (run_on(r, LAYER_ENV) ? 2 : 3); i++) {
 		arg_add(a, "-fsdev");
-		arg_add(a, "local,id=f%d,path=%s,security_model=none,readonly=on", i, paths[i]);
+		arg_add(a, "local,id=f%d,path=/proc/self/fd/%d,security_model=none,readonly=on", i, s->share_fd[i]);
 		arg_add(a, "-device");
 		arg_add(a, "virtio-9p-device,fsdev=f%d,mount_tag=%s", i, tags[i]);
 	}
@@ -565,6 +571,22 @@ static void build_args(struct sup *s)
 		arg_add(a, "user,id=n0,ipv6=off");
 		arg_add(a, "-device");
 		arg_add(a, "virtio-net-device,netdev=n0");
+	}
+}
+
+/* What QEMU reads of the run folder, opened now with the lab's uid (not
+ * close-on-exec: QEMU opens them again as /proc/self/fd/N). */
+static void open_shares(struct run *r, struct sup *s)
+{
+	const char *paths[3] = {"/usr", r->d.work, r->d.home};
+	for (int i = 0; i < 3; i++)
+		if ((s->share_fd[i] = open(paths[i], O_PATH | O_DIRECTORY)) < 0) {
+			dprintf(r->rep[1], "E %d open a 9p share: %s\n", errno, paths[i]);
+			_exit(125);
+		}
+	if ((s->initrd_fd = open(s->initrd, O_RDONLY)) < 0) {
+		dprintf(r->rep[1], "E %d open the initramfs: %s\n", errno, s->initrd);
+		_exit(125);
 	}
 }
 
@@ -602,6 +624,7 @@ static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(125);
+	open_shares(r, s);
 	if (r->eg.inside)
 		own_network(r);
 	struct sigaction sa = {.sa_handler = on_stop};

@@ -88,7 +88,11 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
-	/* The sandbox (an unprivileged uid outside) must traverse this folder. */
+	/* 0700, as mkdtemp makes it: no other user may read the decoys (a
+	 * stranger who reads the canaries could post them to the run's
+	 * listeners). The sandbox reaches what it must see through mounts its
+	 * child makes from trees the lab (or the child, with the lab's own
+	 * uid) took before dropping privileges (run.c, rootfs.c). */
 	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.%d.XXXXXX", temp_dir(), (int)getpid());
 	if (!mkdtemp(d->dir)) {
 		int e = errno;
@@ -96,7 +100,6 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 		d->dir[0] = '\0';
 		return -e;
 	}
-	chmod(d->dir, 0755);
 	d->lock_fd = dir_lock(d->dir);
 	pathf(d->work, sizeof d->work, "%s/work", d->dir);
 	pathf(d->home, sizeof d->home, "%s/home", d->dir);

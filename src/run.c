@@ -132,6 +132,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .net_bpf_fd = -1,
 	                  .cwd_tree = -1,
 	                  .home_tree = -1,
+	                  .work_tree = -1,
 	                  .child_pid = -1,
 	                  .pidfd = -1,
 	                  .notify_fd = -1};
@@ -213,13 +214,40 @@ static bool attacker_accept_ok(void *eg, int fd)
 	return egress_opened(eg, fd);
 }
 
+/* The run folder is 0700 (decoy.c). A root lab's sandbox with Isolation
+ * on is an unprivileged uid outside that cannot enter it: the lab takes
+ * the trees it must see now (detached copies, as exec takes the current
+ * folder), and the new root is a tmpfs over /tmp of the child's own mount
+ * namespace, not a folder inside the run folder. Otherwise the child has
+ * the lab's own uid when it builds its view and takes them itself. */
+static int take_trees(struct run *r, struct lab_evidence *ev)
+{
+	if (!run_on(r, LAYER_ISOLATION))
+		return 0;
+	str_copy(r->d.root, sizeof r->d.root, "/tmp");
+	if (!r->root_lab || r->cfg->rung != RUNG_CONTAINER)
+		return 0;
+	const char *what = r->d.work;
+	r->work_tree = open_tree(AT_FDCWD, r->d.work, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (r->work_tree >= 0 && !run_on(r, LAYER_ENV)) {
+		what = r->d.home;
+		r->home_tree = open_tree(AT_FDCWD, r->d.home, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	}
+	if (r->work_tree < 0 || (!run_on(r, LAYER_ENV) && r->home_tree < 0)) {
+		snprintf(ev->error, sizeof ev->error,
+		         "cannot take %.200s for the sandbox (open_tree needs Linux 5.2): %s", what, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
 	/* No-network off: the small internet lives in the sandbox's own
 	 * network namespace, where only the run can reach it (egress.h) */
 	r->eg.inside = !run_on(r, LAYER_NETWORK);
-	if (plant_decoys(r, s, ev) < 0 || serve_small_internet(r, ev) < 0)
+	if (plant_decoys(r, s, ev) < 0 || serve_small_internet(r, ev) < 0 || take_trees(r, ev) < 0)
 		return -1;
 	const char *base = strrchr(r->d.dir, '/');
 	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
@@ -801,8 +829,8 @@ static void run_cleanup(struct run *r)
 		kill(r->child_pid, SIGKILL);
 		waitpid(r->child_pid, NULL, __WALL);
 	}
-	int *fds[] = {&r->sync[0], &r->sync[1], &r->rep[0],     &r->rep[1],   &r->out[0],    &r->out[1],
-	              &r->pidfd,   &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree, &r->d.lock_fd};
+	int *fds[] = {&r->sync[0], &r->sync[1],    &r->rep[0],   &r->rep[1],    &r->out[0],    &r->out[1],   &r->pidfd,
+	              &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree, &r->d.lock_fd, &r->work_tree};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);

@@ -81,6 +81,7 @@ struct run {
 	struct lab_decoys d;
 	char inside_dir[PATH_MAX]; /* the run folder as the snippet sees it (Isolation off) */
 	int home_tree;             /* the decoy home, kept for the range (Clean-env off) */
+	int work_tree;             /* the work folder, taken before the child drops the lab's uid (run.c) */
 	struct lab_cgroup cg;
 	char cg_why[200];
 	int n_rules;                    /* in Isolation's filter, for the record */
