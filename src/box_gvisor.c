@@ -25,7 +25,10 @@
  *
  * Layers on this rung: Isolation is gVisor itself (the platform is ptrace:
  * the kvm platform hangs on nested VMs). No-network: --network=none (the
- * sandbox gets its own netstack with only a loopback) vs --network=host.
+ * sandbox gets its own netstack with only a loopback) vs --network=host:
+ * runsc's host network is the init's, a network namespace of the run's
+ * own where the init put the lab's small internet (egress.h), never the
+ * host's (exec keeps the host's).
  * Clean-env: the environment the layer built; off, the decoy home is
  * mounted read-only at /root (runsc passes no descriptor beyond stdio, so
  * the leaked fd 3 of the container rung does not exist here). Resource-
@@ -333,6 +336,12 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	sigemptyset(&none);
 	box_child_await_lab(r, g->sync[0]);
 	box_child_own_keyring(r);
+	if (r->eg.inside) { /* still with every capability of our namespaces */
+		const char *what = "";
+		int e = egress_child_door(&r->eg, false, &what);
+		if (e)
+			run_fail(r, "open the small internet", what, e);
+	}
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -449,7 +458,8 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 			snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto fail;
 	}
-	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | (r->root_lab ? 0 : CLONE_NEWUSER);
+	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | (r->root_lab ? 0 : CLONE_NEWUSER) |
+	                      (r->eg.inside ? CLONE_NEWNET : 0);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
@@ -460,6 +470,7 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 	if (pid == 0)
 		gv_init(r, g);
 	box_after_clone(r, pid, &g->sync[0]);
+	egress_after_clone(&r->eg);
 	if ((!r->root_lab && box_write_id_maps(r, (unsigned)r->uid, r->uid, (unsigned)r->gid, r->gid, true, ev) < 0) ||
 	    write(g->sync[1], "g", 1) != 1) {
 		if (!ev->error[0])
@@ -521,6 +532,7 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	run_mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
 	run_mech_add(ev, "%s",
 	             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
+	             : r->eg.inside           ? "runsc --network=host, in the run's own netns"
 	                                      : "runsc --network=host");
 	gv_free(r);
 }

@@ -18,6 +18,17 @@
  * work folder and, with Clean-env off, the decoy home are 9p shares that
  * QEMU itself keeps read-only.
  *
+ * No-network off: the NIC's gateway is QEMU's own 127.0.0.1, and QEMU runs
+ * in a network namespace of the run's own (the supervisor makes it, with a
+ * user namespace when the lab is rootless) where the supervisor put the
+ * lab's small internet (egress.h): the guest reaches the attacker and
+ * api.lab.test there, and nothing of the host's network.
+ *
+ * The run folder is 0700 (decoy.c) and a root lab's QEMU is outside_uid:
+ * the supervisor opens what QEMU reads of it (the initramfs, the 9p
+ * shares) while it is still the lab's uid, and QEMU is given those
+ * descriptors as /proc/self/fd/N.
+ *
  * The guest speaks only in frames on its serial line (see vm/init.c); the
  * supervisor turns them into the lab's protocol: the snippet's bytes into
  * r->out, "P"/"S"/"E" lines into r->rep, and the guest kernel's release and
@@ -39,6 +50,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -340,6 +352,7 @@ struct sup {
 	bool said_kernel, said_status, said_error;
 	bool debug;
 	long tsc_khz;
+	int share_fd[3], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
 };
 
 static pid_t spawn_qemu(struct sup *s)
@@ -539,17 +552,17 @@ static void build_args(struct sup *s)
 	arg_add(a, "-kernel");
 	arg_add(a, "%s", s->kernel);
 	arg_add(a, "-initrd");
-	arg_add(a, "%s", s->initrd);
+	arg_add(a, "/proc/self/fd/%d", s->initrd_fd);
 	arg_add(a, "-append");
 	char tsc[64] = "";
 	if (!kvm && s->tsc_khz > 0)
 		snprintf(tsc, sizeof tsc, " tsc_early_khz=%ld tsc=reliable", s->tsc_khz);
 	arg_add(a, "%s panic=-1 random.trust_cpu=on%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
 	        tsc);
-	const char *tags[3] = {"usr", "work", "home"}, *paths[3] = {"/usr", r->d.work, r->d.home};
+	const char *tags[3] = {"usr", "work", "home"};
 	for (int i = 0; i < (run_on(r, LAYER_ENV) ? 2 : 3); i++) {
 		arg_add(a, "-fsdev");
-		arg_add(a, "local,id=f%d,path=%s,security_model=none,readonly=on", i, paths[i]);
+		arg_add(a, "local,id=f%d,path=/proc/self/fd/%d,security_model=none,readonly=on", i, s->share_fd[i]);
 		arg_add(a, "-device");
 		arg_add(a, "virtio-9p-device,fsdev=f%d,mount_tag=%s", i, tags[i]);
 	}
@@ -561,11 +574,59 @@ static void build_args(struct sup *s)
 	}
 }
 
+/* What QEMU reads of the run folder, opened now with the lab's uid (not
+ * close-on-exec: QEMU opens them again as /proc/self/fd/N). */
+static void open_shares(struct run *r, struct sup *s)
+{
+	const char *paths[3] = {"/usr", r->d.work, r->d.home};
+	for (int i = 0; i < 3; i++)
+		if ((s->share_fd[i] = open(paths[i], O_PATH | O_DIRECTORY)) < 0) {
+			dprintf(r->rep[1], "E %d open a 9p share: %s\n", errno, paths[i]);
+			_exit(125);
+		}
+	if ((s->initrd_fd = open(s->initrd, O_RDONLY)) < 0) {
+		dprintf(r->rep[1], "E %d open the initramfs: %s\n", errno, s->initrd);
+		_exit(125);
+	}
+}
+
+/* No-network off: a network namespace of the run's own for QEMU, with the
+ * small internet on its lo. Rootless, a user namespace owns it: our own
+ * uid and gid mapped to themselves, so QEMU's files are the same. */
+static void own_network(struct run *r)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	char map[64];
+	const char *what = "unshare a network namespace";
+	int e = 0;
+	if (unshare(CLONE_NEWNET | (uid ? CLONE_NEWUSER : 0)) < 0) {
+		e = errno;
+	} else if (uid) {
+		what = "map our ids in the new user namespace";
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+		if (file_put("/proc/self/setgroups", "deny") < 0 || file_put("/proc/self/uid_map", map) < 0)
+			e = errno;
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+		if (!e && file_put("/proc/self/gid_map", map) < 0)
+			e = errno;
+	}
+	if (!e)
+		e = egress_child_door(&r->eg, false, &what);
+	if (e) {
+		dprintf(r->rep[1], "E %d open the small internet: %s\n", e, what);
+		_exit(125);
+	}
+}
+
 static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(125);
+	open_shares(r, s);
+	if (r->eg.inside)
+		own_network(r);
 	struct sigaction sa = {.sa_handler = on_stop};
 	sigaction(SIGTERM, &sa, NULL);
 	sigset_t none;
@@ -694,6 +755,7 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 		supervise(r, &s);
 	}
 	setpgid(pid, pid); /* whichever of us is first */
+	egress_after_clone(&r->eg);
 	r->child_pid = pid;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	close(r->rep[1]);
@@ -734,7 +796,8 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	if (run_on(r, LAYER_NETWORK))
 		run_mech_add(ev, "microVM without a NIC");
 	else
-		run_mech_add(ev, "user-mode NIC (the host's 127.0.0.1 is the guest's " GATEWAY ")");
+		run_mech_add(ev,
+		             "user-mode NIC (QEMU's 127.0.0.1, in the run's own netns, is the guest's " GATEWAY ")");
 	if (run_on(r, LAYER_LIMITS))
 		run_mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
 		             (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);

@@ -183,7 +183,11 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
-	/* The sandbox (an unprivileged uid outside) must traverse this folder. */
+	/* 0700, as mkdtemp makes it: no other user may read the decoys (a
+	 * stranger who reads the canaries could post them to the run's
+	 * listeners). The sandbox reaches what it must see through mounts its
+	 * child makes from trees the lab (or the child, with the lab's own
+	 * uid) took before dropping privileges (run.c, rootfs.c). */
 	snprintf(d->dir, sizeof d->dir, "%s/containment-lab.%d.XXXXXX", temp_dir(), (int)getpid());
 	if (!mkdtemp(d->dir)) {
 		int e = errno;
@@ -191,7 +195,6 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 		d->dir[0] = '\0';
 		return -e;
 	}
-	chmod(d->dir, 0755);
 	d->lock_fd = dir_lock(d->dir);
 	pathf(d->work, sizeof d->work, "%s/work", d->dir);
 	pathf(d->home, sizeof d->home, "%s/home", d->dir);
@@ -349,15 +352,9 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 				i++;
 			if (i < ATTACKER_CONNS) {
 				d->conn[i].fd = c;
-				/* now, while the peer's socket is most likely still open */
-				/* each look walks /proc: a budget, so a snippet's flood of
-				 * connections cannot stall the lab's loop */
-				int o = DECOY_ORIGIN_UNTIED;
-				if (d->peer_origin && d->peer_lookups < DECOY_PEER_LOOKUPS) {
-					d->peer_lookups++;
-					o = d->peer_origin(d->peer_ctx, c);
-				}
-				d->conn[i].origin = o >= 0 && o <= DECOY_ORIGIN_STRANGER ? o : DECOY_ORIGIN_UNTIED;
+				/* where it came from, not what it carries: inside the
+				 * run's own network only the run can connect */
+				d->conn[i].origin = d->inside ? DECOY_ORIGIN_RUN : DECOY_ORIGIN_UNTIED;
 				d->conns_by_origin[d->conn[i].origin]++;
 			} else {
 				close(c); /* too many at once: the attacker only needs one */
@@ -549,7 +546,7 @@ bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECR
 		secrets[i] = sc.found[i];
 		any |= sc.found[i];
 	}
-	/* a socket of the run's own processes sent bytes: the run's, marks or not */
+	/* bytes at the listener inside the run's own network: the run's, marks or not */
 	return any || decoy_attacker_got_canary(d) || d->bytes_by_origin[DECOY_ORIGIN_RUN] > 0 ||
 	       memmem(d->received, d->received_len, d->run_token, strlen(d->run_token));
 }

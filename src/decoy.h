@@ -6,10 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DECOY_SECRETS      6
-#define ATTACKER_CONNS     4
-#define DECOY_VARIANTS     8
-#define DECOY_PEER_LOOKUPS 256 /* per run */
+#define DECOY_SECRETS  6
+#define ATTACKER_CONNS 4
+#define DECOY_VARIANTS 8
 
 struct attacker_conn {
 	int fd;
@@ -17,14 +16,14 @@ struct attacker_conn {
 	size_t len, cap;
 	bool answered;
 	bool from_run; /* its request carried the run's token */
-	int origin;    /* enum decoy_origin: whose socket was at the other end */
+	int origin;    /* enum decoy_origin: whose connection it is */
 };
 
-/* Whose socket connected to the attacker, seen from outside at accept time. */
+/* Whose connection reached the attacker, known by where the listener is. */
 enum decoy_origin {
-	DECOY_ORIGIN_UNTIED,   /* the lab could not tell (no way to look, or the socket was gone) */
-	DECOY_ORIGIN_RUN,      /* a process of this run held it */
-	DECOY_ORIGIN_STRANGER, /* a live socket no process of this run held */
+	DECOY_ORIGIN_UNTIED,   /* on the lab's 127.0.0.1: anyone's, unless its bytes carry the run's marks */
+	DECOY_ORIGIN_RUN,      /* in the run's own network namespace: only the run can connect there */
+	DECOY_ORIGIN_STRANGER, /* not used any more: kept so the evidence keeps its shape */
 };
 
 struct lab_decoys {
@@ -55,6 +54,9 @@ struct lab_decoys {
 	/* attacker */
 	int listen_fd;
 	int port;
+	/* No-network off: the listener is in the run's own network namespace
+	 * (the init made it, egress.h), so every connection is the run's */
+	bool inside;
 	struct attacker_conn conn[ATTACKER_CONNS];
 	long conns;
 	long conns_from_run; /* of those, the ones whose request carried run_token */
@@ -65,11 +67,6 @@ struct lab_decoys {
 	 * and not counted: only the lab's proxy may reach the attacker then */
 	bool (*accept_ok)(void *ctx, int fd);
 	void *accept_ctx;
-	/* when set (No-network off), tells at accept time whose socket the
-	 * peer is (enum decoy_origin): bytes need no token to be the run's */
-	int (*peer_origin)(void *ctx, int fd);
-	void *peer_ctx;
-	int peer_lookups;            /* how many times peer_origin was asked, at most DECOY_PEER_LOOKUPS */
 	uint64_t bytes_by_origin[3]; /* what each kind of connection sent */
 	long conns_by_origin[3];
 };
@@ -92,10 +89,11 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max);
 /* The naive environment a careless integration would pass (with secrets). */
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp);
 void decoy_remove(struct lab_decoys *d);
-/* Whether what reached the attacker came from this run (another run on the
- * same machine can reach this listener too): it carries the run's token,
- * its canary row or one of its secrets. secrets[] is set for the secrets
- * found there. */
+/* Whether what reached the attacker came from this run: any byte at a
+ * listener inside the run's network namespace; on the lab's 127.0.0.1
+ * (which another run can reach too) bytes that carry the run's token, its
+ * canary row or one of its secrets. secrets[] is set for the secrets found
+ * there. */
 bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECRETS]);
 /* This run's marks in any bytes that left the sandbox (what api.lab.test
  * received, say): *canary_row for the customer data's canary row (plain,

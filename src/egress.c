@@ -63,7 +63,7 @@ void egress_init(struct egress *e, const struct lab_config *cfg)
 {
 	memset(e, 0, sizeof *e);
 	e->cfg = cfg;
-	e->chan[0] = e->chan[1] = e->listen_fd = e->api_fd = -1;
+	e->chan[0] = e->chan[1] = e->listen_fd = e->api_fd = e->attacker_fd = -1;
 }
 
 static void log_line(struct egress *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -109,6 +109,10 @@ static int listen_loopback(int port, int *port_out)
 
 int egress_serve(struct egress *e)
 {
+	if (e->inside) { /* the init binds it in the sandbox's namespace */
+		e->api_port = EGRESS_INSIDE_API_PORT;
+		return 0;
+	}
 	int fd = listen_loopback(0, &e->api_port);
 	if (fd < 0)
 		return fd;
@@ -166,7 +170,19 @@ int egress_open_door(struct egress *e)
 
 /* ---------------- the child's side ---------------- */
 
-int egress_child_door(struct egress *e, const char **what)
+/* One listening socket on the sandbox's 127.0.0.1:port, handed to the lab
+ * and closed here: the snippet must never accept() on the lab's sockets. */
+static int hand_listener(struct egress *e, int port, char tag)
+{
+	int fd = listen_loopback(port, NULL);
+	if (fd < 0)
+		return -fd;
+	int err = fd_send(e->chan[1], fd, tag);
+	close(fd);
+	return err < 0 ? -err : 0;
+}
+
+int egress_child_door(struct egress *e, bool proxy, const char **what)
 {
 	close(e->chan[0]);
 	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -179,18 +195,23 @@ int egress_child_door(struct egress *e, const char **what)
 	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
 		return errno;
 	close(s);
-	*what = "listen on 127.0.0.1:3128 in the sandbox's network namespace";
-	int fd = listen_loopback(EGRESS_PORT, NULL);
-	if (fd < 0)
-		return -fd;
-	*what = "hand the proxy's socket to the lab";
-	int err = fd_send(e->chan[1], fd, 'L');
-	if (err < 0)
-		return -err;
-	/* the snippet must never accept() on the lab's door */
-	close(fd);
+	int err = 0;
+	if (proxy) {
+		*what = "listen on 127.0.0.1:3128 in the sandbox's network namespace and hand it to the lab";
+		err = hand_listener(e, EGRESS_PORT, 'L');
+	} else if (e->inside) {
+		/* ports below 1024 are ours to bind: CAP_NET_BIND_SERVICE
+		 * counts in the user namespace that owns this network */
+		*what =
+		    "listen on 127.0.0.1:80 (api.lab.test) in the sandbox's network namespace and hand it to the lab";
+		err = hand_listener(e, EGRESS_INSIDE_API_PORT, 'I');
+		*what =
+		    "listen on 127.0.0.1:8080 (the attacker) in the sandbox's network namespace and hand it to the lab";
+		if (!err)
+			err = hand_listener(e, EGRESS_INSIDE_ATTACKER_PORT, 'A');
+	}
 	close(e->chan[1]);
-	return 0;
+	return err;
 }
 
 void egress_after_clone(struct egress *e)
@@ -200,18 +221,34 @@ void egress_after_clone(struct egress *e)
 	e->chan[1] = -1;
 }
 
+/* What the init hands over, each once: the proxy's socket ('L'), or
+ * api.lab.test's ('I') and the attacker's ('A'). The pair is done when
+ * the init closes its end (or sends anything else). */
 static void take_door(struct egress *e)
 {
-	char tag = 0;
-	int fd = fd_recv(e->chan[0], &tag);
-	if (fd == -EAGAIN)
-		return;
-	if (fd >= 0) {
-		e->listen_fd = fd;
-		fcntl(e->listen_fd, F_SETFL, fcntl(e->listen_fd, F_GETFL) | O_NONBLOCK);
+	for (;;) {
+		char tag = 0;
+		int fd = fd_recv(e->chan[0], &tag);
+		if (fd == -EAGAIN)
+			return;
+		int *slot = tag == 'L' ? &e->listen_fd : tag == 'I' ? &e->api_fd : tag == 'A' ? &e->attacker_fd : NULL;
+		if (fd < 0 || !slot || *slot >= 0) {
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		*slot = fd;
 	}
-	close(e->chan[0]); /* one socket, once: the pair is done */
+	close(e->chan[0]);
 	e->chan[0] = -1;
+}
+
+int egress_take_attacker(struct egress *e)
+{
+	int fd = e->attacker_fd;
+	e->attacker_fd = -1;
+	return fd;
 }
 
 /* ---------------- the proxy ---------------- */
@@ -914,7 +951,7 @@ void egress_close(struct egress *e)
 		conn_free(e, i);
 		api_free(e, i);
 	}
-	int *fds[] = {&e->chan[0], &e->chan[1], &e->listen_fd, &e->api_fd};
+	int *fds[] = {&e->chan[0], &e->chan[1], &e->listen_fd, &e->api_fd, &e->attacker_fd};
 	for (size_t k = 0; k < sizeof fds / sizeof *fds; k++)
 		if (*fds[k] >= 0) {
 			close(*fds[k]);

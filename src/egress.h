@@ -20,6 +20,14 @@
  * attacker.lab.test (the decoys' attacker listener). Every request and its
  * answer is logged: that log is evidence.
  *
+ * With No-network off there is no proxy: the small internet itself moves
+ * into the sandbox's network namespace. Every run (not exec) has one of
+ * its own, with lo up; its init binds api.lab.test on 127.0.0.1:80 and the
+ * attacker on 127.0.0.1:8080 there and hands both listening sockets over
+ * the same pair (e->inside). Only the run can reach them then: no other
+ * run and no local user can connect, crowd a slot or forge a byte, and
+ * every byte that arrives is the run's by where it came from.
+ *
  * Life cycle (run.c): egress_init -> egress_serve (the small internet) ->
  * egress_open_door (before the clone; the child calls egress_child_door) ->
  * egress_after_clone -> (egress_poll, poll, egress_ready)* ->
@@ -34,23 +42,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define EGRESS_PORT     3128       /* the proxy, at 127.0.0.1 of the sandbox's own namespace */
-#define EGRESS_CONNS    16         /* at once; more are answered 503 */
-#define EGRESS_HEAD_MAX (16 << 10) /* a request head past this: 431 */
-#define EGRESS_HEAD_MS  2000       /* a head not complete by then (a slow drip): 408 */
-#define EGRESS_IDLE_MS  5000       /* a relay with no byte either way for this long is closed */
-#define EGRESS_POLL_MAX (2 + 2 * EGRESS_CONNS + EGRESS_CONNS)
-#define EGRESS_OPENED   64   /* upstream ports remembered until the small internet accepts them */
-#define EGRESS_DRAIN_MS 1000 /* after the run: what is in flight reaches the small internet by then */
+#define EGRESS_PORT                 3128       /* the proxy, at 127.0.0.1 of the sandbox's own namespace */
+#define EGRESS_INSIDE_API_PORT      80         /* api.lab.test inside the run's namespace (No-network off) */
+#define EGRESS_INSIDE_ATTACKER_PORT 8080       /* the attacker inside the run's namespace (No-network off) */
+#define EGRESS_CONNS                16         /* at once; more are answered 503 */
+#define EGRESS_HEAD_MAX             (16 << 10) /* a request head past this: 431 */
+#define EGRESS_HEAD_MS              2000       /* a head not complete by then (a slow drip): 408 */
+#define EGRESS_IDLE_MS              5000       /* a relay with no byte either way for this long is closed */
+#define EGRESS_POLL_MAX             (2 + 2 * EGRESS_CONNS + EGRESS_CONNS)
+#define EGRESS_OPENED               64   /* upstream ports remembered until the small internet accepts them */
+#define EGRESS_DRAIN_MS             1000 /* after the run: what is in flight reaches the small internet by then */
 
 struct egress_conn;
 struct egress_api_conn;
 
 struct egress {
 	const struct lab_config *cfg;
-	int chan[2];   /* the init hands the proxy's socket over this pair */
+	int chan[2];   /* the init hands the proxy's socket (or the small internet's) over this pair */
 	int listen_fd; /* the proxy's socket, in the sandbox's network namespace */
-	int api_fd;    /* api.lab.test, on the lab's 127.0.0.1 */
+	int api_fd;    /* api.lab.test, on the lab's 127.0.0.1, or the sandbox's when inside */
+	/* No-network off: the small internet listens in the sandbox's own
+	 * network namespace, and the init hands both sockets over */
+	bool inside;
+	int attacker_fd; /* the attacker's listener from inside, until the decoys take it */
 	int api_port;
 	int attacker_port; /* attacker.lab.test: the decoys' listener, 0 if none */
 	struct egress_conn *conn[EGRESS_CONNS];
@@ -75,14 +89,20 @@ struct egress {
 };
 
 void egress_init(struct egress *e, const struct lab_config *cfg);
-/* The small internet: api.lab.test listens on the lab's 127.0.0.1. 0 or -errno. */
+/* The small internet: api.lab.test listens on the lab's 127.0.0.1 (when
+ * e->inside, the init makes it: only its port is set here). 0 or -errno. */
 int egress_serve(struct egress *e);
-/* The pair the init hands the proxy's socket over. 0 or -errno. */
+/* The pair the init hands the proxy's socket (or the small internet's) over. 0 or -errno. */
 int egress_open_door(struct egress *e);
 /* Child, in its new network namespace while it still holds CAP_NET_ADMIN
- * there: lo up, a socket listening on 127.0.0.1:EGRESS_PORT, handed to the
- * lab and closed here. 0, or an errno with *what naming the step. */
-int egress_child_door(struct egress *e, const char **what);
+ * there: lo up, then the sockets the lab serves from inside (the proxy on
+ * 127.0.0.1:EGRESS_PORT with proxy, else the small internet when
+ * e->inside), handed to the lab and closed here. 0, or an errno with *what
+ * naming the step. */
+int egress_child_door(struct egress *e, bool proxy, const char **what);
+/* The attacker's listener the init handed over (e->inside), once: the
+ * caller owns it then. -1 while none came. */
+int egress_take_attacker(struct egress *e);
 /* Lab, after the clone: the child's end of the pair is the child's. */
 void egress_after_clone(struct egress *e);
 /* Allow-list mode: the small internet serves only the proxy (d: the

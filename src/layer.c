@@ -2,9 +2,11 @@
  * layer, the threat it stops, in one line the mechanisms it applies (this
  * text feeds --help, the screen and the docs), and its hooks, which live in
  * src/layers/NAME.c. Also the engine's walk over the hooks. */
+#define _GNU_SOURCE
 #include "layer.h"
 #include "lab.h"
 
+#include <sched.h>
 #include <string.h>
 
 const struct layer_info lab_layers[LAYER_COUNT] = {
@@ -107,5 +109,9 @@ unsigned long run_layers_clone_flags(const struct run *r)
 	for (int i = 0; i < LAYER_COUNT; i++)
 		if (run_on(r, (enum lab_layer)i))
 			f |= lab_layers[i].ops->clone_flags;
+	/* No-network off: a network namespace of the run's own all the same,
+	 * where the lab's small internet listens (egress.h) */
+	if (r->eg.inside)
+		f |= CLONE_NEWNET;
 	return f;
 }

@@ -2,19 +2,13 @@
 #define _GNU_SOURCE
 #include "proc.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/inet_diag.h>
-#include <linux/netlink.h>
-#include <linux/sock_diag.h>
-#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -105,97 +99,4 @@ int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
 		}
 	free(all);
 	return count;
-}
-
-/* One exact lookup through sock_diag (the kernel finds the socket by its
- * four-tuple: no walk of the whole TCP table, which /proc/net/tcp costs
- * ~8 ms here). family AF_INET, or AF_INET6 for a v4-mapped peer. */
-static long diag_inode(int family, unsigned lport, unsigned rport)
-{
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd < 0)
-		return -2;
-	struct timeval tv = {.tv_usec = 200000}; /* the kernel answers at once; never hang the lab */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	struct {
-		struct nlmsghdr nlh;
-		struct inet_diag_req_v2 r;
-	} req = {
-	    .nlh = {.nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY, .nlmsg_flags = NLM_F_REQUEST},
-	    .r = {.sdiag_family = (__u8)family,
-	          .sdiag_protocol = IPPROTO_TCP,
-	          .idiag_states = ~0U,
-	          .id = {.idiag_sport = htons((uint16_t)lport),
-	                 .idiag_dport = htons((uint16_t)rport),
-	                 .idiag_cookie = {INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE}}},
-	};
-	if (family == AF_INET) {
-		req.r.id.idiag_src[0] = req.r.id.idiag_dst[0] = htonl(INADDR_LOOPBACK);
-	} else { /* ::ffff:127.0.0.1 */
-		req.r.id.idiag_src[2] = req.r.id.idiag_dst[2] = htonl(0xffff);
-		req.r.id.idiag_src[3] = req.r.id.idiag_dst[3] = htonl(INADDR_LOOPBACK);
-	}
-	long inode = -1;
-	char buf[8192];
-	ssize_t n = send(fd, &req, sizeof req, 0) == (ssize_t)sizeof req ? recv(fd, buf, sizeof buf, 0) : -1;
-	if (n < 0)
-		inode = -2;
-	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; n > 0 && NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n))
-		if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
-			inode = (long)((struct inet_diag_msg *)NLMSG_DATA(h))->idiag_inode;
-			break;
-		}
-	close(fd);
-	return inode;
-}
-
-long proc_tcp_inode(unsigned lport, unsigned rport)
-{
-	long inode = diag_inode(AF_INET, lport, rport);
-	if (inode < 0)
-		inode = diag_inode(AF_INET6, lport, rport);
-	return inode < 0 ? -1 : inode;
-}
-
-/* Whether pid holds the socket: its fds, at most PROC_FDS_MAX of them. */
-#define PROC_FDS_MAX 4096
-static bool holds_socket(pid_t pid, const char *want)
-{
-	char dir[64], path[64 + 256 + 2], link[64];
-	snprintf(dir, sizeof dir, "/proc/%d/fd", pid);
-	DIR *d = opendir(dir);
-	if (!d)
-		return false;
-	bool found = false;
-	struct dirent *e;
-	for (int n = 0; !found && n < PROC_FDS_MAX && (e = readdir(d)); n++) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		ssize_t k = readlink(path, link, sizeof link - 1);
-		if (k <= 0)
-			continue;
-		link[k] = '\0';
-		found = !strcmp(link, want);
-	}
-	closedir(d);
-	return found;
-}
-
-#define PROC_TREE_MAX 512
-bool proc_tree_holds_socket(pid_t root, unsigned long inode)
-{
-	char want[48];
-	snprintf(want, sizeof want, "socket:[%lu]", inode);
-	if (holds_socket(root, want))
-		return true;
-	pid_t *kids = malloc(PROC_TREE_MAX * sizeof *kids);
-	if (!kids)
-		return false;
-	int n = proc_descendants(root, kids, PROC_TREE_MAX, true);
-	bool found = false;
-	for (int i = 0; i < n && i < PROC_TREE_MAX && !found; i++)
-		found = holds_socket(kids[i], want);
-	free(kids);
-	return found;
 }

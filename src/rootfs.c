@@ -138,6 +138,7 @@ static void hide_keys(struct run *r, const char *proc)
 			run_fail(r, "make read-only", p, errno);
 	}
 }
+static int clone_tree(struct run *r, const char *path);
 
 /* ---------------- the private root (Isolation) ---------------- */
 
@@ -219,6 +220,12 @@ void rootfs_build_private(struct run *r)
 		if (r->cwd_tree < 0)
 			run_fail(r, "take the current folder (open_tree needs Linux 5.2)", r->cwd, errno);
 	}
+	/* the run folder is 0700 and the new root covers /tmp: what the
+	 * sandbox sees of it is taken now (a root lab took it already) */
+	if (!r->exec_mode && r->work_tree < 0)
+		r->work_tree = clone_tree(r, r->d.work);
+	if (!r->exec_mode && !run_on(r, LAYER_ENV) && r->home_tree < 0)
+		r->home_tree = clone_tree(r, r->d.home);
 	mount_fs(r, "tmpfs", root, MS_NOSUID | MS_NODEV, "mode=0755,size=4m");
 	private_usr_and_etc(r, root);
 	/* fresh /proc for the new PID namespace */
@@ -232,10 +239,13 @@ void rootfs_build_private(struct run *r)
 	snprintf(opts, sizeof opts, "mode=1777,size=%llu", (unsigned long long)r->cfg->tmp_size);
 	mount_fs(r, "tmpfs", p, MS_NOSUID | MS_NODEV, opts);
 	mkdir_in(r, root, "/root", 0700);
-	if (r->exec_mode)
+	if (r->exec_mode) {
 		private_cwd(r, root);
-	else
-		rootfs_bind(r, r->d.work, root, "/work", true);
+	} else {
+		pathf(p, sizeof p, "%s/work", root);
+		rootfs_attach(r, r->work_tree, p, true);
+		r->work_tree = -1;
+	}
 }
 
 /* The root itself becomes read-only (only /tmp is writable), then we enter

@@ -12,7 +12,6 @@
 #include "box.h"
 #include "layer.h"
 #include "layers/env.h"
-#include "proc.h"
 #include "system.h"
 #include "trace.h"
 #include "util.h"
@@ -135,6 +134,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .cwd_tree = -1,
 	                  .home_tree = -1,
 	                  .host_fd = -1,
+	                  .work_tree = -1,
 	                  .child_pid = -1,
 	                  .pidfd = -1,
 	                  .notify_fd = -1};
@@ -196,7 +196,10 @@ static int plant_decoys(struct run *r, const struct snippet *s, struct lab_evide
 		return -1;
 	}
 	r->have_decoys = true;
-	int e = decoy_listen(&r->d);
+	r->d.inside = r->eg.inside;
+	int e = r->d.inside ? 0 : decoy_listen(&r->d);
+	if (r->d.inside) /* the init binds it in the sandbox's own namespace */
+		r->d.port = EGRESS_INSIDE_ATTACKER_PORT;
 	if (e < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot start the attacker listener on 127.0.0.1: %s",
 		         strerror(-e));
@@ -222,28 +225,40 @@ static bool attacker_accept_ok(void *eg, int fd)
 	return egress_opened(eg, fd);
 }
 
-/* Whose socket is at the other end of fd, a connection at the attacker:
- * the peer's port on the lab's 127.0.0.1 names its socket in the lab's
- * /proc/net/tcp, and that socket's inode is held by a process of this run
- * or not. A run need not carry its token for its bytes to be its own. */
-static int attacker_peer_origin(void *ctx, int fd)
+/* The run folder is 0700 (decoy.c). A root lab's sandbox with Isolation
+ * on is an unprivileged uid outside that cannot enter it: the lab takes
+ * the trees it must see now (detached copies, as exec takes the current
+ * folder), and the new root is a tmpfs over /tmp of the child's own mount
+ * namespace, not a folder inside the run folder. Otherwise the child has
+ * the lab's own uid when it builds its view and takes them itself. */
+static int take_trees(struct run *r, struct lab_evidence *ev)
 {
-	const struct run *r = ctx;
-	struct sockaddr_in peer = {0}, self = {0};
-	socklen_t pl = sizeof peer, sl = sizeof self;
-	if (r->child_pid <= 0 || getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&self, &sl) < 0 || peer.sin_family != AF_INET)
-		return DECOY_ORIGIN_UNTIED;
-	long inode = proc_tcp_inode(ntohs(peer.sin_port), ntohs(self.sin_port));
-	if (inode <= 0) /* gone, or closed already (orphaned): no owner to ask */
-		return DECOY_ORIGIN_UNTIED;
-	return proc_tree_holds_socket(r->child_pid, (unsigned long)inode) ? DECOY_ORIGIN_RUN : DECOY_ORIGIN_STRANGER;
+	if (!run_on(r, LAYER_ISOLATION))
+		return 0;
+	str_copy(r->d.root, sizeof r->d.root, "/tmp");
+	if (!r->root_lab || r->cfg->rung != RUNG_CONTAINER)
+		return 0;
+	const char *what = r->d.work;
+	r->work_tree = open_tree(AT_FDCWD, r->d.work, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (r->work_tree >= 0 && !run_on(r, LAYER_ENV)) {
+		what = r->d.home;
+		r->home_tree = open_tree(AT_FDCWD, r->d.home, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	}
+	if (r->work_tree < 0 || (!run_on(r, LAYER_ENV) && r->home_tree < 0)) {
+		snprintf(ev->error, sizeof ev->error,
+		         "cannot take %.200s for the sandbox (open_tree needs Linux 5.2): %s", what, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
-	if (plant_decoys(r, s, ev) < 0 || serve_small_internet(r, ev) < 0)
+	/* No-network off: the small internet lives in the sandbox's own
+	 * network namespace, where only the run can reach it (egress.h) */
+	r->eg.inside = !run_on(r, LAYER_NETWORK);
+	if (plant_decoys(r, s, ev) < 0 || serve_small_internet(r, ev) < 0 || take_trees(r, ev) < 0)
 		return -1;
 	const char *base = strrchr(r->d.dir, '/');
 	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
@@ -254,8 +269,8 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	/* the task's inputs, where the snippet sees them */
 	add_env(r, "LAB_DATA=%s%s", iso ? "/work" : r->inside_dir, iso ? "/sales.csv" : "/work/sales.csv");
 	/* behind the allow-list the sandbox reaches the small internet by
-	 * name, through the proxy; otherwise at the lab's 127.0.0.1, which is
-	 * the sandbox's own only with No-network off */
+	 * name, through the proxy; with No-network off at 127.0.0.1 of its
+	 * own network namespace, where nobody else can connect */
 	/* the small internet looks for this run's canaries in all it gets.
 	 * With No-network on the sandbox cannot reach the lab's 127.0.0.1
 	 * but through the proxy: any other connection there is another
@@ -265,9 +280,6 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	if (run_on(r, LAYER_NETWORK)) {
 		r->d.accept_ok = attacker_accept_ok;
 		r->d.accept_ctx = &r->eg;
-	} else {
-		r->d.peer_origin = attacker_peer_origin;
-		r->d.peer_ctx = r;
 	}
 	if (run_allowlist(r)) {
 		add_env(r, "LAB_ATTACKER=http://attacker.lab.test/%s/", r->d.run_token);
@@ -566,6 +578,17 @@ static void watch_sample(struct watch *w, long now)
 		watch_kill(w, &w->ev->mem_cap_killed);
 }
 
+/* No-network off: the attacker's listener, made by the init in the
+ * sandbox's network namespace, becomes the decoys' once it came over. */
+static void adopt_attacker(struct run *r)
+{
+	int fd = egress_take_attacker(&r->eg);
+	if (fd >= 0 && r->have_decoys && r->d.listen_fd < 0)
+		r->d.listen_fd = fd;
+	else if (fd >= 0)
+		close(fd);
+}
+
 /* One turn of the event loop. Returns false when the run is over. */
 static bool watch_turn(struct watch *w)
 {
@@ -607,6 +630,7 @@ static bool watch_turn(struct watch *w)
 	long now = monotonic_ms();
 	/* the proxy first: what it relays to the attacker is read below */
 	egress_ready(&r->eg, pfd + i_eg, n_eg, now);
+	adopt_attacker(r);
 	if (i_out >= 0 && pfd[i_out].revents)
 		watch_output(w);
 	if (n_term)
@@ -669,6 +693,7 @@ static void drain_attacker(struct run *r)
 		if (ready <= 0)
 			continue;
 		egress_ready(&r->eg, pfd + k, n - k, monotonic_ms());
+		adopt_attacker(r);
 		for (int j = 0; j < k; j++)
 			if (pfd[j].revents)
 				decoy_attacker_event(&r->d, pfd[j].fd);
@@ -867,8 +892,9 @@ static void run_cleanup(struct run *r)
 		kill(r->child_pid, SIGKILL);
 		waitpid(r->child_pid, NULL, __WALL);
 	}
-	int *fds[] = {&r->sync[0], &r->sync[1],    &r->rep[0],   &r->rep[1],    &r->out[0],  &r->out[1],   &r->pidfd,
-	              &r->bpf_fd,  &r->net_bpf_fd, &r->cwd_tree, &r->home_tree, &r->host_fd, &r->d.lock_fd};
+	int *fds[] = {&r->sync[0],   &r->sync[1], &r->rep[0],    &r->rep[1],     &r->out[0],
+	              &r->out[1],    &r->pidfd,   &r->bpf_fd,    &r->net_bpf_fd, &r->cwd_tree,
+	              &r->home_tree, &r->host_fd, &r->d.lock_fd, &r->work_tree};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);

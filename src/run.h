@@ -87,6 +87,7 @@ struct run {
 	 * the lab's handle to it, sent by the child ('h'), kept past the
 	 * run's end so the evidence can be read from it */
 	int host_fd;
+	int work_tree; /* the work folder, taken before the child drops the lab's uid (run.c) */
 	struct lab_cgroup cg;
 	char cg_why[PATH_MAX + 200];
 	int n_rules;                    /* in Isolation's filter, for the record */

@@ -395,6 +395,10 @@ static const char *connect_by(const struct run *r, int err, bool attacker)
 {
 	if (r->netns)
 		return err == ENETUNREACH ? "no interface (No-network)" : "the sandbox's own netns (No-network)";
+	if (attacker && !err && r->eg.inside)
+		return "the lab's attacker listener, in the run's own netns (No-network off)";
+	if (r->eg.inside)
+		return "the run's own netns, the lab's small internet (No-network off)";
 	if (attacker && !err)
 		return "the lab's attacker listener, host network (No-network off)";
 	return "the host's network (No-network off)";
@@ -854,11 +858,12 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	const struct lab_limits *lim = &r->cfg->limits;
 	char by[96], sig[24];
 	/* no filter watched connect(): the lab's attacker listener saw the
-	 * connections that reached it. Only those that are this run's: the
-	 * port is on the host's loopback, where any local process can reach
-	 * it, so a connection counts when it carried the run's token, or (at
-	 * least one) when what reached the listener carried a canary. */
-	long mine = r->have_decoys ? r->d.conns_from_run : 0;
+	 * connections that reached it. Only those that are this run's: in
+	 * the run's own network namespace all of them; on the host's loopback,
+	 * where any local process can reach it, a connection counts when it
+	 * carried the run's token, or (at least one) when what reached the
+	 * listener carried a canary. */
+	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
 	if (mine == 0 && ev->attacker_from_run)
 		mine = 1;
 	if (!r->trace_watched && mine > 0) {

@@ -530,8 +530,9 @@ static void judge_exfil(struct lab_result *r)
 			add(r, "%s",
 			    ev->net_mode == NET_MODE_ALLOWLIST && (r->layers & LAYER_BIT(LAYER_NETWORK))
 			        ? "the egress proxy logged no request to attacker.lab.test: this did not go through it"
-			    : vm(r) ? "the microVM had a user-mode network card whose gateway reaches the host"
-			            : "the sandbox shared the host's network namespace");
+			    : vm(r) ? "the microVM had a user-mode network card; its gateway is QEMU's loopback, where "
+			              "the attacker was"
+			            : "No-network was off: the sandbox had a network, and the attacker was on it");
 		proxy_lines(r, 3);
 		return;
 	}

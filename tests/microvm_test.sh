@@ -2,7 +2,7 @@
 # tests/microvm_test.sh [BINARY] — the microvm rung (issue 8): as root, the
 # snippet runs on its own guest kernel in a QEMU microvm. The legit task
 # runs; exfiltration is CONTAINED by No-network (no NIC) and ESCAPES with
-# it off (a user-mode NIC reaches the host's listener); the guest's init
+# it off (a user-mode NIC reaches the lab's listener in QEMU's own netns); the guest's init
 # names its kernel; nothing is left behind. Skipped, with the reason, where
 # QEMU, a guest kernel or the static guest init is missing. TCG boots take
 # ~5 s here: four runs, about half a minute.

@@ -116,7 +116,12 @@ static void env_child(struct run *r, enum run_phase ph)
 	if (ph == PHASE_ROOT && !on && r->have_decoys) {
 		/* the naive integration mounts the user's credentials */
 		if (run_on(r, LAYER_ISOLATION)) {
-			rootfs_bind(r, r->d.home, r->d.root, "/root", true);
+			/* taken before the view was built (rootfs.c): the run
+			 * folder is 0700 and the new root covers /tmp */
+			char p[PATH_MAX + 8];
+			snprintf(p, sizeof p, "%s/root", r->d.root);
+			rootfs_attach(r, r->home_tree, p, true);
+			r->home_tree = -1;
 		} else {
 			char p[PATH_MAX + 8];
 			snprintf(p, sizeof p, "%s/home", r->inside_dir);

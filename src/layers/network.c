@@ -7,8 +7,12 @@
  * on it, the lab's egress proxy (egress.h): the only door, and it lets
  * out only the allow-listed hosts. Before the snippet starts, the child
  * tries the attacker's port and an address off loopback itself: the lab's
- * evidence that the door is shut. Off: the host's network namespace, as a
- * naive integration would share it. */
+ * evidence that the door is shut. Off: the network a naive integration
+ * gives, and what is on it is the lab's small internet: the run still has a
+ * network namespace of its own (not the host's: no other run, no local
+ * user can reach what listens there), lo is up, and api.lab.test and the
+ * attacker listen on its 127.0.0.1, made by the init and handed to the lab
+ * (egress.h). `exec` with the layer off keeps the host's network. */
 #define _GNU_SOURCE
 #include "../layer.h"
 #include "../seccomp_filter.h"
@@ -34,11 +38,11 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 		r->trace_layer = LAYER_NETWORK;
 	}
 	ev->net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
-	if (!run_allowlist(r))
+	if (!run_allowlist(r) && !r->eg.inside)
 		return 0;
 	/* the door is a socket the lab takes from the box's network namespace:
 	 * runsc's netstack and QEMU's guest have none the lab could take */
-	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
+	if (run_allowlist(r) && run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
 		snprintf(
 		    ev->error, sizeof ev->error,
 		    "No-network's allowlist mode is built on the container rung only: the %s rung gives the lab no "
@@ -98,18 +102,19 @@ static void network_probe(struct run *r)
 
 static void network_child(struct run *r, enum run_phase ph)
 {
-	if (!run_on(r, LAYER_NETWORK))
-		return;
 	/* while we still hold CAP_NET_ADMIN in the user namespace that owns
 	 * our network namespace: the range (Isolation off) locks its mounts
 	 * with a second user namespace right after PHASE_ROOT, and caps there
 	 * would not count here */
-	if (ph == PHASE_ROOT && run_allowlist(r)) {
+	if (ph == PHASE_ROOT && (run_allowlist(r) || r->eg.inside)) {
 		const char *what = "";
-		int e = egress_child_door(&r->eg, &what);
+		int e = egress_child_door(&r->eg, run_allowlist(r), &what);
 		if (e)
-			run_fail(r, "open the egress proxy's door", what, e);
+			run_fail(r, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what,
+			         e);
 	}
+	if (!run_on(r, LAYER_NETWORK))
+		return;
 	if (ph == PHASE_ENTERED && r->have_decoys)
 		network_probe(r);
 	/* while we still hold the privilege to load a filter without
@@ -131,6 +136,12 @@ static void network_describe(const struct run *r, struct lab_evidence *ev)
 	else if (run_on(r, LAYER_NETWORK) && !(run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER))
 		run_mech_add(
 		    ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)");
+	else if (r->eg.inside)
+		run_mech_add(
+		    ev,
+		    "No-network off: the run's own netns with lo up, the lab's small internet on it (api.lab.test "
+		    "127.0.0.1:%d, attacker 127.0.0.1:%d), nothing of the host's network",
+		    EGRESS_INSIDE_API_PORT, EGRESS_INSIDE_ATTACKER_PORT);
 }
 
 const struct layer_ops layer_network_ops = {
