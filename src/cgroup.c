@@ -116,6 +116,12 @@ void cgroup_kill_path(const char *dir)
 	}
 }
 
+static bool fs_is(const char *path, long magic)
+{
+	struct statfs sf;
+	return statfs(path, &sf) == 0 && (long)sf.f_type == magic;
+}
+
 /* ---- v1 ---- */
 static const char *const v1_ctrl[CG_V1_COUNT] = {"memory", "pids", "cpu"};
 
@@ -305,6 +311,11 @@ static int v2_find_base(struct v2_base *b, char *why, size_t whylen)
 			*slash = '\0';
 			if (strlen(dir) <= strlen("/sys/fs/cgroup"))
 				continue; /* the root is never a user's */
+			/* the lab's own subtree, where cgroup_lab_settle put it: its
+			 * parent is the delegated folder */
+			const char *last = strrchr(dir, '/');
+			if (last && !strcmp(last + 1, CG_BASE) && v2_mine(dir))
+				continue;
 			if (v2_mine(dir) && v2_empty(dir))
 				break;
 		}
@@ -331,6 +342,27 @@ static int v2_find_base(struct v2_base *b, char *why, size_t whylen)
 	snprintf(b->how, sizeof b->how, "cgroup-v2%s: %s%s", root ? "" : ", delegated", b->dir,
 	         b->cpu ? "" : " (no cpu controller: no CPU quota)");
 	return 0;
+}
+
+void cgroup_lab_settle(void)
+{
+	char own[PATH_MAX], base[PATH_MAX], leaf[PATH_MAX], procs[PATH_MAX + 16], me[32];
+	if (geteuid() == 0 || !fs_is("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC) || v2_own(own, sizeof own) < 0 ||
+	    !v2_mine(own) || pathf(procs, sizeof procs, "%s/cgroup.procs", own) < 0)
+		return;
+	/* only the lab itself in it: another process there (the shell that
+	 * started it) would keep the controllers from being handed down */
+	char *list = read_file(procs, NULL, 4096);
+	snprintf(me, sizeof me, "%d\n", (int)getpid());
+	bool alone = list && !strcmp(list, me);
+	free(list);
+	if (!alone || pathf(base, sizeof base, "%s/" CG_BASE, own) < 0 ||
+	    pathf(leaf, sizeof leaf, "%s/lab-%d", base, (int)getpid()) < 0)
+		return;
+	if ((mkdir(base, 0755) < 0 && errno != EEXIST) || mkdir(leaf, 0755) < 0)
+		return;
+	if (cg_write(leaf, "cgroup.procs", "0") < 0)
+		rmdir(leaf);
 }
 
 /* found once per lab process: the subtree stays */
@@ -396,12 +428,6 @@ static void v2_destroy(struct lab_cgroup *cg)
 
 static const struct cgroup_ops v2_ops = {"cgroup-v2", v2_create, v2_open_attach, v2_read, v2_kill_all, v2_destroy};
 
-static bool fs_is(const char *path, long magic)
-{
-	struct statfs sf;
-	return statfs(path, &sf) == 0 && (long)sf.f_type == magic;
-}
-
 void cgroup_sweep(bool (*owner_gone)(const char *run))
 {
 	/* v1's hierarchies, v2's root (older labs made their runs there) and
@@ -426,6 +452,17 @@ void cgroup_sweep(bool (*owner_gone)(const char *run))
 		if (d)
 			closedir(d);
 	}
+	/* leaves that labs moved themselves into (cgroup_lab_settle), of labs gone */
+	DIR *d = base.dir[0] ? opendir(base.dir) : NULL;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char p[PATH_MAX];
+		long pid = strncmp(e->d_name, "lab-", 4) ? 0 : strtol(e->d_name + 4, NULL, 10);
+		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH &&
+		    pathf(p, sizeof p, "%s/%s", base.dir, e->d_name) == 0)
+			rmdir(p);
+	}
+	if (d)
+		closedir(d);
 }
 
 int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run, char *why, size_t whylen)

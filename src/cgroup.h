@@ -37,6 +37,13 @@ struct cgroup_ops {
  * reason in why (the caller then relies on rlimits alone). */
 int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char *run_name, char *why, size_t whylen);
 void cgroup_teardown(struct lab_cgroup *cg);
+/* Rootless on cgroup v2, once, while the lab is one process: when its own
+ * cgroup is delegated to the user and holds only the lab (systemd-run
+ * --user --scope -p Delegate=yes, or a user@UID.service it was started in),
+ * the lab moves itself into a leaf of its subtree (OWN/containment-lab/
+ * lab-PID), so that OWN may hand the controllers down to the runs ("no
+ * internal processes"). Nothing otherwise. */
+void cgroup_lab_settle(void);
 void cgroup_close_attach(struct lab_cgroup *cg);
 /* Removes the cgroups of runs whose lab is gone (owner_gone is asked with
  * the RUN part of the name), ending anything still running in them. */

@@ -2,6 +2,7 @@
  * loads the config, and hands work to the engine; prints what comes back. */
 #define _GNU_SOURCE
 #include "audit.h"
+#include "cgroup.h"
 #include "hostcheck.h"
 #include "job.h"
 #include "lab.h"
@@ -728,9 +729,11 @@ int main(int argc, char **argv)
 		cfg.rung = choice[0];
 	if (choice[1] >= 0)
 		cfg.net_mode = choice[1];
-	if (i >= argc || host_blocks(argv[i]))
+	if (i >= argc || host_blocks(argv[i])) {
 		if (check_host() != EXIT_OK)
 			return EXIT_ERROR;
+		cgroup_lab_settle(); /* before any worker is forked */
+	}
 	if (i < argc && !strcmp(argv[i], "tui")) {
 		for (int k = i + 1; k < argc; k++) {
 			if (strcmp(argv[k], "--predict") != 0)
