@@ -242,13 +242,14 @@ def check_nouserns():
                 continue
             rc = st[name][0]
             text = (read(name + ".out") or "") + (read(name + ".err") or "")
-            hits = [l for l in text.splitlines() if "user.max_user_namespaces" in l]
+            lines = text.splitlines()
+            hits = [l for l in lines if "user.max_user_namespaces" in l]
             if hits and not shown:
                 note("the line: " + hits[0])
                 shown = True
-            ok("%s: exit %d (want 4), %d line(s) naming user.max_user_namespaces (want 1), %.1f s"
-               % (what, rc, len(hits), st[name][1] / 1000), rc == 4 and len(hits) == 1,
-               *["output: " + l for l in text.splitlines()[:4]])
+            ok("%s: exit %d (want 4), %d line(s) in all, %d naming user.max_user_namespaces (want 1 and 1), "
+               "%.1f s" % (what, rc, len(lines), len(hits), st[name][1] / 1000),
+               rc == 4 and len(hits) == 1 and len(lines) == 1, *["output: " + l for l in lines[:4]])
 
 
 boot_header()

@@ -30,7 +30,9 @@ C=/sys/fs/cgroup
 U=$C/user.slice/user-1000.slice/user@1000.service
 mode=${hostsmode:-v2}
 
-say() { echo "hosts-guest: $*" >&2; }
+# our own words go to the console (fd 9), whatever a step's 2> says
+exec 9>&2
+say() { echo "hosts-guest: $*" >&9; }
 now_ms() { # bash's own clock: no fork (a fork costs ~0.1 s under TCG here)
 	local t=${EPOCHREALTIME/./}
 	echo $((t / 1000))

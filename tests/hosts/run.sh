@@ -22,6 +22,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 source tests/lib.sh
+trap 'suite_cleanup' EXIT
 BIN=$(realpath "${1:-./containment-lab}")
 OUT=$PWD/build/hosts
 INIT=$PWD/build/hosts-init
@@ -59,6 +60,11 @@ trap 'kill_qemu; rm -rf "$T"; suite_cleanup' EXIT
 trap 'kill_qemu; exit 130' INT TERM HUP
 
 # ---- the staged lab: world-readable, what the guest's /lab shows ----
+# layers.ini and snippets/ come from beside BINARY (another tree's build
+# is tested with its own), else from this tree
+SRC=$(dirname "$BIN")
+[[ -f $SRC/layers.ini && -d $SRC/snippets ]] || SRC=$PWD
+echo "# the lab under test: $BIN ($("$BIN" --version 2>&1)), layers.ini and snippets from $SRC"
 S=$T/lab
 mkdir -p "$S/snippets"
 cp "$BIN" "$S/containment-lab"
@@ -67,15 +73,15 @@ cp "$BIN" "$S/containment-lab"
 # 128 — TCG on a loaded 2-core machine is ~10x slower than the host.
 # HOSTS_SNIPPETS="a b ..." picks others (names from snippets/).
 for s in ${HOSTS_SNIPPETS:-legit resource-bomb}; do
-	cp "snippets/$s.py" "$S/snippets/"
+	cp "$SRC/snippets/$s.py" "$S/snippets/"
 done
-cp snippets/*.csv "$S/snippets/"
+cp "$SRC"/snippets/*.csv "$S/snippets/"
 cp tests/hosts/swarm.py tests/hosts/guest.sh "$S/"
 [[ -n ${HOSTS_DEBUG:-} ]] && cp "$HOSTS_DEBUG" "$S/debug.sh"
 # Times are TCG's: the wall clock and the per-process CPU cap get room (a
 # python start alone takes seconds here); memory, pids and cpu stay the
 # shipped values (256M, 32, 0.5 core), the ones the checks name.
-sed -e 's/^timeout = .*/timeout = 120s/' -e 's/^cpu_time = .*/cpu_time = 60s/' layers.ini |
+sed -e 's/^timeout = .*/timeout = 120s/' -e 's/^cpu_time = .*/cpu_time = 60s/' "$SRC/layers.ini" |
 	awk '/^\[safety\]/{s=1} s && /^timeout = /{$0="timeout = 10min"} {print}' >"$S/layers.ini"
 chmod -R a+rX "$S"
 
@@ -116,12 +122,13 @@ boot() {
 		if (($(date +%s) - t0 >= deadline)); then
 			echo "# boot $mode: the deadline (${deadline} s) passed: QEMU (pid $QPID) killed"
 			echo "deadline ${deadline}" >"$share/deadline"
-			kill_qemu
+			kill -KILL "$QPID"
 			break
 		fi
 		sleep 1
 	done
-	[[ -n $QPID ]] && { wait "$QPID"; rc=$?; }
+	wait "$QPID"
+	rc=$?
 	QPID=
 	el=$(($(date +%s) - t0))
 	echo "# boot $mode: ${el} s wall (QEMU exit $rc)"
