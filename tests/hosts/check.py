@@ -135,15 +135,18 @@ def check_machine():
        bool(ucg and ucg.group(1) == "0::" + DELEGATED[len("/sys/fs/cgroup"):]), ucg and ucg.group(1))
 
 
+WHO = {"root": "root", "user": "uid 1000", "scope": "uid 1000 in app.slice/lab.scope (systemd-run --user --scope)"}
+
+
 def check_legit(who):
-    d = load_json("legit-%s.json" % who, "run legit as %s" % who)
+    d = load_json("legit-%s.json" % who, "run legit as %s" % WHO[who])
     if d is None:
         return
     mech = d.get("mechanisms") or ""
     note("%s: mechanisms: %s" % (who, mech or "(none)"))
     if d.get("error"):
         note("%s: error: %s" % (who, d["error"]))
-    ok("run legit --on all as %s: RAN OK" % who, d.get("verdict") == "RAN OK",
+    ok("run legit --on all as %s: RAN OK" % WHO[who], d.get("verdict") == "RAN OK",
        "verdict %s: %s" % (d.get("verdict"), d.get("headline")))
     lm = limits_mech(mech)
     note("%s: Resource-limits used: %s" % (who, lm))
@@ -151,7 +154,7 @@ def check_legit(who):
         ok("as root, Resource-limits used cgroup v2 (%s)" % lm, lm.startswith("cgroup-v2"),
            "mechanisms: " + mech)
     else:
-        ok("as uid 1000, Resource-limits used the delegated subtree (%s)" % lm,
+        ok("as %s, Resource-limits used the delegated subtree (%s)" % (WHO[who], lm),
            lm.startswith("cgroup-v2, delegated: " + DELEGATED),
            "expected 'cgroup-v2, delegated: %s/...' in the mechanisms" % DELEGATED)
 
@@ -201,21 +204,21 @@ def meminfo(who):
 
 
 def check_swarm(who):
-    d = load_json("swarm-%s.json" % who, "the swarm as %s" % who)
+    d = load_json("swarm-%s.json" % who, "the swarm as %s" % WHO[who])
     if d is not None:
         ev = d.get("evidence") or []
         note("%s: swarm: %s by %s — %s" % (who, d.get("verdict"), d.get("caught_by"), d.get("headline")))
         for e in ev:
             note("%s: swarm evidence: %s" % (who, e))
         note("%s: swarm mechanisms: %s" % (who, d.get("mechanisms")))
-        ok("the swarm (12 x 200 MiB) as %s: CONTAINED by Resource-limits" % who,
+        ok("the swarm (12 x 200 MiB) as %s: CONTAINED by Resource-limits" % WHO[who],
            d.get("verdict") == "CONTAINED" and d.get("caught_by") == "limits",
            "verdict %s, caught_by %s: %s" % (d.get("verdict"), d.get("caught_by"), d.get("headline")))
-        ok("the swarm as %s: an OOM kill at 256 MiB (the cgroup's memory cap)" % who,
+        ok("the swarm as %s: an OOM kill at 256 MiB (the cgroup's memory cap)" % WHO[who],
            any(e.startswith("OOM kill at 256 MiB") for e in ev), "evidence: %s" % "; ".join(ev))
     m = meminfo(who)
     if m is None:
-        line("not ok", "the swarm as %s: the guest's MemAvailable sampled" % who,
+        line("not ok", "the swarm as %s: the guest's MemAvailable sampled" % WHO[who],
              "no samples in build/hosts/swarm-%s.meminfo" % who)
         return
     base, low, n = m
@@ -224,7 +227,7 @@ def check_swarm(who):
     note("%s: MemAvailable: %d MiB before, %d MiB at the lowest (%d samples during the run): fell %d MiB"
          % (who, base >> 10, low >> 10, n, drop >> 20))
     ok("the swarm as %s: MemAvailable fell %d MiB, no more than the cap + 10 %% (%d MiB)"
-       % (who, drop >> 20, limit >> 20), drop <= limit, "the run took more than its cap from the machine")
+       % (WHO[who], drop >> 20, limit >> 20), drop <= limit, "the run took more than its cap from the machine")
 
 
 def check_nouserns():
@@ -260,6 +263,10 @@ if MODE == "v2":
     check_swarm("user")
     for who in ("root", "user"):
         check_matrix(who)
+    note("uid 1000 again, as systemd-run --user --scope starts a program (the README's advice): in "
+         "user@1000.service/app.slice/lab.scope, the user's manager having enabled +memory +pids +cpu")
+    check_legit("scope")
+    check_swarm("scope")
 elif MODE == "nouserns":
     check_nouserns()
 print("%d passed, %d failed, %d skipped" % (counts["ok"], counts["not ok"], counts["skip"]))

@@ -14,7 +14,9 @@
 # hostsmode (from the kernel's command line):
 #   v2        the lab as root, and as uid 1000 from inside the delegated
 #             folder: run legit (its mechanisms line), the swarm with a
-#             MemAvailable sampler beside it, then the matrix (root, user)
+#             MemAvailable sampler beside it, then the matrix (root, user);
+#             last, uid 1000 as systemd-run --user --scope would start it
+#             (user@1000.service/app.slice/lab.scope): run legit, the swarm
 #   debug     /lab/debug.sh (HOSTS_DEBUG=FILE tests/hosts/run.sh), as root
 #   nouserns  user.max_user_namespaces=0 first; then run legit, matrix and
 #             exec -- true as root and as uid 1000: each should stop with
@@ -57,6 +59,19 @@ as_user() {
 		"$U" "$@"
 }
 as_root() { "$@"; }
+# as_scope CMD...: as systemd-run --user --scope would start it: uid 1000 in
+# user@1000.service/app.slice/lab.scope, the user's manager having enabled
+# +memory +pids +cpu in user@1000.service (scope_setup)
+as_scope() {
+	bash -c 'echo $$ >"$0/cgroup.procs" || exit 125
+		exec setpriv --reuid=1000 --regid=1000 --clear-groups env HOME=/home/user USER=user LOGNAME=user "$@"' \
+		"$U/app.slice/lab.scope" "$@"
+}
+scope_setup() { # as uid 1000 from outside the folder, which must be empty
+	setpriv --reuid=1000 --regid=1000 --clear-groups bash -c \
+		'echo "+memory +pids +cpu" >"$0/cgroup.subtree_control" && mkdir -p "$0/app.slice/lab.scope"' "$U"
+	echo "scope: user@1000.service subtree_control: $(cat "$U/cgroup.subtree_control"); app.slice/lab.scope $(stat -c %u:%g "$U/app.slice/lab.scope" 2>&1)" >>"$O/guest-$mode.txt"
+}
 
 : >"$O/steps.txt"
 # ---- the machine ----
@@ -127,6 +142,11 @@ v2)
 		step "matrix-$who" "as_$who" $LAB --config $CONF matrix --json --network-mode none \
 			>"$O/v2-$who.json" 2>"$O/v2-$who.stderr"
 	done
+	# then the same user as systemd-run --user --scope would start the lab
+	step scope-setup scope_setup
+	step legit-scope as_scope $LAB --config $CONF run legit --on all --json \
+		>"$O/legit-scope.json" 2>"$O/legit-scope.stderr"
+	swarm scope
 	;;
 nouserns)
 	echo 0 >/proc/sys/user/max_user_namespaces

@@ -97,17 +97,19 @@ TSC=${KHZ:+ tsc_early_khz=$KHZ tsc=reliable}
 mkdir -p "$OUT"
 TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
 
-# boot MODE DEADLINE_S: one boot of the test host; its results in $OUT
+# boot MODE DEADLINE_S: one boot of the test host; its results in $OUT.
+# Under TCG on a loaded host a 2-vCPU guest sometimes never finishes booting
+# (seen here: both vCPUs in soft lockups, migration/0 waiting on the other
+# one): an attempt whose init has not said "machine up" within
+# HOSTS_BOOT_DEADLINE s (default 150) is killed and tried once more; both
+# attempts together stay within DEADLINE_S.
 boot() {
-	local mode=$1 deadline=$2 share=$T/out-$1 t0 el rc=0 qemu=()
-	rm -rf "$share"
-	mkdir -m 0777 "$share"
-	[[ $(id -u) == 0 ]] && chown 65534:65534 "$share" &&
-		qemu=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs)
+	local mode=$1 deadline=$2 share=$T/out-$1 t0 ta el rc=0 attempt=1 up qemu=()
+	[[ $(id -u) == 0 ]] && qemu=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs)
 	qemu+=(qemu-system-x86_64 -M microvm -accel tcg -cpu max -m 2048M -smp 2
 		-nodefaults -nographic -no-reboot -serial stdio
 		-kernel "$KERNEL" -initrd "$T/initramfs.cpio"
-		-append "console=ttyS0 quiet loglevel=4 panic=-1 random.trust_cpu=on$TSC hostsmode=$mode"
+		-append "console=ttyS0 quiet loglevel=4 panic=-1 random.trust_cpu=on cryptomgr.notests$TSC hostsmode=$mode"
 		-fsdev "local,id=f0,path=/usr,security_model=none,readonly=on"
 		-device virtio-9p-device,fsdev=f0,mount_tag=usr
 		-fsdev "local,id=f1,path=$S,security_model=none,readonly=on"
@@ -116,22 +118,42 @@ boot() {
 		-device virtio-9p-device,fsdev=f2,mount_tag=out)
 	echo "# boot $mode: QEMU microvm, TCG, 2 vCPUs, 2 GiB, kernel $REL, deadline ${deadline} s"
 	t0=$(date +%s)
-	"${qemu[@]}" </dev/null >"$OUT/console-$mode.log" 2>&1 &
-	QPID=$!
-	while kill -0 "$QPID" 2>/dev/null; do
-		if (($(date +%s) - t0 >= deadline)); then
-			echo "# boot $mode: the deadline (${deadline} s) passed: QEMU (pid $QPID) killed"
-			echo "deadline ${deadline}" >"$share/deadline"
-			kill -KILL "$QPID"
-			break
-		fi
-		sleep 1
+	while :; do
+		rm -rf "$share"
+		mkdir -m 0777 "$share"
+		[[ $(id -u) == 0 ]] && chown 65534:65534 "$share"
+		ta=$(date +%s)
+		up=
+		"${qemu[@]}" </dev/null >"$OUT/console-$mode.log" 2>&1 &
+		QPID=$!
+		while kill -0 "$QPID" 2>/dev/null; do
+			if [[ -z $up ]] && grep -q "hosts-init: machine up" "$OUT/console-$mode.log"; then
+				up=$(($(date +%s) - ta))
+				echo "# boot $mode: the guest's init is up after ${up} s (attempt $attempt)"
+			fi
+			if (($(date +%s) - t0 >= deadline)); then
+				echo "# boot $mode: the deadline (${deadline} s) passed: QEMU (pid $QPID) killed"
+				echo "deadline ${deadline}" >"$share/deadline"
+				kill -KILL "$QPID"
+				break
+			fi
+			if [[ -z $up ]] && (($(date +%s) - ta >= ${HOSTS_BOOT_DEADLINE:-150})); then
+				echo "# boot $mode: attempt $attempt did not boot within ${HOSTS_BOOT_DEADLINE:-150} s: QEMU (pid $QPID) killed"
+				tail -n 3 "$OUT/console-$mode.log" | sed 's/^/#   console: /'
+				kill -KILL "$QPID"
+				break
+			fi
+			sleep 1
+		done
+		wait "$QPID"
+		rc=$?
+		QPID=
+		[[ -n $up || $attempt -ge 2 || -e $share/deadline ]] && break
+		attempt=$((attempt + 1))
+		cp "$OUT/console-$mode.log" "$OUT/console-$mode.attempt1.log"
 	done
-	wait "$QPID"
-	rc=$?
-	QPID=
 	el=$(($(date +%s) - t0))
-	echo "# boot $mode: ${el} s wall (QEMU exit $rc)"
+	echo "# boot $mode: ${el} s wall (QEMU exit $rc, attempt $attempt)"
 	# the guest's files, owned by this user on the host side
 	for f in "$share"/*; do [[ -e $f ]] && cp "$f" "$OUT/"; done
 	echo "$mode ${el} $rc" >"$OUT/boot-$mode.time"
