@@ -105,12 +105,14 @@ chown 1000:1000 "$U" "$U/cgroup.procs" "$U/cgroup.subtree_control" "$U/cgroup.th
 
 # the swarm beside a MemAvailable sampler ("MS KB", every 0.1 s, to /tmp:
 # not through 9p while it measures). Builtins only: it waits with read -t on
-# a pipe nobody writes to, not with sleep(1), and never forks.
+# a FIFO nobody writes to, not with sleep(1), and never forks.
 swarm() { # WHO
 	local who=$1 spid
 	: >/tmp/meminfo
+	rm -f /tmp/idle
+	mkfifo /tmp/idle
 	(
-		exec {idle}<> <(:)
+		exec {idle}<>/tmp/idle
 		while [[ ! -e /tmp/stop-sampler ]]; do
 			while read -r k v _; do
 				[[ $k == MemAvailable: ]] && t=${EPOCHREALTIME/./} && echo "$((t / 1000)) $v" && break

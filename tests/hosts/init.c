@@ -7,7 +7,8 @@
  *   leave the initramfs's rootfs for a bind mount of it: the kernel refuses
  *     pivot_root where the root is rootfs itself, and every sandbox of the
  *     lab's pivots (a real host's root is a mount, not rootfs)
- *   mount /proc /sys /dev /tmp /run; stdio on /dev/console (the serial line)
+ *   mount /proc /sys /dev /tmp /run; stdio on /dev/console (the serial line);
+ *     /dev/fd, /dev/std{in,out,err} as udev makes them
  *   load the modules in /mod (NN-name.ko, in name order): virtio-mmio, 9p
  *   mount the 9p shares: usr -> /usr (ro), lab -> /lab (ro), out -> /out (rw)
  *   run /usr/bin/bash /lab/guest.sh (its environment is the kernel's: the
@@ -110,6 +111,14 @@ int main(void)
 	must_mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	must_mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL);
 	console();
+	/* what udev adds on a real host; bash's <(...) needs /dev/fd */
+	static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
+	                                       {"/proc/self/fd/0", "/dev/stdin"},
+	                                       {"/proc/self/fd/1", "/dev/stdout"},
+	                                       {"/proc/self/fd/2", "/dev/stderr"}};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
+		if (symlink(links[i][0], links[i][1]) < 0 && errno != EEXIST)
+			fail("symlink", links[i][1], errno);
 	must_mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 	must_mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
 	must_mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
