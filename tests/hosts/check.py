@@ -95,7 +95,7 @@ def limits_mech(mech):
     for k in ("cgroup-v2", "cgroup-v1"):
         if re.search(r"\b%s\b" % k, mech):
             return k
-    m = re.search(r"rlimits-only \([^)]*\)", mech)
+    m = re.search(r"rlimits-only \(.*?\)(?=, rlimits \()", mech) or re.search(r"rlimits-only \([^)]*\)", mech)
     if m:
         return m.group(0)
     return "rlimits-only" if "rlimits-only" in mech else "?"

@@ -14,9 +14,9 @@
 # hostsmode (from the kernel's command line):
 #   v2        the lab as root, and as uid 1000 from inside the delegated
 #             folder: run legit (its mechanisms line), the swarm with a
-#             MemAvailable sampler beside it, then the matrix (root, user);
-#             last, uid 1000 as systemd-run --user --scope would start it
-#             (user@1000.service/app.slice/lab.scope): run legit, the swarm
+#             MemAvailable sampler beside it; uid 1000 again as systemd-run
+#             --user --scope would start it (user@1000.service/app.slice/
+#             lab.scope): run legit, the swarm; last the matrix (root, user)
 #   debug     /lab/debug.sh (HOSTS_DEBUG=FILE tests/hosts/run.sh), as root
 #   nouserns  user.max_user_namespaces=0 first; then run legit, matrix and
 #             exec -- true as root and as uid 1000: each should stop with
@@ -71,6 +71,14 @@ scope_setup() { # as uid 1000 from outside the folder, which must be empty
 	setpriv --reuid=1000 --regid=1000 --clear-groups bash -c \
 		'echo "+memory +pids +cpu" >"$0/cgroup.subtree_control" && mkdir -p "$0/app.slice/lab.scope"' "$U"
 	echo "scope: user@1000.service subtree_control: $(cat "$U/cgroup.subtree_control"); app.slice/lab.scope $(stat -c %u:%g "$U/app.slice/lab.scope" 2>&1)" >>"$O/guest-$mode.txt"
+}
+# back to the delegated folder as systemd left it, for the matrix as uid
+# 1000 in it: what the runs left below it goes (folders, deepest first),
+# then its controllers
+scope_teardown() {
+	echo "scope: left below user@1000.service: $(cd "$U" && find . -mindepth 1 -type d | tr '\n' ' ')" >>"$O/guest-$mode.txt"
+	find "$U" -mindepth 1 -depth -type d -exec rmdir {} \; &&
+		echo "-memory -pids -cpu" >"$U/cgroup.subtree_control"
 }
 
 : >"$O/steps.txt"
@@ -140,15 +148,18 @@ v2)
 			>"$O/legit-$who.json" 2>"$O/legit-$who.stderr"
 	done
 	swarm user
-	for who in root user; do
-		step "matrix-$who" "as_$who" $LAB --config $CONF matrix --json --network-mode none \
-			>"$O/v2-$who.json" 2>"$O/v2-$who.stderr"
-	done
-	# then the same user as systemd-run --user --scope would start the lab
+	# the same user as systemd-run --user --scope would start the lab
 	step scope-setup scope_setup
 	step legit-scope as_scope $LAB --config $CONF run legit --on all --json \
 		>"$O/legit-scope.json" 2>"$O/legit-scope.stderr"
 	swarm scope
+	step scope-teardown scope_teardown
+	# the matrices last (the longest steps): a boot cut at its deadline
+	# keeps everything above
+	for who in root user; do
+		step "matrix-$who" "as_$who" $LAB --config $CONF matrix --json --network-mode none \
+			>"$O/v2-$who.json" 2>"$O/v2-$who.stderr"
+	done
 	;;
 nouserns)
 	echo 0 >/proc/sys/user/max_user_namespaces
