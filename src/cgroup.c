@@ -283,6 +283,26 @@ static int v2_enable(const char *dir, bool *cpu)
 	return cg_write(dir, "cgroup.subtree_control", *cpu ? "+memory +pids +cpu" : "+memory +pids");
 }
 
+/* Enables memory and pids (and cpu) in dir, first in the folders above it
+ * that are the user's too and hold no process, where dir's parent does not
+ * offer them yet (app.slice between user@UID.service and a scope). */
+static int v2_enable_path(const char *dir, bool *cpu, int depth)
+{
+	int r = v2_enable(dir, cpu);
+	if (r != -ENOTSUP || depth > 8)
+		return r;
+	char parent[PATH_MAX];
+	str_copy(parent, sizeof parent, dir);
+	char *slash = strrchr(parent, '/');
+	if (!slash || slash - parent <= (ptrdiff_t)strlen("/sys/fs/cgroup"))
+		return r;
+	*slash = '\0';
+	bool pcpu = false;
+	if (!v2_mine(parent) || !v2_empty(parent) || v2_enable_path(parent, &pcpu, depth + 1) < 0)
+		return r;
+	return v2_enable(dir, cpu);
+}
+
 static int v2_find_base(struct v2_base *b, char *why, size_t whylen)
 {
 	char dir[PATH_MAX], own[PATH_MAX];
@@ -321,7 +341,7 @@ static int v2_find_base(struct v2_base *b, char *why, size_t whylen)
 		}
 	}
 	bool cpu = false;
-	if ((r = v2_enable(dir, &cpu)) < 0) {
+	if ((r = root ? v2_enable(dir, &cpu) : v2_enable_path(dir, &cpu, 0)) < 0) {
 		snprintf(why, whylen, "cgroup-v2: %s offers no memory and pids controllers to enable (%s)", dir,
 		         strerror(-r));
 		return r;

@@ -478,9 +478,10 @@ static const char *matrix_limits_mechanism(const struct matrix *m)
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];
 		if (cell->state == MATRIX_DONE && (c % LAB_COMBOS) & LAYER_BIT(LAYER_LIMITS) && cell->res.ev.started)
-			return strstr(cell->res.ev.mechanisms, "cgroup-v2")   ? "cgroup-v2"
-			       : strstr(cell->res.ev.mechanisms, "cgroup-v1") ? "cgroup-v1"
-			                                                      : "rlimits-only";
+			return strstr(cell->res.ev.mechanisms, "cgroup-v2, delegated") ? "cgroup-v2, delegated"
+			       : strstr(cell->res.ev.mechanisms, "cgroup-v2")          ? "cgroup-v2"
+			       : strstr(cell->res.ev.mechanisms, "cgroup-v1")          ? "cgroup-v1"
+			                                                               : "rlimits-only";
 	}
 	return "";
 }

@@ -51,12 +51,14 @@ step() {
 	say "$name: exit $rc after $(($(now_ms) - t0)) ms"
 	return 0
 }
-# as_user CMD...: a shell moved (by root) into the delegated folder, then
-# uid 1000 with no supplementary groups, its own HOME
+# as_user CMD...: a shell moved (by root) into a leaf of the delegated
+# folder, as systemd places a user's processes (never in the service folder
+# itself, which must stay empty to hand its controllers down), then uid 1000
+# with no supplementary groups, its own HOME
 as_user() {
 	bash -c 'echo $$ >"$0/cgroup.procs" || exit 125
 		exec setpriv --reuid=1000 --regid=1000 --clear-groups env HOME=/home/user USER=user LOGNAME=user "$@"' \
-		"$U" "$@"
+		"$U/shell.scope" "$@"
 }
 as_root() { "$@"; }
 # as_scope CMD...: as systemd-run --user --scope would start it: uid 1000 in
@@ -79,6 +81,7 @@ scope_teardown() {
 	echo "scope: left below user@1000.service: $(cd "$U" && find . -mindepth 1 -type d | tr '\n' ' ')" >>"$O/guest-$mode.txt"
 	find "$U" -mindepth 1 -depth -type d -exec rmdir {} \; &&
 		echo "-memory -pids -cpu" >"$U/cgroup.subtree_control"
+	mkdir -p "$U/shell.scope" && chown -R 1000:1000 "$U/shell.scope"
 }
 
 : >"$O/steps.txt"
@@ -91,6 +94,8 @@ mkdir -p "$U"
 echo "+memory +pids +cpu" >$C/user.slice/cgroup.subtree_control
 echo "+memory +pids +cpu" >$C/user.slice/user-1000.slice/cgroup.subtree_control
 chown 1000:1000 "$U" "$U/cgroup.procs" "$U/cgroup.subtree_control" "$U/cgroup.threads"
+mkdir -p "$U/shell.scope"
+chown -R 1000:1000 "$U/shell.scope"
 {
 	echo "mode: $mode"
 	echo "kernel: $(uname -r)"
