@@ -115,7 +115,12 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("api_payload", ev->api_payload, 0, LLONG_MAX)               \
 	X("api_strays", ev->api_strays, COUNT)                        \
 	X("proxy_to_attacker", ev->proxy_to_attacker, COUNT)          \
-	X("trace_dropped", ev->trace.dropped, COUNT)
+	X("trace_dropped", ev->trace.dropped, COUNT)                  \
+	X("trace_watch_net", ev->trace.watch_net, BOOL)               \
+	X("trace_watch_iso", ev->trace.watch_iso, BOOL)               \
+	X("net_refused", ev->trace.net_refused, COUNT)                \
+	X("iso_refused", ev->trace.iso_refused, COUNT)                \
+	X("target_touches", ev->trace.target_touches, COUNT)
 
 #define STR_FIELDS(X)                                                                                                  \
 	X("snippet", r->snippet)                                                                                       \
@@ -133,7 +138,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("host_boot_id", ev->host_boot_id)           \
 	X("proxy_refusal", ev->proxy_refusal)         \
 	X("proxy_log", ev->proxy_log)                 \
-	X("trace_note", ev->trace.note)
+	X("trace_note", ev->trace.note)               \
+	X("exception_path", ev->exception_path)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */

@@ -604,6 +604,10 @@ static void test_serialise(void)
 	r.ev.trace.e[0] = (struct lab_trace_entry){"unshare(CLONE_NEWUSER)", "-1 EPERM", "seccomp (Isolation)", 10000};
 	r.ev.trace.e[1] = (struct lab_trace_entry){"killed by SIGXCPU", "", "RLIMIT_CPU 2 s (Resource-limits)", 1};
 	snprintf(r.ev.trace.note, sizeof r.ev.trace.note, "a note");
+	r.ev.trace.watch_net = r.ev.trace.watch_iso = true;
+	r.ev.trace.net_refused = 3;
+	r.ev.trace.target_touches = 2;
+	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/tmp/x/host/etc/crond.d/y");
 	int p[2];
 	if (pipe(p) < 0)
 		abort();
@@ -625,6 +629,10 @@ static void test_serialise(void)
 	          !strcmp(back.ev.trace.e[0].call, "unshare(CLONE_NEWUSER)") &&
 	          !strcmp(back.ev.trace.e[1].answer, "") && !strcmp(back.ev.trace.e[1].by, r.ev.trace.e[1].by) &&
 	          !strcmp(back.ev.trace.note, "a note"));
+	CHECK("the attempts and the error's path round-trip",
+	      back.ev.trace.watch_net && back.ev.trace.watch_iso &&
+	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 && back.ev.trace.target_touches == 2 &&
+	          !strcmp(back.ev.exception_path, r.ev.exception_path));
 	char line[LAB_TRACE_LINE_MAX];
 	lab_trace_line(&back.ev.trace.e[0], line, sizeof line);
 	CHECK("a trace line reads as the call, its answer, who answered, how often",
@@ -637,7 +645,7 @@ static void test_serialise(void)
 static void test_seccomp(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(false, false, &e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(false, false, false, &e, &n);
 	CHECK("seccomp filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -689,10 +697,24 @@ static void test_seccomp(void)
  * (ENOSYS), never let the call through: a child loads the filter, closes
  * its listener and tries unshare(CLONE_NEWUSER), which it could otherwise
  * do (unprivileged user namespaces are allowed here). */
+static void test_paths(void)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/a//b/./c/../d/");
+	path_lexical(p);
+	CHECK("a path made plain by its text", !strcmp(p, "/a/b/d"));
+	snprintf(p, sizeof p, "/../..//x/..");
+	path_lexical(p);
+	CHECK("no '..' climbs above /", !strcmp(p, "/"));
+	CHECK("a folder holds its own paths, not a sibling with the same start",
+	      path_is_or_holds("/t/run", "/t/run/host/etc") && path_is_or_holds("/t/run", "/t/run") &&
+	          !path_is_or_holds("/t/run", "/t/run2/host") && path_is_or_holds("/", "/x"));
+}
+
 static void test_seccomp_notify(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(true, false, &e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(true, false, true, &e, &n);
 	CHECK("the trace's filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -708,7 +730,7 @@ static void test_seccomp_notify(void)
 	snprintf(notify, sizeof notify, "action %#x;", SECCOMP_RET_USER_NOTIF);
 	CHECK("the trace's filter asks the listener and answers no errno itself",
 	      strstr(pfc, notify) && !strstr(pfc, "action ERRNO"));
-	scmp_filter_ctx both = lab_seccomp_build(true, true, &e, &n);
+	scmp_filter_ctx both = lab_seccomp_build(true, true, true, &e, &n);
 	int bfd = memfd_create("pfc2", 0);
 	if (both)
 		seccomp_export_pfc(both, bfd);
@@ -719,6 +741,24 @@ static void test_seccomp_notify(void)
 	close(bfd);
 	CHECK("with No-network on too, its socket rules ride in the filter with the listener",
 	      !strstr(pfc, "syscall \"socket\"") && strstr(pfc2, "syscall \"socket\""));
+	CHECK("the trace's filter stops sendto() and the calls that write at a path, for the lab to look",
+	      strstr(pfc, "syscall \"sendto\"") && strstr(pfc, "syscall \"openat\"") &&
+	          strstr(pfc, "syscall \"mkdir\"") && strstr(pfc, "syscall \"renameat2\""));
+	scmp_filter_ctx plain = lab_seccomp_build(true, false, false, &e, &n);
+	int qfd = memfd_create("pfc3", 0);
+	if (plain)
+		seccomp_export_pfc(plain, qfd);
+	seccomp_release(plain);
+	static char pfc3[65536];
+	len = pread(qfd, pfc3, sizeof pfc3 - 1, 0);
+	pfc3[len > 0 ? len : 0] = '\0';
+	close(qfd);
+	CHECK("exec's filter (no host target) lets opens and mkdir run unstopped",
+	      len > 0 && !strstr(pfc3, "syscall \"openat\"") && !strstr(pfc3, "syscall \"mkdir\""));
+	const struct lab_seccomp_path_call *oc = lab_seccomp_path_call(SCMP_SYS(openat));
+	CHECK("openat's path is its second argument, relative to its first, flags third",
+	      oc && oc->path_arg == 1 && oc->dirfd_arg == 0 && oc->flags_arg == 2 &&
+	          !lab_seccomp_path_call(SCMP_SYS(read)));
 	CHECK("the refusal's errno is the rule's: EPERM, ENOSYS for clone3, EAFNOSUPPORT for socket",
 	      lab_seccomp_refusal_errno(SCMP_SYS(unshare)) == EPERM &&
 	          lab_seccomp_refusal_errno(SCMP_SYS(clone3)) == ENOSYS &&
@@ -1184,6 +1224,7 @@ int main(void)
 	test_serialise();
 	test_seccomp();
 	test_seccomp_notify();
+	test_paths();
 	test_job_results();
 	test_job_live();
 	test_job_fds();
