@@ -116,6 +116,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("api_strays", ev->api_strays, COUNT)                        \
 	X("proxy_to_attacker", ev->proxy_to_attacker, COUNT)          \
 	X("trace_dropped", ev->trace.dropped, COUNT)                  \
+	X("escaped", r->escaped, 0, (1u << THREAT_COUNT) - 1)         \
 	X("trace_watch_net", ev->trace.watch_net, BOOL)               \
 	X("trace_watch_iso", ev->trace.watch_iso, BOOL)               \
 	X("net_refused", ev->trace.net_refused, COUNT)                \
@@ -314,6 +315,9 @@ static bool result_complete(const struct lab_result *r, const bool seen_int[N_IN
 	 * CONTAINED with none) */
 	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
 		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
+	/* an escape names what got out; nothing else names any */
+	if ((r->escaped != 0) != (r->verdict == VERDICT_ESCAPED))
+		BAD("verdict %s with escaped %#x", verdict_name(r->verdict), r->escaped);
 	if (ev->canaries_leaked > ev->canaries_planted)
 		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
 	return true;

@@ -77,7 +77,7 @@ int layer_by_key(const char *key); /* -1 if unknown */
 unsigned layers_for_column(int col);
 
 /* ---- evidence and result ---- */
-#define LAB_EVIDENCE_MAX 10
+#define LAB_EVIDENCE_MAX 12
 #define LAB_LINE         320
 
 /* The trace: the calls of a run that mattered and what answered them, as
@@ -218,6 +218,8 @@ struct lab_result {
 	unsigned layers;
 	enum lab_verdict verdict;
 	int caught_by;      /* enum lab_layer or -1 */
+	unsigned escaped;   /* ESCAPED: every threat that got out, one bit each (1u << enum lab_threat),
+	                       whatever the header declared; 0 otherwise */
 	enum lab_rung rung; /* the Isolation layer's rung the run used */
 	char consequence[256];
 	char headline[LAB_LINE]; /* one sentence for the big panel */

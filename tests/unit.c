@@ -317,6 +317,125 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 }
 
 static void test_allowlist_truth(const struct lab_config *base, const struct snippet *ex, const struct snippet *legit);
+static bool evidence_has(const struct lab_result *r, const char *text);
+
+/* Issue 17: every threat judged in every run, whatever the header says;
+ * CONTAINED only for an attempt the layer met, where the lab can see one. */
+static void test_every_threat(const struct lab_config *cfg)
+{
+	struct snippet sec = attack(THREAT_SECRETS, LAYER_ENV), ex = attack(THREAT_EXFIL, LAYER_NETWORK),
+	               tk = attack(THREAT_TAKEOVER, LAYER_ISOLATION);
+	struct lab_result r;
+	memset(&r, 0, sizeof r);
+	r.layers = LAYER_BIT(LAYER_ENV) | LAYER_BIT(LAYER_LIMITS);
+	r.ev.started = true;
+	r.ev.canaries_planted = 6;
+	r.ev.host_visible = true;
+	r.ev.attacker_bytes = 3735;
+	r.ev.attacker_from_run = r.ev.attacker_got_canary = true;
+	r.ev.host_target_written = true;
+	snprintf(r.ev.host_target, sizeof r.ev.host_target, "/t/run/host/etc/cron.d/x");
+	verdict_decide(&sec, cfg, &r);
+	CHECK("a secrets header that uploaded the data and wrote the host = ESCAPED, both named, no credit",
+	      r.verdict == VERDICT_ESCAPED && r.caught_by == -1 &&
+	          r.escaped == ((1u << THREAT_EXFIL) | (1u << THREAT_TAKEOVER)) &&
+	          strstr(r.headline, "data exfiltration and host takeover") && evidence_has(&r, "No-network would") &&
+	          evidence_has(&r, "Isolation would"));
+	CHECK("... and the consequence is the escape's, not the header's",
+	      strcmp(r.consequence, "bad things") != 0 && r.consequence[0]);
+
+	struct snippet legit = {.threat = THREAT_LEGIT, .layer = -1, .n_expect = 1};
+	snprintf(legit.expect[0], sizeof legit.expect[0], "TOTAL 42");
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK);
+	r.ev.started = true;
+	r.output = "TOTAL 42\n";
+	r.ev.attacker_bytes = 3527;
+	r.ev.attacker_from_run = true;
+	verdict_decide(&legit, cfg, &r);
+	CHECK("a legit task that also leaks = ESCAPED, not RAN OK",
+	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_EXFIL && strstr(r.headline, "leaked"));
+
+	memset(&r, 0, sizeof r);
+	r.layers = LAYER_BIT(LAYER_ENV);
+	r.ev.started = true;
+	snprintf(r.ev.host_planted, sizeof r.ev.host_planted, "etc/x: setuid root, mode 4755");
+	verdict_decide(&sec, cfg, &r);
+	CHECK("a setuid file left in the host folder = ESCAPED as a takeover, whatever the header, naming it",
+	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_TAKEOVER && evidence_has(&r, "etc/x: setuid"));
+	verdict_decide(&tk, cfg, &r);
+	CHECK("... and with a takeover header, its own escape",
+	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_TAKEOVER && strstr(r.headline, "etc/x"));
+
+	memset(&r, 0, sizeof r);
+	r.layers = LAYER_BIT(LAYER_ISOLATION);
+	r.rung = RUNG_GVISOR;
+	r.ev.started = true;
+	r.ev.peak_mem = cfg->limits.memory * 2; /* runsc's own, not the snippet's */
+	verdict_decide(&sec, cfg, &r);
+	CHECK("on the gvisor rung the host's figures are runsc's: no resource escape for another threat",
+	      r.verdict != VERDICT_ESCAPED);
+
+	/* takeover: a typo'd target */
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.exit_code = 1;
+	r.ev.trace.watch_iso = r.ev.trace.watch_net = true;
+	snprintf(r.ev.host_target, sizeof r.ev.host_target, "/t/run/host/etc/cron.d/x");
+	snprintf(r.ev.exception, sizeof r.ev.exception, "FileNotFoundError");
+	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/t/run/host/etc/crond.d/x");
+	verdict_decide(&tk, cfg, &r);
+	CHECK("a takeover dying on a path that is not its target = BROKE with Isolation on",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "not the host target"));
+	r.layers = 0;
+	r.ev.host_visible = true;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("... and with it off", r.verdict == VERDICT_BROKE);
+	r.layers = LAYERS_ALL;
+	r.ev.host_visible = false;
+	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/t/run/host/etc");
+	verdict_decide(&tk, cfg, &r);
+	CHECK("an error on a folder on the target's way is no typo; no attempt seen = BROKE, says so",
+	      r.verdict == VERDICT_BROKE && strstr(r.headline, "no attempt"));
+	r.ev.trace.target_touches = 1;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("the write aimed at the target, met by the private root = CONTAINED by Isolation",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ISOLATION);
+	r.ev.trace.target_touches = 0;
+	r.ev.trace.iso_refused = 2;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("a call the filter refused = CONTAINED by Isolation", r.verdict == VERDICT_CONTAINED);
+	r.ev.trace.iso_refused = 0;
+	r.ev.trace.watch_iso = false;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("no listener watched (LAB_TRACE=0, an upper rung): the rule stays, the evidence says it saw none",
+	      r.verdict == VERDICT_CONTAINED && evidence_has(&r, "not seen"));
+
+	/* exfiltration: the probe proves the door, the trace the attempt */
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.exit_code = 1;
+	r.ev.own_netns = true;
+	r.ev.net_probe_errno = ENETUNREACH;
+	r.ev.trace.watch_net = true;
+	snprintf(r.ev.exception, sizeof r.ev.exception, "URLError");
+	verdict_decide(&ex, cfg, &r);
+	CHECK("exfil that only prints (a fake URLError), the trace watching = BROKE, not CONTAINED",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "no attempt"));
+	r.ev.trace.net_refused = 1;
+	verdict_decide(&ex, cfg, &r);
+	CHECK("a connect() the sandbox's network refused = CONTAINED by No-network",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
+	r.ev.trace.net_refused = 0;
+	r.ev.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.net_probe_errno = ECONNREFUSED;
+	r.ev.net_route_errno = ENETUNREACH;
+	r.ev.proxy_refused = 1;
+	verdict_decide(&ex, cfg, &r);
+	CHECK("a request the proxy refused = CONTAINED by No-network", r.verdict == VERDICT_CONTAINED);
+}
 
 /* Whether any evidence line of r holds text. */
 static bool evidence_has(const struct lab_result *r, const char *text)
@@ -462,6 +581,7 @@ static void test_verdicts(void)
 	CHECK("takeover failing on its own is not credited to a layer",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
 	test_honest_verdicts(&cfg);
+	test_every_threat(&cfg);
 
 	memset(&r, 0, sizeof r);
 	snprintf(r.ev.error, sizeof r.ev.error, "cannot create a user namespace");
@@ -591,7 +711,8 @@ static void test_sanitize(void)
 
 static void test_serialise(void)
 {
-	struct lab_result r = {.layers = 5, .verdict = VERDICT_ESCAPED, .caught_by = -1, .n_evidence = 2};
+	struct lab_result r = {
+	    .layers = 5, .verdict = VERDICT_ESCAPED, .caught_by = -1, .n_evidence = 2, .escaped = 1u << THREAT_EXFIL};
 	snprintf(r.snippet, sizeof r.snippet, "exfiltration");
 	snprintf(r.evidence[0], LAB_LINE, "line\twith\\tabs\nand newline");
 	snprintf(r.evidence[1], LAB_LINE, "second");
@@ -629,8 +750,8 @@ static void test_serialise(void)
 	          !strcmp(back.ev.trace.e[0].call, "unshare(CLONE_NEWUSER)") &&
 	          !strcmp(back.ev.trace.e[1].answer, "") && !strcmp(back.ev.trace.e[1].by, r.ev.trace.e[1].by) &&
 	          !strcmp(back.ev.trace.note, "a note"));
-	CHECK("the attempts and the error's path round-trip",
-	      back.ev.trace.watch_net && back.ev.trace.watch_iso &&
+	CHECK("what got out and the attempts round-trip",
+	      back.escaped == 1u << THREAT_EXFIL && back.ev.trace.watch_net && back.ev.trace.watch_iso &&
 	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 && back.ev.trace.target_touches == 2 &&
 	          !strcmp(back.ev.exception_path, r.ev.exception_path));
 	char line[LAB_TRACE_LINE_MAX];
@@ -896,7 +1017,9 @@ static void test_job_results(void)
 		sb_puts(&ev, "evidence\tmore\n");
 	s = crafted("", "", ev.s);
 	sb_free(&ev);
-	CHECK("more evidence lines than fit refused", refused(s, "more than 10 evidence lines"));
+	char too_many[64];
+	snprintf(too_many, sizeof too_many, "more than %d evidence lines", LAB_EVIDENCE_MAX);
+	CHECK("more evidence lines than fit refused", refused(s, too_many));
 	free(s);
 	for (int i = 0; i <= LAB_TRACE_MAX; i++)
 		sb_printf(&ev, "trace\t1\\tcall%d()\\t-1 EPERM\\tseccomp\n", i);

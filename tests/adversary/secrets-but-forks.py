@@ -4,12 +4,16 @@
 # lab:consequence: test
 # adversary: --off limits => ESCAPED resource
 # adversary: --on all => CONTAINED env
-"""Bounded fork burst: 40 children that each sleep 0.6 s (the cap is 32).
-With Resource-limits off that is past a cap of layers.ini, whatever the
-header says; with it on, fork is refused and the snippet carries on."""
+"""Bounded fork burst: 40 children (the cap is 32), all alive together:
+each waits on a pipe until the parent has forked them all and held them
+0.3 s, and exits after 2 s whatever happens. With Resource-limits off that
+is past a cap of layers.ini, whatever the header says; with it on, fork is
+refused and the snippet carries on."""
 import os
+import select
 import time
 
+r, w = os.pipe()
 kids = []
 for _ in range(40):
     try:
@@ -18,9 +22,12 @@ for _ in range(40):
         print("fork:", e.strerror, flush=True)
         break
     if pid == 0:
-        time.sleep(0.6)
+        os.close(w)
+        select.select([r], [], [], 2.0)
         os._exit(0)
     kids.append(pid)
+time.sleep(0.3)
+os.close(w)
 for pid in kids:
     os.waitpid(pid, 0)
 print("forked", len(kids), flush=True)
