@@ -58,6 +58,7 @@ run "the trace: refused calls, connect(), what ended a run, root and uid 65534 (
 run "No-network, Isolation off: a datagram socketpair reaches no host socket, root and uid 65534 (ASan+UBSan)" tests/unixdgram_test.sh "$SAN"
 run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range_test.sh "$SAN"
 run "egress by allow-list: the proxy, hostile requests, legit-api and exfil-allowed, root and uid 65534 (ASan+UBSan)" tests/egress_test.sh "$SAN"
+run "the red team's corpus: every threat judged, credit only for an attempt met, root and uid 65534 (ASan+UBSan)" tests/adversary_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
 run "the gvisor rung: runsc, kernel-exploit, a few cells, nothing left behind" tests/gvisor_test.sh "$REL"
