@@ -143,10 +143,10 @@ static int watch_connect(scmp_filter_ctx ctx, bool notify)
  * layer meeting the attempt. open() and openat() only for writing or
  * creating (flags), so the interpreter's own reads never stop. */
 static const struct lab_seccomp_path_call path_calls[] = {
-    {"open", -1, 0, 1},      {"creat", -1, 0, -1},     {"mkdir", -1, 0, -1},     {"mknod", -1, 0, -1},
-    {"rename", -1, 1, -1},   {"link", -1, 1, -1},      {"symlink", -1, 1, -1},   {"openat", 0, 1, 2},
-    {"openat2", 0, 1, -1},   {"mkdirat", 0, 1, -1},    {"mknodat", 0, 1, -1},    {"renameat", 2, 3, -1},
-    {"renameat2", 2, 3, -1}, {"linkat", 2, 3, -1},     {"symlinkat", 1, 2, -1},
+    {"open", -1, 0, 1},      {"creat", -1, 0, -1},  {"mkdir", -1, 0, -1},    {"mknod", -1, 0, -1},
+    {"rename", -1, 1, -1},   {"link", -1, 1, -1},   {"symlink", -1, 1, -1},  {"openat", 0, 1, 2},
+    {"openat2", 0, 1, -1},   {"mkdirat", 0, 1, -1}, {"mknodat", 0, 1, -1},   {"renameat", 2, 3, -1},
+    {"renameat2", 2, 3, -1}, {"linkat", 2, 3, -1},  {"symlinkat", 1, 2, -1},
 };
 
 #define N_PATH_CALLS (sizeof path_calls / sizeof *path_calls)

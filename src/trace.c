@@ -673,7 +673,8 @@ static int caller_datagram_socket(const struct run *r, const struct seccomp_noti
 {
 	int fd = caller_socket(r, req, family), type = -1;
 	socklen_t tl = sizeof type;
-	if (fd >= 0 && (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || (type != SOCK_DGRAM && type != SOCK_RAW))) {
+	if (fd >= 0 &&
+	    (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || (type != SOCK_DGRAM && type != SOCK_RAW))) {
 		close(fd);
 		fd = -1;
 	}
@@ -785,8 +786,10 @@ static bool call_path(const struct run *r, const struct seccomp_notif *req, cons
 /* ", O_WRONLY|O_CREAT|O_TRUNC" for an open's flags */
 static void open_flags(char *out, size_t cap, unsigned long f)
 {
-	static const struct named_bit bits[] = {{O_CREAT, "O_CREAT"},   {O_EXCL, "O_EXCL"},
-	                                        {O_TRUNC, "O_TRUNC"},   {O_APPEND, "O_APPEND"},
+	static const struct named_bit bits[] = {{O_CREAT, "O_CREAT"},
+	                                        {O_EXCL, "O_EXCL"},
+	                                        {O_TRUNC, "O_TRUNC"},
+	                                        {O_APPEND, "O_APPEND"},
 	                                        {O_NOFOLLOW, "O_NOFOLLOW"}};
 	unsigned long acc = f & O_ACCMODE;
 	snprintf(out, cap, ", %s", acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ? "O_RDWR" : "O_RDONLY");

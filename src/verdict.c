@@ -223,9 +223,10 @@ static void quote_attempt(struct lab_result *r, const char *who, bool refused, c
 	const struct lab_trace_entry *best = NULL;
 	for (int i = 0; i < t->n; i++) {
 		const struct lab_trace_entry *e = &t->e[i];
-		if (!strstr(e->by, who) || (refused && (strncmp(e->answer, "-1", 2) || strstr(e->answer, "connected"))))
+		if (!strstr(e->by, who) ||
+		    (refused && (strncmp(e->answer, "-1", 2) != 0 || strstr(e->answer, "connected"))))
 			continue;
-		if (!best || (!strncmp(best->call, "socket", 6) && strncmp(e->call, "socket", 6)))
+		if (!best || (!strncmp(best->call, "socket", 6) && strncmp(e->call, "socket", 6) != 0))
 			best = e;
 	}
 	if (!best)
@@ -241,12 +242,14 @@ static void attempt_unseen(struct lab_result *r)
 {
 	bool upper = r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION));
 	if (upper)
-		add(r, "the attempt: not seen — on the %s rung %s answers the snippet's calls, where no listener of the "
-		       "lab's is; the verdict rests on the layer's own proof",
+		add(r,
+		    "the attempt: not seen — on the %s rung %s answers the snippet's calls, where no listener of the "
+		    "lab's is; the verdict rests on the layer's own proof",
 		    lab_rung_key(r->rung), r->rung == RUNG_GVISOR ? "gVisor's Sentry" : "the guest kernel");
 	else
-		add(r, "the attempt: not seen — no listener of the lab's watched the snippet's calls (the trace is off, "
-		       "LAB_TRACE=0, or its listener was refused); the verdict rests on the layer's own proof");
+		add(r,
+		    "the attempt: not seen — no listener of the lab's watched the snippet's calls (the trace is off, "
+		    "LAB_TRACE=0, or its listener was refused); the verdict rests on the layer's own proof");
 }
 
 /* A declared attack that made no attempt the lab could see where it
@@ -281,8 +284,7 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 	/* the per-process CPU cap, the clock and the output cap kill or cut
 	 * when the layer is on: past them only when it is off */
 	if (!on && ev->cpu_s > (double)lim->cpu_time)
-		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s,
-		                lim->cpu_time);
+		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
 	if (!on && ev->duration_ms > lim->timeout_ms)
 		n++, str_append(line, cap, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
 		                ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
@@ -700,7 +702,8 @@ static void judge_takeover(struct lab_result *r)
 	}
 	if (missed_target(ev)) {
 		broke(r, "its last error names a path that is not the host target nor a folder on its way");
-		add(r, "last error: %s on %s; the host target is %s", ev->exception, ev->exception_path, ev->host_target);
+		add(r, "last error: %s on %s; the host target is %s", ev->exception, ev->exception_path,
+		    ev->host_target);
 		return;
 	}
 	if (broke_by_itself(r) || !(r->layers & LAYER_BIT(LAYER_ISOLATION)) || ev->host_visible) {
@@ -710,8 +713,9 @@ static void judge_takeover(struct lab_result *r)
 	}
 	enum attempt att = isolation_attempt(ev);
 	if (att == ATTEMPT_NONE) {
-		no_attempt(r, "the trace watched the seccomp filter's refusals and every write aimed at the host target: "
-		              "there were none");
+		no_attempt(r,
+		           "the trace watched the seccomp filter's refusals and every write aimed at the host target: "
+		           "there were none");
 		add(r, "host target not created: %s", ev->host_target);
 		return;
 	}
@@ -1029,6 +1033,7 @@ static void prepend(struct lab_result *r, char lines[][LAB_LINE], int n)
 static void judge_every_threat(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
 {
 	char lines[sizeof escapes / sizeof *escapes][LAB_LINE], out_names[LAB_LINE] = "", what[LAB_LINE], by[160];
+	const char *named[sizeof escapes / sizeof *escapes];
 	int n = 0, first = -1;
 	unsigned others = 0;
 	if (r->verdict == VERDICT_ESCAPED)
@@ -1039,20 +1044,15 @@ static void judge_every_threat(const struct snippet *s, struct lab_result *r, co
 		stopper(r, escapes[i].threat, by, sizeof by);
 		lines[n][0] = '\0';
 		str_append(lines[n++], LAB_LINE, "also out, %s: %s — %s", threat_name(escapes[i].threat), what, by);
-		str_append(out_names, sizeof out_names, "%s%s", out_names[0] ? ", " : "", threat_name(escapes[i].threat));
+		named[n - 1] = threat_name(escapes[i].threat);
 		others |= 1u << escapes[i].threat;
 		if (first < 0)
 			first = (int)i;
 	}
 	if (!others)
 		return;
-	char *last = NULL;
-	for (char *c = strstr(out_names, ", "); c; c = strstr(c + 1, ", "))
-		last = c;
-	if (last && strlen(out_names) + 3 < sizeof out_names) { /* "a, b, c" -> "a, b and c" */
-		memmove(last + 5, last + 2, strlen(last + 2) + 1);
-		memcpy(last, " and ", 5);
-	}
+	for (int i = 0; i < n; i++) /* "a, b and c" */
+		str_append(out_names, sizeof out_names, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", named[i]);
 	if (r->verdict == VERDICT_ESCAPED) {
 		str_append(r->headline, sizeof r->headline, "; and %s got out too", out_names);
 	} else {
@@ -1061,8 +1061,9 @@ static void judge_every_threat(const struct snippet *s, struct lab_result *r, co
 			str_append(r->headline, sizeof r->headline, "A legitimate-looking task that leaked: %s got out",
 			           out_names);
 		else
-			str_append(r->headline, sizeof r->headline, "It got out as %s, not as the %s its header declares",
-			           out_names, threat_name(s->threat));
+			str_append(r->headline, sizeof r->headline,
+			           "It got out as %s, not as the %s its header declares", out_names,
+			           threat_name(s->threat));
 		str_copy(r->consequence, sizeof r->consequence, escapes[first].consequence);
 		r->verdict = VERDICT_ESCAPED;
 		r->caught_by = -1;

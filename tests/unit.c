@@ -752,8 +752,8 @@ static void test_serialise(void)
 	          !strcmp(back.ev.trace.note, "a note"));
 	CHECK("what got out and the attempts round-trip",
 	      back.escaped == 1u << THREAT_EXFIL && back.ev.trace.watch_net && back.ev.trace.watch_iso &&
-	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 && back.ev.trace.target_touches == 2 &&
-	          !strcmp(back.ev.exception_path, r.ev.exception_path));
+	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 &&
+	          back.ev.trace.target_touches == 2 && !strcmp(back.ev.exception_path, r.ev.exception_path));
 	char line[LAB_TRACE_LINE_MAX];
 	lab_trace_line(&back.ev.trace.e[0], line, sizeof line);
 	CHECK("a trace line reads as the call, its answer, who answered, how often",
