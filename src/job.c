@@ -116,7 +116,13 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("api_payload", ev->api_payload, 0, LLONG_MAX)               \
 	X("api_strays", ev->api_strays, COUNT)                        \
 	X("proxy_to_attacker", ev->proxy_to_attacker, COUNT)          \
-	X("trace_dropped", ev->trace.dropped, COUNT)
+	X("trace_dropped", ev->trace.dropped, COUNT)                  \
+	X("escaped", r->escaped, 0, (1u << THREAT_COUNT) - 1)         \
+	X("trace_watch_net", ev->trace.watch_net, BOOL)               \
+	X("trace_watch_iso", ev->trace.watch_iso, BOOL)               \
+	X("net_refused", ev->trace.net_refused, COUNT)                \
+	X("iso_refused", ev->trace.iso_refused, COUNT)                \
+	X("target_touches", ev->trace.target_touches, COUNT)
 
 #define STR_FIELDS(X)                                                                                                  \
 	X("snippet", r->snippet)                                                                                       \
@@ -134,7 +140,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("host_boot_id", ev->host_boot_id)           \
 	X("proxy_refusal", ev->proxy_refusal)         \
 	X("proxy_log", ev->proxy_log)                 \
-	X("trace_note", ev->trace.note)
+	X("trace_note", ev->trace.note)               \
+	X("exception_path", ev->exception_path)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */
@@ -309,6 +316,9 @@ static bool result_complete(const struct lab_result *r, const bool seen_int[N_IN
 	 * CONTAINED with none) */
 	if (r->caught_by >= 0 && r->verdict != VERDICT_CONTAINED)
 		BAD("verdict %s with caught_by %d", verdict_name(r->verdict), r->caught_by);
+	/* an escape names what got out; nothing else names any */
+	if ((r->escaped != 0) != (r->verdict == VERDICT_ESCAPED))
+		BAD("verdict %s with escaped %#x", verdict_name(r->verdict), r->escaped);
 	if (ev->canaries_leaked > ev->canaries_planted)
 		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
 	return true;

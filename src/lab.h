@@ -77,7 +77,7 @@ int layer_by_key(const char *key); /* -1 if unknown */
 unsigned layers_for_column(int col);
 
 /* ---- evidence and result ---- */
-#define LAB_EVIDENCE_MAX 10
+#define LAB_EVIDENCE_MAX 12
 #define LAB_LINE         320
 
 /* The trace: the calls of a run that mattered and what answered them, as
@@ -88,7 +88,9 @@ unsigned layers_for_column(int col);
  * calls are one entry with a count; past LAB_TRACE_MAX entries the rest are
  * only counted (dropped), so a snippet that loops cannot grow it. The
  * screen draws lab_trace_line() of each entry, then the note if any. The
- * verdict never reads the trace. */
+ * verdict decides on the trace's counts of what the snippet tried
+ * (attempts, below), kept whatever the cap on entries, and only quotes its
+ * lines. */
 #define LAB_TRACE_MAX 24
 struct lab_trace_entry {
 	char call[128];  /* "unshare(CLONE_NEWUSER)", "fork()", "killed by SIGXCPU" */
@@ -101,6 +103,17 @@ struct lab_trace {
 	int n;
 	long dropped;   /* calls past the cap, counted but not listed */
 	char note[128]; /* why refused calls cannot be listed ("not available on the gvisor rung"), or "" */
+	/* attempts: what the listener saw the snippet try and what met it.
+	 * A count is only evidence where its listener watched (watch_*):
+	 * elsewhere 0 means "not seen", never "not tried" */
+	bool watch_net;      /* a filter's listener watched connect() and sendto() (any filter of the lab's) */
+	bool watch_iso;      /* Isolation's filter's listener: its refusals, and writes aimed at the host target */
+	long net_refused;    /* connect()/sendto() the sandbox's own network refused, socket()/socketpair()
+	                        No-network's filter refused */
+	long iso_refused;    /* calls Isolation's filter refused (not clone3 or Landlock's: libc and libraries
+	                        make those by themselves) */
+	long target_touches; /* opens for writing, mkdir, rename, link... of the host target or a parent of it
+	                        in the run's folder: the private root answered them, not the host */
 };
 /* One entry as a line: "unshare(CLONE_NEWUSER) = -1 EPERM  seccomp (Isolation)",
  * with "  (x10000)" when it happened more than once; out holds
@@ -177,6 +190,10 @@ struct lab_evidence {
 	 * at the end of the output ("SyntaxError"), "" if none */
 	char exception[64];
 	int exception_line; /* the snippet's line it names, 0 if unknown */
+	/* the path that error names ("[Errno 2] ...: '/x'"), as the host sees
+	 * the run's folder (Isolation off: the range shows it at /tmp/NAME), ""
+	 * if it names none */
+	char exception_path[LAB_LINE];
 	/* which kernel served the snippet's system calls (the isolation
 	 * ladder), as the box observed it from outside */
 	bool snippet_on_host;    /* the snippet's interpreter ran as a process of the host kernel */
@@ -204,6 +221,8 @@ struct lab_result {
 	unsigned layers;
 	enum lab_verdict verdict;
 	int caught_by;      /* enum lab_layer or -1 */
+	unsigned escaped;   /* ESCAPED: every threat that got out, one bit each (1u << enum lab_threat),
+	                       whatever the header declared; 0 otherwise */
 	enum lab_rung rung; /* the Isolation layer's rung the run used */
 	char consequence[256];
 	char headline[LAB_LINE]; /* one sentence for the big panel */

@@ -258,6 +258,18 @@ void report_text(const struct lab_result *r, int tty)
 	free(head);
 	if (r->verdict == VERDICT_ESCAPED && r->consequence[0])
 		text_out("  consequence: %s\n", r->consequence);
+	if (r->escaped) {
+		text_out("  got out:");
+		for (int t = 0, k = 0; t < THREAT_COUNT; t++)
+			if (r->escaped & (1u << t))
+				text_out("%s %s", k++ ? "," : "", threat_name((enum lab_threat)t));
+		text_out("\n");
+	}
+	if (r->ev.host_planted[0]) {
+		char *planted = sanitize_output(r->ev.host_planted, strlen(r->ev.host_planted), 0);
+		text_out("  left in the host folder: %s\n", planted);
+		free(planted);
+	}
 	if (r->n_evidence) {
 		text_out("\nevidence (gathered outside the sandbox):\n");
 		for (int i = 0; i < r->n_evidence; i++) {
@@ -323,6 +335,18 @@ static void report_trace_json(struct strbuf *b, const struct lab_trace *t)
 	sb_json_str(b, t->note[0] ? t->note : NULL);
 }
 
+/* ,"escaped":["exfil","takeover"]: every threat that got out */
+static void escaped_json(struct strbuf *b, unsigned escaped)
+{
+	sb_puts(b, ",\"escaped\":[");
+	for (int t = 0, k = 0; t < THREAT_COUNT; t++)
+		if (escaped & (1u << t)) {
+			sb_puts(b, k++ ? "," : "");
+			sb_json_str(b, threat_key((enum lab_threat)t));
+		}
+	sb_puts(b, "]");
+}
+
 void report_json(const struct lab_result *r)
 {
 	struct strbuf b = {0};
@@ -339,6 +363,7 @@ void report_json(const struct lab_result *r)
 	sb_json_str(&b, verdict_name(r->verdict));
 	sb_puts(&b, ",\"caught_by\":");
 	sb_json_str(&b, r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
+	escaped_json(&b, r->escaped);
 	sb_puts(&b, ",\"headline\":");
 	sb_json_str(&b, r->headline);
 	sb_puts(&b, ",\"consequence\":");
@@ -392,10 +417,19 @@ void report_json(const struct lab_result *r)
 	          ev->mem_cap_killed ? "true" : "false");
 	sb_puts(&b, ",\"exception\":");
 	sb_json_str(&b, ev->exception[0] ? ev->exception : NULL);
-	sb_printf(&b, ",\"exception_line\":%d", ev->exception_line);
+	sb_printf(&b, ",\"exception_line\":%d,\"exception_path\":", ev->exception_line);
+	sb_json_str(&b, ev->exception_path[0] ? ev->exception_path : NULL);
 	sb_puts(&b, ",\"host_planted\":");
 	sb_json_str(&b, ev->host_planted[0] ? ev->host_planted : NULL);
 	sb_puts(&b, "}");
+	/* what the lab saw the snippet try; a count is evidence only where
+	 * its listener watched */
+	const struct lab_trace *t = &ev->trace;
+	sb_printf(&b,
+	          ",\"attempts\":{\"watched_net\":%s,\"watched_isolation\":%s,\"net_refused\":%ld,"
+	          "\"isolation_refused\":%ld,\"target_touches\":%ld,\"proxy_refused\":%ld}",
+	          t->watch_net ? "true" : "false", t->watch_iso ? "true" : "false", t->net_refused, t->iso_refused,
+	          t->target_touches, ev->proxy_refused + ev->proxy_bad);
 	sb_puts(&b, ",\"error\":");
 	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
 	sb_printf(&b, ",\"network_mode\":\"%s\",\"egress\":{\"allowed\":%ld,\"refused\":%ld,\"bad\":%ld,\"refusal\":",
@@ -636,6 +670,7 @@ void report_matrix_json(const struct matrix *m)
 		sb_json_str(&b, done ? verdict_name(r->verdict) : NULL);
 		sb_puts(&b, ",\"caught_by\":");
 		sb_json_str(&b, done && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
+		escaped_json(&b, done ? r->escaped : 0);
 		sb_puts(&b, ",\"headline\":");
 		sb_json_str(&b, done ? r->headline : "not run");
 		sb_printf(&b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.duration_ms);

@@ -426,9 +426,27 @@ static void keep_tail(struct watch *w, const char *buf, size_t n)
 	w->tail_len += n;
 }
 
+/* The path an OSError's line names: "FileNotFoundError: [Errno 2] No such
+ * file or directory: '/x'" -> "/x" (the first of two, for a rename), ""
+ * if none. */
+static void exception_path(const char *line, char *out, size_t cap)
+{
+	out[0] = '\0';
+	const char *e = strstr(line, "[Errno ");
+	const char *q = e ? strstr(e, ": '") : NULL, *dq = e ? strstr(e, ": \"") : NULL;
+	if (!q || (dq && dq < q))
+		q = dq;
+	if (!q)
+		return;
+	const char *end = strchr(q + 3, q[2]);
+	if (end && (size_t)(end - (q + 3)) < cap)
+		snprintf(out, cap, "%.*s", (int)(end - (q + 3)), q + 3);
+}
+
 /* The interpreter's last word: the exception named at the start of the
- * last line that names one ("SyntaxError: invalid syntax"), and the line of
- * the snippet named in the last 'File "...", line N' before it. */
+ * last line that names one ("SyntaxError: invalid syntax"), the path it
+ * names if any, and the line of the snippet named in the last
+ * 'File "...", line N' before it. */
 static void find_exception(const char *tail, size_t len, struct lab_evidence *ev)
 {
 	char *t = strndup(tail, len);
@@ -453,6 +471,7 @@ static void find_exception(const char *tail, size_t len, struct lab_evidence *ev
 			size_t from = dot ? (size_t)(dot - l) + 1 : 0;
 			snprintf(ev->exception, sizeof ev->exception, "%.*s", (int)(k - from), l + from);
 			ev->exception_line = line;
+			exception_path(l, ev->exception_path, sizeof ev->exception_path);
 		}
 	}
 	free(t);
@@ -802,6 +821,22 @@ static void trace_note(const struct run *r, const struct box_ops *box, struct la
 		str_copy(note, cap, "refused calls: not traced (LAB_TRACE=0); the filter answered them itself");
 }
 
+/* The path the last error names, made plain, as the host names the run's
+ * folder: with Isolation off the range shows it to the snippet at
+ * /tmp/NAME (inside_dir), with Isolation on at its own path. */
+static void exception_path_on_host(const struct run *r, struct lab_evidence *ev)
+{
+	char *p = ev->exception_path;
+	path_lexical(p);
+	size_t n = strlen(r->inside_dir);
+	if (!r->have_decoys || run_on(r, LAYER_ISOLATION) || !n || strncmp(p, r->inside_dir, n) != 0 ||
+	    (p[n] != '/' && p[n] != '\0'))
+		return;
+	char host[sizeof ev->exception_path];
+	if (pathf(host, sizeof host, "%s%s", r->d.dir, p + n) == 0)
+		str_copy(p, sizeof ev->exception_path, host);
+}
+
 /* Starts the box, watches it to the end, gathers the evidence. */
 static void run_watch(struct run *r, const struct box_ops *box, const struct lab_run_opts *opts,
                       struct lab_evidence *ev, struct strbuf *output)
@@ -862,6 +897,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	else if ((uint64_t)w.ru.ru_maxrss * 1024 > ev->peak_mem)
 		ev->peak_mem = (uint64_t)w.ru.ru_maxrss * 1024; /* at least its largest process */
 	find_exception(w.tail, w.tail_len, ev);
+	exception_path_on_host(r, ev);
 	if (r->have_decoys)
 		gather_decoys(r, &w, ev);
 	trace_after_run(r, ev);

@@ -18,6 +18,7 @@
 #include "seccomp_filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -122,10 +123,71 @@ static int watch_connect(scmp_filter_ctx ctx, bool notify)
 	if (!notify)
 		return 0;
 	int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+	/* sendto() with an address (a datagram needs no connect()); with
+	 * none it is a send on a connected socket, and is left alone */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 	for (size_t i = 0; rc == 0 && i < sizeof landlock_calls / sizeof *landlock_calls; i++) {
 		int nr = seccomp_syscall_resolve_name(landlock_calls[i]);
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+	}
+	return rc;
+}
+
+/* The calls that create or replace a file or folder at a path: which
+ * argument is the path, and the folder descriptor it is relative to (-1:
+ * the current folder). With the trace, Isolation's filter stops each for
+ * the lab to look at the path and let it go on (trace.c): the host target,
+ * or a folder on the way to it, looked up in the private root is the
+ * layer meeting the attempt. open() and openat() only for writing or
+ * creating (flags), so the interpreter's own reads never stop. */
+static const struct lab_seccomp_path_call path_calls[] = {
+    {"open", -1, 0, 1},      {"creat", -1, 0, -1},  {"mkdir", -1, 0, -1},    {"mknod", -1, 0, -1},
+    {"rename", -1, 1, -1},   {"link", -1, 1, -1},   {"symlink", -1, 1, -1},  {"openat", 0, 1, 2},
+    {"openat2", 0, 1, -1},   {"mkdirat", 0, 1, -1}, {"mknodat", 0, 1, -1},   {"renameat", 2, 3, -1},
+    {"renameat2", 2, 3, -1}, {"linkat", 2, 3, -1},  {"symlinkat", 1, 2, -1},
+};
+
+#define N_PATH_CALLS (sizeof path_calls / sizeof *path_calls)
+
+const struct lab_seccomp_path_call *lab_seccomp_path_call(int nr)
+{
+	/* resolved once: the lab asks for every notification it takes */
+	static int nrs[N_PATH_CALLS];
+	static bool resolved;
+	if (!resolved) {
+		for (size_t i = 0; i < N_PATH_CALLS; i++)
+			nrs[i] = seccomp_syscall_resolve_name(path_calls[i].name);
+		resolved = true;
+	}
+	for (size_t i = 0; i < N_PATH_CALLS; i++)
+		if (nr == nrs[i] && nrs[i] != __NR_SCMP_ERROR)
+			return &path_calls[i];
+	return NULL;
+}
+
+static int watch_paths(scmp_filter_ctx ctx)
+{
+	/* O_WRONLY and O_RDWR are values of the access mode, O_CREAT a bit */
+	static const struct {
+		unsigned long mask, value;
+	} writes[] = {{O_ACCMODE, O_WRONLY}, {O_ACCMODE, O_RDWR}, {O_CREAT, O_CREAT}};
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < N_PATH_CALLS; i++) {
+		const struct lab_seccomp_path_call *c = &path_calls[i];
+		int nr = seccomp_syscall_resolve_name(c->name);
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture (open, mkdir... on arm64) */
+		if (c->flags_arg < 0) {
+			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+			continue;
+		}
+		for (size_t k = 0; rc == 0 && k < sizeof writes / sizeof *writes; k++) {
+			struct scmp_arg_cmp cmp = {(unsigned)c->flags_arg, SCMP_CMP_MASKED_EQ, writes[k].mask,
+			                           writes[k].value};
+			rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
+		}
 	}
 	return rc;
 }
@@ -180,7 +242,7 @@ static int refuse_arg0_bits(scmp_filter_ctx ctx, bool notify, int nr, const unsi
 	return 0;
 }
 
-scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules)
+scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, bool with_paths, int *err_out, int *n_rules)
 {
 	int rc, n = 0;
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -226,7 +288,7 @@ scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, 
 			goto fail;
 		n++;
 	}
-	if ((rc = watch_connect(ctx, notify)) < 0)
+	if ((rc = watch_connect(ctx, notify)) < 0 || (notify && with_paths && (rc = watch_paths(ctx)) < 0))
 		goto fail;
 	/* the trace with both layers on: one listener a process, so
 	 * No-network's rules ride in this filter (not counted as ours) */

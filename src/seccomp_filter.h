@@ -9,17 +9,33 @@
  * clone3, kill-process for any foreign ABI. With notify, the refusals ask
  * the filter's listener instead (trace.c answers the same errno). With
  * with_network, No-network's rules too (the trace with both layers on: a
- * process may have one filter with a listener). NULL + -errno in *err_out. */
-scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, int *err_out, int *n_rules);
+ * process may have one filter with a listener). With notify and
+ * with_paths, the path calls below stop too, for the trace to see what
+ * they aim at (a run's, not exec's: only a run has a host target). NULL +
+ * -errno in *err_out. */
+scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, bool with_paths, int *err_out, int *n_rules);
 /* The errno a refusal of syscall nr answers, in either filter (EPERM;
  * ENOSYS for clone3, EAFNOSUPPORT for socket, ESOCKTNOSUPPORT for
  * socketpair). With notify both filters
- * also stop connect() for the lab to make (trace.c); it refuses none. */
+ * also stop connect(), and sendto() with an address, for the lab to make
+ * (trace.c); they refuse neither. */
 int lab_seccomp_refusal_errno(int nr);
 /* landlock_create_ruleset, landlock_add_rule, landlock_restrict_self: with
  * notify, refused ENOSYS while the lab makes connect() itself (an LSM
  * checks the calling task, and that is then the lab). */
 bool lab_seccomp_is_landlock(int nr);
+/* A call that creates or replaces something at a path (open for writing,
+ * mkdir, rename's new name...): with notify, Isolation's filter stops each
+ * for the trace to see where it aims, and lets it go on. path_arg is the
+ * path's argument, dirfd_arg the folder it is relative to (-1: the
+ * current folder), flags_arg the open flags the filter looks at (-1: none,
+ * every call stops). */
+struct lab_seccomp_path_call {
+	const char *name;
+	int dirfd_arg, path_arg, flags_arg;
+};
+/* nr's row, or NULL if nr is no such call. */
+const struct lab_seccomp_path_call *lab_seccomp_path_call(int nr);
 /* No-network's filter: socket(AF_VSOCK) and socket(AF_UNIX) refused (the
  * namespace does not fence them), socketpair() of any type but SOCK_STREAM
  * (a datagram pair can be pointed at any socket file), io_uring too. */

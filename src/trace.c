@@ -408,7 +408,7 @@ static const char *connect_by(const struct run *r, int err, bool attacker)
  * kernel says ENOENT when the caller is not waiting any more (a signal
  * interrupted it, and it restarts the call or returns EINTR, or it died):
  * the trace must not log an answer nobody received. */
-static bool respond(struct run *r, unsigned long long id, int err, unsigned flags)
+static bool respond_val(struct run *r, unsigned long long id, int err, long long val, unsigned flags)
 {
 	if (r->notify_fd < 0)
 		return false;
@@ -416,8 +416,14 @@ static bool respond(struct run *r, unsigned long long id, int err, unsigned flag
 	memset(resp, 0, sizeof *resp);
 	resp->id = id;
 	resp->error = -err;
+	resp->val = err ? 0 : val;
 	resp->flags = flags;
 	return seccomp_notify_respond(r->notify_fd, resp) == 0;
+}
+
+static bool respond(struct run *r, unsigned long long id, int err, unsigned flags)
+{
+	return respond_val(r, id, err, 0, flags);
 }
 
 /* "0", "-1 ECONNREFUSED", with ", not delivered" when the caller had gone. */
@@ -439,6 +445,9 @@ static void connect_answered(struct run *r, struct lab_trace *t, const char *cal
 	char answer[sizeof t->e[0].answer];
 	answer_text(answer, sizeof answer, err, delivered);
 	trace_add(t, call, answer, delivered ? connect_by(r, err, attacker) : NOT_DELIVERED_BY);
+	/* an attempt No-network's namespace met (a restarted call comes again) */
+	if (err && delivered && r->netns)
+		t->net_refused++;
 }
 
 /* Socket kinds whose connect() the lab may make: TCP (a handshake the lab
@@ -658,6 +667,170 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
 }
 
+/* A datagram the lab sends for the caller, at most this big (UDP's own
+ * limit); a bigger one goes on as the caller's own call. */
+#define SENDTO_MAX 65536
+
+/* The caller's socket, for sendto(): a datagram or raw one only (a stream
+ * with an address is TCP Fast Open, a connect() that may wait). */
+static int caller_datagram_socket(const struct run *r, const struct seccomp_notif *req, int family)
+{
+	int fd = caller_socket(r, req, family), type = -1;
+	socklen_t tl = sizeof type;
+	if (fd >= 0 &&
+	    (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || (type != SOCK_DGRAM && type != SOCK_RAW))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* sendto() with an address: like connect(), the lab makes the call on the
+ * caller's own socket, so the answer is the sandbox's network's. Without
+ * waiting (MSG_DONTWAIT): a full buffer (EAGAIN) sends nothing, and the
+ * call then goes on as the caller's own, to wait as it would have. */
+static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+{
+	struct sockaddr_storage sa = {0};
+	socklen_t len = (socklen_t)(req->data.args[5] < sizeof sa ? req->data.args[5] : sizeof sa);
+	size_t n = (size_t)req->data.args[2];
+	char path[64], where[96] = "?", call[sizeof t->e[0].call], answer[sizeof t->e[0].answer];
+	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+	int mem = open(path, O_RDONLY | O_CLOEXEC);
+	bool have = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	            pread(mem, &sa, len, (off_t)req->data.args[4]) == (ssize_t)len;
+	if (have)
+		describe_sockaddr(&sa, len, where, sizeof where);
+	snprintf(call, sizeof call, "sendto(%s, %zu bytes)", where, n);
+	bool inet = have && req->data.args[5] <= sizeof sa && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
+	char *buf = inet && n <= SENDTO_MAX ? malloc(n ? n : 1) : NULL;
+	int fd = buf ? caller_datagram_socket(r, req, sa.ss_family) : -1;
+	bool data = fd >= 0 && (n == 0 || pread(mem, buf, n, (off_t)req->data.args[1]) == (ssize_t)n);
+	if (mem >= 0)
+		close(mem);
+	ssize_t sent = -1;
+	int err = EAGAIN;
+	if (data && seccomp_notify_id_valid(r->notify_fd, req->id) == 0) {
+		sent = sendto(fd, buf, n, (int)req->data.args[3] | MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&sa,
+		              len);
+		err = sent < 0 ? errno : 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (err == EAGAIN || err == EWOULDBLOCK) {
+		bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		trace_add(t, call, delivered ? "?" : "?, not delivered",
+		          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
+		return;
+	}
+	bool delivered = respond_val(r, req->id, err, sent, 0);
+	if (err)
+		answer_text(answer, sizeof answer, err, delivered);
+	else
+		snprintf(answer, sizeof answer, "%zd%s", sent, delivered ? "" : ", not delivered");
+	trace_add(t, call, answer, delivered ? connect_by(r, err, false) : NOT_DELIVERED_BY);
+	if (err && delivered && r->netns)
+		t->net_refused++;
+}
+
+/* A NUL-terminated path of the caller's, whole: read a page at a time (a
+ * string near the end of its mapping must not fail for the bytes after
+ * it). False if it is not there or longer than cap. */
+static bool read_whole_string(int mem, unsigned long long addr, char *out, size_t cap)
+{
+	size_t got = 0;
+	while (addr && got + 1 < cap) {
+		size_t page = 4096 - (size_t)((addr + got) & 4095), want = cap - 1 - got;
+		ssize_t k = pread(mem, out + got, want < page ? want : page, (off_t)(addr + got));
+		if (k <= 0)
+			return false;
+		if (memchr(out + got, '\0', (size_t)k))
+			return true;
+		got += (size_t)k;
+	}
+	return false;
+}
+
+/* The path a stopped call names, absolute and plain: a relative one is
+ * taken from the folder it is relative to, as /proc/PID/cwd or
+ * /proc/PID/fd/N names it (the caller's own view). */
+static bool call_path(const struct run *r, const struct seccomp_notif *req, const struct lab_seccomp_path_call *pc,
+                      char *out, size_t cap)
+{
+	char path[64], rel[PATH_MAX];
+	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+	int mem = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	          read_whole_string(mem, req->data.args[pc->path_arg], rel, sizeof rel);
+	if (mem >= 0)
+		close(mem);
+	if (!ok)
+		return false;
+	if (rel[0] == '/') {
+		str_copy(out, cap, rel);
+	} else {
+		int dirfd = pc->dirfd_arg < 0 ? AT_FDCWD : (int)req->data.args[pc->dirfd_arg];
+		char link[64], base[PATH_MAX];
+		if (dirfd == AT_FDCWD)
+			snprintf(link, sizeof link, "/proc/%u/cwd", req->pid);
+		else
+			snprintf(link, sizeof link, "/proc/%u/fd/%d", req->pid, dirfd);
+		ssize_t n = readlink(link, base, sizeof base - 1);
+		if (n <= 0 || base[0] != '/' || seccomp_notify_id_valid(r->notify_fd, req->id) != 0)
+			return false;
+		base[n] = '\0';
+		if (pathf(out, cap, "%s/%s", base, rel) < 0)
+			return false;
+	}
+	path_lexical(out);
+	return true;
+}
+
+/* ", O_WRONLY|O_CREAT|O_TRUNC" for an open's flags */
+static void open_flags(char *out, size_t cap, unsigned long f)
+{
+	static const struct named_bit bits[] = {{O_CREAT, "O_CREAT"},
+	                                        {O_EXCL, "O_EXCL"},
+	                                        {O_TRUNC, "O_TRUNC"},
+	                                        {O_APPEND, "O_APPEND"},
+	                                        {O_NOFOLLOW, "O_NOFOLLOW"}};
+	unsigned long acc = f & O_ACCMODE;
+	snprintf(out, cap, ", %s", acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ? "O_RDWR" : "O_RDONLY");
+	for (size_t i = 0; i < sizeof bits / sizeof *bits; i++)
+		if (f & bits[i].bit)
+			str_append(out, cap, "|%s", bits[i].name);
+}
+
+/* A call that creates or replaces something at a path (seccomp_filter.c's
+ * path calls): it goes on as the caller's own, in the caller's own mount
+ * namespace, whatever it names; the lab only looks where it aims. Aimed at
+ * the host target or a folder on the way to it (inside the run's folder,
+ * whose name only LAB_HOST_TARGET tells), it is the takeover's attempt,
+ * and the private root is what answers it: counted. Elsewhere in the run's
+ * folder it is logged as missing the target; anywhere else, not logged. */
+static void trace_path(struct run *r, struct lab_trace *t, const struct seccomp_notif *req,
+                       const struct lab_seccomp_path_call *pc)
+{
+	char where[PATH_MAX];
+	bool have = r->have_decoys && call_path(r, req, pc, where, sizeof where);
+	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	if (!have || !path_is_or_holds(r->d.dir, where) || !strcmp(where, r->d.dir))
+		return;
+	bool aimed = path_is_or_holds(where, r->d.host_target);
+	char shown[64], flags[40] = "", call[sizeof t->e[0].call];
+	quoted(shown, sizeof shown, where + strlen(r->d.dir) + 1);
+	if (pc->flags_arg >= 0)
+		open_flags(flags, sizeof flags, (unsigned long)req->data.args[pc->flags_arg]);
+	snprintf(call, sizeof call, "%.12s(\"<run>/%s\"%s)", pc->name, shown, flags);
+	trace_add(t, call, delivered ? "?" : "?, not delivered",
+	          !delivered ? NOT_DELIVERED_BY
+	          : aimed    ? "its own call, in the private root (Isolation): the host's not in view"
+	                     : "its own call: not the host target nor a folder on its way");
+	if (aimed && delivered)
+		t->target_touches++;
+}
+
 /* How a non-blocking connect() the caller waits for ended, without
  * touching what the caller will read: "-1 EINPROGRESS, then connected". */
 static const char *nonblocking_outcome(int fd, bool ended)
@@ -723,7 +896,10 @@ int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
 		struct pollfd p = {c->fd, POLLOUT, 0};
 		if (poll(&p, 1, 0) <= 0 && !final)
 			continue;
-		trace_add(t, c->call, nonblocking_outcome(c->fd, p.revents != 0), connect_by(r, 0, c->attacker));
+		const char *outcome = nonblocking_outcome(c->fd, p.revents != 0);
+		trace_add(t, c->call, outcome, connect_by(r, 0, c->attacker));
+		if (r->netns && strstr(outcome, "then failed"))
+			t->net_refused++;
 		connect_free(c);
 		done++;
 	}
@@ -810,6 +986,15 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			trace_connect(r, t, req);
 			continue;
 		}
+		if (req->data.nr == SCMP_SYS(sendto)) {
+			trace_sendto(r, t, req);
+			continue;
+		}
+		const struct lab_seccomp_path_call *pc = lab_seccomp_path_call(req->data.nr);
+		if (pc) {
+			trace_path(r, t, req, pc);
+			continue;
+		}
 		char call[sizeof t->e[0].call], answer[32];
 		describe_call(r->notify_fd, req, call, sizeof call);
 		int err = lab_seccomp_refusal_errno(req->data.nr);
@@ -819,11 +1004,18 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		 * merged or not */
 		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket) ||
 		           req->data.nr == SCMP_SYS(socketpair);
+		bool own = lab_seccomp_is_landlock(req->data.nr) || req->data.nr == SCMP_SYS(clone3);
 		trace_add(t, call, answer,
 		          !delivered                              ? NOT_DELIVERED_BY
 		          : lab_seccomp_is_landlock(req->data.nr) ? "seccomp (trace: the lab makes connect() itself)"
 		          : net                                   ? "seccomp (No-network)"
 		                                                  : "seccomp (Isolation)");
+		/* the attempts a layer met; clone3 and Landlock's calls are libc's
+		 * and libraries' own (threads, best-effort sandboxing), not one */
+		if (delivered && net)
+			t->net_refused++;
+		else if (delivered && !own)
+			t->iso_refused++;
 	}
 	return done;
 }
@@ -863,6 +1055,8 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	 * where any local process can reach it, a connection counts when it
 	 * carried the run's token, or (at least one) when what reached the
 	 * listener carried a canary. */
+	t->watch_net = r->trace_watched;
+	t->watch_iso = r->trace_watched && run_on(r, LAYER_ISOLATION);
 	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
 	if (mine == 0 && ev->attacker_from_run)
 		mine = 1;

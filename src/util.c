@@ -150,3 +150,42 @@ void fmt_bytes(char *out, size_t cap, uint64_t n)
 		snprintf(out, cap, "%s bytes", t);
 	}
 }
+
+void path_lexical(char *path)
+{
+	if (path[0] != '/')
+		return;
+	size_t w = 0; /* path[0..w) is done: "" or "/a/b" */
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 0)
+			break;
+		if (n == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (w > 0 && path[w - 1] != '/')
+				w--;
+			if (w > 0)
+				w--; /* the slash before it */
+		} else {
+			/* w <= p - path - 1: the part moves left or stays */
+			path[w++] = '/';
+			memmove(path + w, p, n);
+			w += n;
+		}
+		p += n;
+	}
+	if (w == 0)
+		path[w++] = '/';
+	path[w] = '\0';
+}
+
+int path_is_or_holds(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}

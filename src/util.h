@@ -26,6 +26,13 @@ void str_copy(char *dst, size_t cap, const char *src);
  * see, so the result is left empty and -1 returned instead. */
 int pathf(char *dst, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* An absolute path made plain in place, by its text alone: repeated and
+ * trailing slashes, "." and ".." go ("/a//b/./c/../d/" -> "/a/b/d"). No
+ * link is followed: the path may be another mount namespace's. */
+void path_lexical(char *path);
+/* dir is path itself or one of its parents (both plain and absolute). */
+int path_is_or_holds(const char *dir, const char *path);
+
 /* Human sizes: "256 MiB", "1,204 bytes". */
 void fmt_bytes(char *out, size_t cap, uint64_t n);
 void fmt_thousands(char *out, size_t cap, uint64_t n);

@@ -120,6 +120,13 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 			add(r, "api.lab.test served %ld request(s); the egress proxy let %ld through%s",
 			    ev->api_requests, ev->proxy_allowed,
 			    ev->api_strays ? " (connections it did not open were shut, not served)" : "");
+		/* a task that also reached for more: what the layers met */
+		if (ev->trace.net_refused > 0)
+			add(r, "No-network refused %ld of its calls (the trace): it also tried to reach the network",
+			    ev->trace.net_refused);
+		if (ev->trace.iso_refused > 0 || ev->trace.target_touches > 0)
+			add(r, "Isolation met %ld of its calls (the trace): refused, or aimed at the host target",
+			    ev->trace.iso_refused + ev->trace.target_touches);
 		proxy_lines(r, 4);
 		return;
 	}
@@ -178,36 +185,121 @@ static bool broke_by_itself(const struct lab_result *r)
 	return !ev->exit_signal && ev->exit_code != 0 && ev->exception[0] && unrelated_error(ev->exception);
 }
 
+/* ---- attempts: a layer takes credit only for an attempt it met ---- */
+
+enum attempt {
+	ATTEMPT_MET,    /* the lab saw the layer's mechanism meet this run's attempt */
+	ATTEMPT_NONE,   /* the lab watched, and saw no attempt */
+	ATTEMPT_UNSEEN, /* nothing of the lab's watched for one on this run */
+};
+
+/* No-network: a connect() or sendto() the sandbox's own network refused
+ * (the trace makes those calls itself, on the caller's socket), a socket
+ * its filter refused, a request its egress proxy refused. The lab's own
+ * probe is the door's proof, never the snippet's attempt. */
+static enum attempt network_attempt(const struct lab_evidence *ev)
+{
+	if (ev->trace.net_refused > 0 || ev->proxy_refused > 0 || ev->proxy_bad > 0)
+		return ATTEMPT_MET;
+	return ev->trace.watch_net ? ATTEMPT_NONE : ATTEMPT_UNSEEN;
+}
+
+/* Isolation: a call its seccomp filter refused, or a write aimed at the
+ * host target or a folder on its way, which the private root answered. */
+static enum attempt isolation_attempt(const struct lab_evidence *ev)
+{
+	if (ev->trace.iso_refused > 0 || ev->trace.target_touches > 0)
+		return ATTEMPT_MET;
+	return ev->trace.watch_iso ? ATTEMPT_NONE : ATTEMPT_UNSEEN;
+}
+
+/* The trace's first line answered by who (part of its "by"), refused if
+ * refused is set, quoted as the attempt's evidence: a call that aims
+ * somewhere (connect, sendto, a path) before one that does not (socket(),
+ * which glibc's own name lookup makes too). */
+static void quote_attempt(struct lab_result *r, const char *who, bool refused, const char *what)
+{
+	const struct lab_trace *t = &r->ev.trace;
+	const struct lab_trace_entry *best = NULL;
+	for (int i = 0; i < t->n; i++) {
+		const struct lab_trace_entry *e = &t->e[i];
+		if (!strstr(e->by, who) ||
+		    (refused && (strncmp(e->answer, "-1", 2) != 0 || strstr(e->answer, "connected"))))
+			continue;
+		if (!best || (!strncmp(best->call, "socket", 6) && strncmp(e->call, "socket", 6) != 0))
+			best = e;
+	}
+	if (!best)
+		return;
+	char line[LAB_TRACE_LINE_MAX];
+	lab_trace_line(best, line, sizeof line);
+	add(r, "%s: %s", what, line);
+}
+
+/* Where the lab had no way to see an attempt, it keeps the layer's rule
+ * and says so. */
+static void attempt_unseen(struct lab_result *r)
+{
+	bool upper = r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	if (upper)
+		add(r,
+		    "the attempt: not seen — on the %s rung %s answers the snippet's calls, where no listener of the "
+		    "lab's is; the verdict rests on the layer's own proof",
+		    lab_rung_key(r->rung), r->rung == RUNG_GVISOR ? "gVisor's Sentry" : "the guest kernel");
+	else
+		add(r,
+		    "the attempt: not seen — no listener of the lab's watched the snippet's calls (the trace is off, "
+		    "LAB_TRACE=0, or its listener was refused); the verdict rests on the layer's own proof");
+}
+
+/* A declared attack that made no attempt the lab could see where it
+ * watched: it did not get what it wanted, and no layer stopped it. */
+static void no_attempt(struct lab_result *r, const char *watched)
+{
+	r->verdict = VERDICT_BROKE;
+	r->caught_by = -1;
+	set_headline(r, "The attack made no attempt the lab could see — no layer takes credit");
+	add(r, "the attempt: none seen: %s", watched);
+}
+
 /* ---- resource bombs: what the evidence says it took, and what fired ---- */
 
-static int over_caps(struct lab_result *r, const struct lab_config *cfg)
+/* What the run took past the caps of layers.ini, as one line
+ * ("65 processes (cap 32), 320 MiB of memory (cap 256 MiB)"); how many. */
+static int caps_exceeded(const struct lab_result *r, const struct lab_config *cfg, char *line, size_t cap)
 {
 	const struct lab_evidence *ev = &r->ev;
 	const struct lab_limits *lim = &cfg->limits;
 	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
-	char a[32], b[32], line[LAB_LINE] = "";
+	char a[32], b[32];
 	int n = 0;
+	line[0] = '\0';
 	if (ev->peak_procs > lim->pids)
-		n++, str_append(line, sizeof line, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->peak_procs,
-		                lim->pids);
+		n++, str_append(line, cap, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->peak_procs, lim->pids);
 	if (ev->peak_mem > lim->memory) {
 		fmt_bytes(a, sizeof a, ev->peak_mem);
 		fmt_bytes(b, sizeof b, lim->memory);
-		n++, str_append(line, sizeof line, "%s%s of memory (cap %s)", n > 1 ? ", " : "", a, b);
+		n++, str_append(line, cap, "%s%s of memory (cap %s)", n > 1 ? ", " : "", a, b);
 	}
 	/* the per-process CPU cap, the clock and the output cap kill or cut
 	 * when the layer is on: past them only when it is off */
 	if (!on && ev->cpu_s > (double)lim->cpu_time)
-		n++, str_append(line, sizeof line, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s,
-		                lim->cpu_time);
+		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
 	if (!on && ev->duration_ms > lim->timeout_ms)
-		n++, str_append(line, sizeof line, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
+		n++, str_append(line, cap, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
 		                ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
 	if (!on && ev->out_bytes > lim->output) {
 		fmt_bytes(a, sizeof a, ev->out_bytes);
 		fmt_bytes(b, sizeof b, lim->output);
-		n++, str_append(line, sizeof line, "%s%s of output (cap %s)", n > 1 ? ", " : "", a, b);
+		n++, str_append(line, cap, "%s%s of output (cap %s)", n > 1 ? ", " : "", a, b);
 	}
+	return n;
+}
+
+static int over_caps(struct lab_result *r, const struct lab_config *cfg)
+{
+	char line[LAB_LINE];
+	int n = caps_exceeded(r, cfg, line, sizeof line);
 	if (n) {
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The bomb took %s", line);
@@ -413,6 +505,9 @@ static void judge_secrets(struct lab_result *r)
 		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_ENV;
 		set_headline(r, "No secret was there to steal: the environment was rebuilt from the allow-list");
+		add(r, "the attempt: the lab cannot see one for secrets — reading os.environ is no system call, and a "
+		       "look for a credentials file that is not there leaves nothing it watches; the credit rests on "
+		       "what was handed in");
 	}
 	add(r, "0 of %d canary secrets in the %s bytes of output", ev->canaries_planted, bytes);
 	add(r, "the sandbox got %d environment variables%s", ev->env_vars,
@@ -541,13 +636,21 @@ static void judge_exfil(struct lab_result *r)
 	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
 	 * refuses (ECONNREFUSED) rather than being unreachable */
 	bool gv = r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	enum attempt att = network_attempt(ev);
 	if (broke_by_itself(r) || !network_proof(r, gv)) {
 		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
 		                       : "nothing reached the attacker, though the network was open");
+	} else if (att == ATTEMPT_NONE) {
+		no_attempt(r, "the trace watched every connect() and sendto() of the run: none was refused, no socket "
+		              "was refused, and the egress proxy refused no request");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
 		r->caught_by = LAYER_NETWORK;
 		exfil_contained_headline(r, gv);
+		if (att == ATTEMPT_UNSEEN)
+			attempt_unseen(r);
+		else
+			quote_attempt(r, "(No-network)", true, "its attempt, refused");
 	}
 	if (ev->net_probe_errno >= 0)
 		add(r, "probe from inside %s: connect(%s) -> %s (errno %d)",
@@ -571,6 +674,15 @@ static void judge_exfil(struct lab_result *r)
 	proxy_lines(r, 3);
 }
 
+/* The run died on an error naming a path that is neither the host target
+ * nor a folder on its way (a typo'd target, say), and the lab saw no
+ * write aimed at the target: it failed by itself, wherever it ran. */
+static bool missed_target(const struct lab_evidence *ev)
+{
+	return ev->exit_code != 0 && !ev->exit_signal && ev->exception_path[0] && ev->trace.target_touches == 0 &&
+	       !path_is_or_holds(ev->exception_path, ev->host_target);
+}
+
 static void judge_takeover(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -583,14 +695,40 @@ static void judge_takeover(struct lab_result *r)
 		add(r, "the sandbox saw the host's filesystem with the lab's own privileges");
 		return;
 	}
+	if (ev->host_planted[0]) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "The snippet left a way back in on the host: %s", ev->host_planted);
+		add(r, "left in the host folder: %s — whoever runs it gets its owner's rights", ev->host_planted);
+		return;
+	}
+	if (missed_target(ev)) {
+		broke(r, "its last error names a path that is not the host target nor a folder on its way");
+		add(r, "last error: %s on %s; the host target is %s", ev->exception, ev->exception_path,
+		    ev->host_target);
+		return;
+	}
 	if (broke_by_itself(r) || !(r->layers & LAYER_BIT(LAYER_ISOLATION)) || ev->host_visible) {
 		broke(r, "the host target was not created, though the host was in its view");
+		add(r, "host target not created: %s", ev->host_target);
+		return;
+	}
+	enum attempt att = isolation_attempt(ev);
+	if (att == ATTEMPT_NONE) {
+		no_attempt(r,
+		           "the trace watched the seccomp filter's refusals and every write aimed at the host target: "
+		           "there were none");
 		add(r, "host target not created: %s", ev->host_target);
 		return;
 	}
 	r->verdict = VERDICT_CONTAINED;
 	r->caught_by = LAYER_ISOLATION;
 	add(r, "host target not created: %s", ev->host_target);
+	if (att == ATTEMPT_UNSEEN) {
+		attempt_unseen(r);
+	} else {
+		quote_attempt(r, "in the private root", false, "its write, answered by the private root");
+		quote_attempt(r, "seccomp (Isolation)", true, "refused by the seccomp filter");
+	}
 	if (r->rung == RUNG_GVISOR) {
 		set_headline(r, "The host was out of reach: gVisor's Sentry served the snippet from the bundle's "
 		                "read-only root");
@@ -792,11 +930,168 @@ static void audit_not_run(struct lab_result *r)
 	add(r, "ended: exit status %d after %ld ms", r->ev.exit_code, r->ev.duration_ms);
 }
 
+/* ---- every threat, every run ----
+ * The header only says which layer a CONTAINED is expected from. Whatever
+ * it declares, the lab has all the evidence of every threat: a canary out,
+ * this run's data at the attacker or at api.lab.test, the host target
+ * written or a setuid file left in the host folder, a cap of layers.ini
+ * passed. Any of them is an escape, named with the layer that stops it. */
+
+static bool secrets_out(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap)
+{
+	(void)cfg;
+	const struct lab_evidence *ev = &r->ev;
+	if (ev->canaries_leaked <= 0)
+		return false;
+	snprintf(what, cap, "%d of %d planted secrets came out (%s)", ev->canaries_leaked, ev->canaries_planted,
+	         ev->leaked);
+	return true;
+}
+
+static bool exfil_out(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap)
+{
+	(void)cfg;
+	const struct lab_evidence *ev = &r->ev;
+	char bytes[32];
+	if (ev->attacker_bytes > 0 && ev->attacker_from_run) {
+		fmt_thousands(bytes, sizeof bytes, ev->attacker_bytes);
+		snprintf(what, cap, "the attacker's listener received %s bytes from this run%s", bytes,
+		         ev->attacker_got_canary ? ", the customer data's canary row among them" : "");
+		return true;
+	}
+	if (ev->api_from_run) {
+		fmt_thousands(bytes, sizeof bytes, ev->api_bytes);
+		snprintf(what, cap, "api.lab.test received %s bytes carrying this run's %s", bytes,
+		         ev->api_got_canary ? "customer data (its canary row)" : "secrets");
+		return true;
+	}
+	return false;
+}
+
+static bool takeover_out(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap)
+{
+	(void)cfg;
+	const struct lab_evidence *ev = &r->ev;
+	char sz[32];
+	if (ev->host_target_written) {
+		fmt_bytes(sz, sizeof sz, ev->host_target_size);
+		snprintf(what, cap, "the host target was written: %s (%s)", ev->host_target, sz);
+		return true;
+	}
+	if (ev->host_planted[0]) {
+		snprintf(what, cap, "a way back in was left in the host folder: %s", ev->host_planted);
+		return true;
+	}
+	return false;
+}
+
+static bool resource_out(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap)
+{
+	/* an upper rung's figures are runsc's or QEMU's, an audit's the
+	 * wrapper's whole tree: no figure of theirs judges another threat */
+	bool upper = r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	char line[LAB_LINE];
+	if (upper || r->audit || !caps_exceeded(r, cfg, line, sizeof line))
+		return false;
+	snprintf(what, cap, "the run took %s", line);
+	return true;
+}
+
+static const struct {
+	enum lab_threat threat;
+	bool (*out)(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap);
+	const char *consequence; /* when the header's own threat did not escape */
+} escapes[] = {
+    {THREAT_SECRETS, secrets_out,
+     "The planted API keys and credentials left the sandbox: real ones would now be the attacker's."},
+    {THREAT_EXFIL, exfil_out,
+     "This run's data reached a server outside the sandbox: with real customer data, a breach to disclose."},
+    {THREAT_TAKEOVER, takeover_out,
+     "The host's folder was changed from inside the sandbox: on a real machine, the attacker's way back in."},
+    {THREAT_RESOURCE, resource_out,
+     "Nothing held the run to the caps of layers.ini: an unbounded one would take the machine from everyone."},
+};
+
+/* The layer that stops a threat, and what it was doing: "No-network was
+ * off". */
+static void stopper(const struct lab_result *r, enum lab_threat t, char *out, size_t cap)
+{
+	for (int i = 0; i < LAYER_COUNT; i++) {
+		if (lab_layers[i].threat != t)
+			continue;
+		bool on = r->layers & LAYER_BIT(i);
+		if (r->audit)
+			snprintf(out, cap, "the wrapper did not stop it");
+		else if (!on)
+			snprintf(out, cap, "%s would have stopped it: it was off", lab_layers[i].name);
+		else if (i == LAYER_NETWORK && r->ev.net_mode == NET_MODE_ALLOWLIST)
+			snprintf(out, cap, "%s was on, with its allow-list: only mode none shuts every door",
+			         lab_layers[i].name);
+		else
+			snprintf(out, cap, "%s was on, and it got out anyway", lab_layers[i].name);
+		return;
+	}
+	snprintf(out, cap, "no layer of the lab's stops it");
+}
+
+/* Inserts lines before the evidence already there (the escapes first). */
+static void prepend(struct lab_result *r, char lines[][LAB_LINE], int n)
+{
+	int keep = r->n_evidence + n > LAB_EVIDENCE_MAX ? LAB_EVIDENCE_MAX - n : r->n_evidence;
+	memmove(r->evidence[n], r->evidence[0], (size_t)keep * LAB_LINE);
+	for (int i = 0; i < n; i++)
+		memcpy(r->evidence[i], lines[i], LAB_LINE);
+	r->n_evidence = keep + n;
+}
+
+static void judge_every_threat(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
+{
+	char lines[sizeof escapes / sizeof *escapes][LAB_LINE], out_names[LAB_LINE] = "", what[LAB_LINE], by[160];
+	const char *named[sizeof escapes / sizeof *escapes];
+	int n = 0, first = -1;
+	unsigned others = 0;
+	if (r->verdict == VERDICT_ESCAPED)
+		r->escaped |= 1u << s->threat;
+	for (size_t i = 0; i < sizeof escapes / sizeof *escapes; i++) {
+		if (escapes[i].threat == s->threat || !escapes[i].out(r, cfg, what, sizeof what))
+			continue;
+		stopper(r, escapes[i].threat, by, sizeof by);
+		lines[n][0] = '\0';
+		str_append(lines[n++], LAB_LINE, "also out, %s: %s — %s", threat_name(escapes[i].threat), what, by);
+		named[n - 1] = threat_name(escapes[i].threat);
+		others |= 1u << escapes[i].threat;
+		if (first < 0)
+			first = (int)i;
+	}
+	if (!others)
+		return;
+	for (int i = 0; i < n; i++) /* "a, b and c" */
+		str_append(out_names, sizeof out_names, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", named[i]);
+	if (r->verdict == VERDICT_ESCAPED) {
+		str_append(r->headline, sizeof r->headline, "; and %s got out too", out_names);
+	} else {
+		r->headline[0] = '\0';
+		if (s->threat == THREAT_LEGIT)
+			str_append(r->headline, sizeof r->headline, "A legitimate-looking task that leaked: %s got out",
+			           out_names);
+		else
+			str_append(r->headline, sizeof r->headline,
+			           "It got out as %s, not as the %s its header declares", out_names,
+			           threat_name(s->threat));
+		str_copy(r->consequence, sizeof r->consequence, escapes[first].consequence);
+		r->verdict = VERDICT_ESCAPED;
+		r->caught_by = -1;
+	}
+	r->escaped |= others;
+	prepend(r, lines, n);
+}
+
 void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r)
 {
 	r->caught_by = -1;
 	r->n_evidence = 0;
 	r->headline[0] = '\0';
+	r->escaped = 0;
 	const struct lab_evidence *ev = &r->ev;
 	if (ev->aborted) {
 		r->verdict = VERDICT_ERROR;
@@ -806,8 +1101,8 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	/* What came out is evidence whatever the box said after: an error
 	 * reported late (a forged one, say) never hides an escape. */
 	bool got_out = ev->canaries_leaked > 0 || (ev->attacker_bytes > 0 && ev->attacker_from_run) ||
-	               ev->host_target_written || (s->threat == THREAT_EXFIL && ev->api_from_run);
-	if (!ev->started && got_out && s->threat != THREAT_LEGIT) {
+	               ev->host_target_written || ev->host_planted[0] || ev->api_from_run;
+	if (!ev->started && got_out) {
 		r->ev.started = true;
 		add(r, "the box also reported: %s", ev->error[0] ? ev->error : "an error");
 	} else if (!ev->started) {
@@ -821,6 +1116,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	}
 	if (r->audit) {
 		judge_audit(s, r, cfg);
+		judge_every_threat(s, r, cfg);
 		return;
 	}
 	switch (s->threat) {
@@ -848,4 +1144,5 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	}
 	if (s->threat != THREAT_RESOURCE && s->threat != THREAT_LEGIT)
 		how_it_ended(r, cfg);
+	judge_every_threat(s, r, cfg);
 }

@@ -240,8 +240,10 @@ for who in "${whos[@]}"; do
 		wait "$vpid"
 		if [[ $sn == sleeper ]]; then
 			got=$(jq_py 'd["verdict"], d["measured"]["attacker_bytes"], e["api_requests"], e["api_strays"] >= 22' <"$T/victim.json")
-			expect_eq "$who: sleeper (mode $mode) while another user forges its canary row at its ports: CONTAINED, 0 bytes counted" \
-				"$got" "CONTAINED 0 0 True"
+			# the sleeper tries nothing: no attempt for No-network to meet
+			# (issue 17), BROKE; the forged bytes must not make it ESCAPED
+			expect_eq "$who: sleeper (mode $mode) while another user forges its canary row at its ports: BROKE (no attempt), 0 bytes counted" \
+				"$got" "BROKE 0 0 True"
 		else
 			got=$(jq_py 'd["verdict"], e["api_requests"], e["api_strays"] >= 22' <"$T/victim.json")
 			expect_eq "$who: legit-late while its api.lab.test is crowded and posted to: RAN OK, 1 request served" \

@@ -239,7 +239,8 @@ lab run "$T/victim.py" --on all --json >"$T/victim.json" &
 vp=$!
 lab run "$T/poisoner.py" --on none >/dev/null
 wait $vp
-expect_eq "another run's bytes at this run's attacker do not make it ESCAPED" "$(field 'd["verdict"]' <"$T/victim.json")" "CONTAINED"
+# the victim only sleeps: no attempt for No-network to meet (issue 17), so BROKE, never ESCAPED
+expect_eq "another run's bytes at this run's attacker do not make it ESCAPED (it made no attempt: BROKE)" "$(field 'd["verdict"], d["caught_by"]' <"$T/victim.json")" "BROKE None"
 
 snippet steal secrets env 'import os, urllib.request
 blob = " ".join(os.environ.get("AWS_SECRET_ACCESS_KEY", ""))

@@ -63,6 +63,7 @@ run "the red team against the range: exec --rw, /run, keys, the host folder's sw
 run "host diff: the hostile corpus in all 16 layer sets leaves the host as it was, root and uid 65534 (ASan+UBSan)" tests/hostdiff_test.sh "$SAN"
 run "another uid against the run's evidence: crowding, forging, hidden and parked sockets, root and rootless (ASan+UBSan)" tests/multiuser_test.sh "$SAN"
 run "egress by allow-list: the proxy, hostile requests, legit-api and exfil-allowed, root and uid 65534 (ASan+UBSan)" tests/egress_test.sh "$SAN"
+run "the red team's corpus: every threat judged, credit only for an attempt met, root and uid 65534 (ASan+UBSan)" tests/adversary_test.sh "$SAN"
 run "matrix, root and uid 65534 (ASan+UBSan)" tests/matrix_test.sh "$SAN"
 run "matrix, release build" tests/matrix_test.sh "$REL"
 run "the gvisor rung: runsc, kernel-exploit, a few cells, nothing left behind" tests/gvisor_test.sh "$REL"

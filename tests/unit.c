@@ -318,6 +318,125 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 }
 
 static void test_allowlist_truth(const struct lab_config *base, const struct snippet *ex, const struct snippet *legit);
+static bool evidence_has(const struct lab_result *r, const char *text);
+
+/* Issue 17: every threat judged in every run, whatever the header says;
+ * CONTAINED only for an attempt the layer met, where the lab can see one. */
+static void test_every_threat(const struct lab_config *cfg)
+{
+	struct snippet sec = attack(THREAT_SECRETS, LAYER_ENV), ex = attack(THREAT_EXFIL, LAYER_NETWORK),
+	               tk = attack(THREAT_TAKEOVER, LAYER_ISOLATION);
+	struct lab_result r;
+	memset(&r, 0, sizeof r);
+	r.layers = LAYER_BIT(LAYER_ENV) | LAYER_BIT(LAYER_LIMITS);
+	r.ev.started = true;
+	r.ev.canaries_planted = 6;
+	r.ev.host_visible = true;
+	r.ev.attacker_bytes = 3735;
+	r.ev.attacker_from_run = r.ev.attacker_got_canary = true;
+	r.ev.host_target_written = true;
+	snprintf(r.ev.host_target, sizeof r.ev.host_target, "/t/run/host/etc/cron.d/x");
+	verdict_decide(&sec, cfg, &r);
+	CHECK("a secrets header that uploaded the data and wrote the host = ESCAPED, both named, no credit",
+	      r.verdict == VERDICT_ESCAPED && r.caught_by == -1 &&
+	          r.escaped == ((1u << THREAT_EXFIL) | (1u << THREAT_TAKEOVER)) &&
+	          strstr(r.headline, "data exfiltration and host takeover") && evidence_has(&r, "No-network would") &&
+	          evidence_has(&r, "Isolation would"));
+	CHECK("... and the consequence is the escape's, not the header's",
+	      strcmp(r.consequence, "bad things") != 0 && r.consequence[0]);
+
+	struct snippet legit = {.threat = THREAT_LEGIT, .layer = -1, .n_expect = 1};
+	snprintf(legit.expect[0], sizeof legit.expect[0], "TOTAL 42");
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK);
+	r.ev.started = true;
+	r.output = "TOTAL 42\n";
+	r.ev.attacker_bytes = 3527;
+	r.ev.attacker_from_run = true;
+	verdict_decide(&legit, cfg, &r);
+	CHECK("a legit task that also leaks = ESCAPED, not RAN OK",
+	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_EXFIL && strstr(r.headline, "leaked"));
+
+	memset(&r, 0, sizeof r);
+	r.layers = LAYER_BIT(LAYER_ENV);
+	r.ev.started = true;
+	snprintf(r.ev.host_planted, sizeof r.ev.host_planted, "etc/x: setuid root, mode 4755");
+	verdict_decide(&sec, cfg, &r);
+	CHECK("a setuid file left in the host folder = ESCAPED as a takeover, whatever the header, naming it",
+	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_TAKEOVER && evidence_has(&r, "etc/x: setuid"));
+	verdict_decide(&tk, cfg, &r);
+	CHECK("... and with a takeover header, its own escape",
+	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_TAKEOVER && strstr(r.headline, "etc/x"));
+
+	memset(&r, 0, sizeof r);
+	r.layers = LAYER_BIT(LAYER_ISOLATION);
+	r.rung = RUNG_GVISOR;
+	r.ev.started = true;
+	r.ev.peak_mem = cfg->limits.memory * 2; /* runsc's own, not the snippet's */
+	verdict_decide(&sec, cfg, &r);
+	CHECK("on the gvisor rung the host's figures are runsc's: no resource escape for another threat",
+	      r.verdict != VERDICT_ESCAPED);
+
+	/* takeover: a typo'd target */
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.exit_code = 1;
+	r.ev.trace.watch_iso = r.ev.trace.watch_net = true;
+	snprintf(r.ev.host_target, sizeof r.ev.host_target, "/t/run/host/etc/cron.d/x");
+	snprintf(r.ev.exception, sizeof r.ev.exception, "FileNotFoundError");
+	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/t/run/host/etc/crond.d/x");
+	verdict_decide(&tk, cfg, &r);
+	CHECK("a takeover dying on a path that is not its target = BROKE with Isolation on",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "not the host target"));
+	r.layers = 0;
+	r.ev.host_visible = true;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("... and with it off", r.verdict == VERDICT_BROKE);
+	r.layers = LAYERS_ALL;
+	r.ev.host_visible = false;
+	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/t/run/host/etc");
+	verdict_decide(&tk, cfg, &r);
+	CHECK("an error on a folder on the target's way is no typo; no attempt seen = BROKE, says so",
+	      r.verdict == VERDICT_BROKE && strstr(r.headline, "no attempt"));
+	r.ev.trace.target_touches = 1;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("the write aimed at the target, met by the private root = CONTAINED by Isolation",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ISOLATION);
+	r.ev.trace.target_touches = 0;
+	r.ev.trace.iso_refused = 2;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("a call the filter refused = CONTAINED by Isolation", r.verdict == VERDICT_CONTAINED);
+	r.ev.trace.iso_refused = 0;
+	r.ev.trace.watch_iso = false;
+	verdict_decide(&tk, cfg, &r);
+	CHECK("no listener watched (LAB_TRACE=0, an upper rung): the rule stays, the evidence says it saw none",
+	      r.verdict == VERDICT_CONTAINED && evidence_has(&r, "not seen"));
+
+	/* exfiltration: the probe proves the door, the trace the attempt */
+	memset(&r, 0, sizeof r);
+	r.layers = LAYERS_ALL;
+	r.ev.started = true;
+	r.ev.exit_code = 1;
+	r.ev.own_netns = true;
+	r.ev.net_probe_errno = ENETUNREACH;
+	r.ev.trace.watch_net = true;
+	snprintf(r.ev.exception, sizeof r.ev.exception, "URLError");
+	verdict_decide(&ex, cfg, &r);
+	CHECK("exfil that only prints (a fake URLError), the trace watching = BROKE, not CONTAINED",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "no attempt"));
+	r.ev.trace.net_refused = 1;
+	verdict_decide(&ex, cfg, &r);
+	CHECK("a connect() the sandbox's network refused = CONTAINED by No-network",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
+	r.ev.trace.net_refused = 0;
+	r.ev.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.net_probe_errno = ECONNREFUSED;
+	r.ev.net_route_errno = ENETUNREACH;
+	r.ev.proxy_refused = 1;
+	verdict_decide(&ex, cfg, &r);
+	CHECK("a request the proxy refused = CONTAINED by No-network", r.verdict == VERDICT_CONTAINED);
+}
 
 /* Whether any evidence line of r holds text. */
 static bool evidence_has(const struct lab_result *r, const char *text)
@@ -463,6 +582,7 @@ static void test_verdicts(void)
 	CHECK("takeover failing on its own is not credited to a layer",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
 	test_honest_verdicts(&cfg);
+	test_every_threat(&cfg);
 
 	memset(&r, 0, sizeof r);
 	snprintf(r.ev.error, sizeof r.ev.error, "cannot create a user namespace");
@@ -592,7 +712,8 @@ static void test_sanitize(void)
 
 static void test_serialise(void)
 {
-	struct lab_result r = {.layers = 5, .verdict = VERDICT_ESCAPED, .caught_by = -1, .n_evidence = 2};
+	struct lab_result r = {
+	    .layers = 5, .verdict = VERDICT_ESCAPED, .caught_by = -1, .n_evidence = 2, .escaped = 1u << THREAT_EXFIL};
 	snprintf(r.snippet, sizeof r.snippet, "exfiltration");
 	snprintf(r.evidence[0], LAB_LINE, "line\twith\\tabs\nand newline");
 	snprintf(r.evidence[1], LAB_LINE, "second");
@@ -605,6 +726,10 @@ static void test_serialise(void)
 	r.ev.trace.e[0] = (struct lab_trace_entry){"unshare(CLONE_NEWUSER)", "-1 EPERM", "seccomp (Isolation)", 10000};
 	r.ev.trace.e[1] = (struct lab_trace_entry){"killed by SIGXCPU", "", "RLIMIT_CPU 2 s (Resource-limits)", 1};
 	snprintf(r.ev.trace.note, sizeof r.ev.trace.note, "a note");
+	r.ev.trace.watch_net = r.ev.trace.watch_iso = true;
+	r.ev.trace.net_refused = 3;
+	r.ev.trace.target_touches = 2;
+	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/tmp/x/host/etc/crond.d/y");
 	int p[2];
 	if (pipe(p) < 0)
 		abort();
@@ -626,6 +751,10 @@ static void test_serialise(void)
 	          !strcmp(back.ev.trace.e[0].call, "unshare(CLONE_NEWUSER)") &&
 	          !strcmp(back.ev.trace.e[1].answer, "") && !strcmp(back.ev.trace.e[1].by, r.ev.trace.e[1].by) &&
 	          !strcmp(back.ev.trace.note, "a note"));
+	CHECK("what got out and the attempts round-trip",
+	      back.escaped == 1u << THREAT_EXFIL && back.ev.trace.watch_net && back.ev.trace.watch_iso &&
+	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 &&
+	          back.ev.trace.target_touches == 2 && !strcmp(back.ev.exception_path, r.ev.exception_path));
 	char line[LAB_TRACE_LINE_MAX];
 	lab_trace_line(&back.ev.trace.e[0], line, sizeof line);
 	CHECK("a trace line reads as the call, its answer, who answered, how often",
@@ -638,7 +767,7 @@ static void test_serialise(void)
 static void test_seccomp(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(false, false, &e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(false, false, false, &e, &n);
 	CHECK("seccomp filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -690,10 +819,24 @@ static void test_seccomp(void)
  * (ENOSYS), never let the call through: a child loads the filter, closes
  * its listener and tries unshare(CLONE_NEWUSER), which it could otherwise
  * do (unprivileged user namespaces are allowed here). */
+static void test_paths(void)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/a//b/./c/../d/");
+	path_lexical(p);
+	CHECK("a path made plain by its text", !strcmp(p, "/a/b/d"));
+	snprintf(p, sizeof p, "/../..//x/..");
+	path_lexical(p);
+	CHECK("no '..' climbs above /", !strcmp(p, "/"));
+	CHECK("a folder holds its own paths, not a sibling with the same start",
+	      path_is_or_holds("/t/run", "/t/run/host/etc") && path_is_or_holds("/t/run", "/t/run") &&
+	          !path_is_or_holds("/t/run", "/t/run2/host") && path_is_or_holds("/", "/x"));
+}
+
 static void test_seccomp_notify(void)
 {
 	int e = 0, n = 0;
-	scmp_filter_ctx ctx = lab_seccomp_build(true, false, &e, &n);
+	scmp_filter_ctx ctx = lab_seccomp_build(true, false, true, &e, &n);
 	CHECK("the trace's filter builds", ctx != NULL && n > 50);
 	if (!ctx)
 		return;
@@ -709,7 +852,7 @@ static void test_seccomp_notify(void)
 	snprintf(notify, sizeof notify, "action %#x;", SECCOMP_RET_USER_NOTIF);
 	CHECK("the trace's filter asks the listener and answers no errno itself",
 	      strstr(pfc, notify) && !strstr(pfc, "action ERRNO"));
-	scmp_filter_ctx both = lab_seccomp_build(true, true, &e, &n);
+	scmp_filter_ctx both = lab_seccomp_build(true, true, true, &e, &n);
 	int bfd = memfd_create("pfc2", 0);
 	if (both)
 		seccomp_export_pfc(both, bfd);
@@ -720,6 +863,24 @@ static void test_seccomp_notify(void)
 	close(bfd);
 	CHECK("with No-network on too, its socket rules ride in the filter with the listener",
 	      !strstr(pfc, "syscall \"socket\"") && strstr(pfc2, "syscall \"socket\""));
+	CHECK("the trace's filter stops sendto() and the calls that write at a path, for the lab to look",
+	      strstr(pfc, "syscall \"sendto\"") && strstr(pfc, "syscall \"openat\"") &&
+	          strstr(pfc, "syscall \"mkdir\"") && strstr(pfc, "syscall \"renameat2\""));
+	scmp_filter_ctx plain = lab_seccomp_build(true, false, false, &e, &n);
+	int qfd = memfd_create("pfc3", 0);
+	if (plain)
+		seccomp_export_pfc(plain, qfd);
+	seccomp_release(plain);
+	static char pfc3[65536];
+	len = pread(qfd, pfc3, sizeof pfc3 - 1, 0);
+	pfc3[len > 0 ? len : 0] = '\0';
+	close(qfd);
+	CHECK("exec's filter (no host target) lets opens and mkdir run unstopped",
+	      len > 0 && !strstr(pfc3, "syscall \"openat\"") && !strstr(pfc3, "syscall \"mkdir\""));
+	const struct lab_seccomp_path_call *oc = lab_seccomp_path_call(SCMP_SYS(openat));
+	CHECK("openat's path is its second argument, relative to its first, flags third",
+	      oc && oc->path_arg == 1 && oc->dirfd_arg == 0 && oc->flags_arg == 2 &&
+	          !lab_seccomp_path_call(SCMP_SYS(read)));
 	CHECK("the refusal's errno is the rule's: EPERM, ENOSYS for clone3, EAFNOSUPPORT for socket",
 	      lab_seccomp_refusal_errno(SCMP_SYS(unshare)) == EPERM &&
 	          lab_seccomp_refusal_errno(SCMP_SYS(clone3)) == ENOSYS &&
@@ -857,7 +1018,9 @@ static void test_job_results(void)
 		sb_puts(&ev, "evidence\tmore\n");
 	s = crafted("", "", ev.s);
 	sb_free(&ev);
-	CHECK("more evidence lines than fit refused", refused(s, "more than 10 evidence lines"));
+	char too_many[64];
+	snprintf(too_many, sizeof too_many, "more than %d evidence lines", LAB_EVIDENCE_MAX);
+	CHECK("more evidence lines than fit refused", refused(s, too_many));
 	free(s);
 	for (int i = 0; i <= LAB_TRACE_MAX; i++)
 		sb_printf(&ev, "trace\t1\\tcall%d()\\t-1 EPERM\\tseccomp\n", i);
@@ -1224,6 +1387,7 @@ int main(void)
 	test_serialise();
 	test_seccomp();
 	test_seccomp_notify();
+	test_paths();
 	test_job_results();
 	test_job_live();
 	test_job_fds();

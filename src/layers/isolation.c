@@ -38,8 +38,10 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_ISOLATION))
 		return 0;
 	int e = 0;
-	scmp_filter_ctx f =
-	    lab_seccomp_build(r->trace_listen, r->trace_listen && run_on(r, LAYER_NETWORK), &e, &r->n_rules);
+	/* the trace also watches where writes aim, when there is a host
+	 * target to aim at (a run, not exec) */
+	scmp_filter_ctx f = lab_seccomp_build(r->trace_listen, r->trace_listen && run_on(r, LAYER_NETWORK),
+	                                      r->trace_listen && r->have_decoys, &e, &r->n_rules);
 	if (!f || (e = run_export_filter(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# tests/adversary_test.sh [BINARY] — the red team's corpus (tests/adversary/,
+# issue 17): snippets whose header names one threat while their code does
+# another, or nothing. Every run is judged on every threat's evidence, and a
+# CONTAINED needs the layer's mechanism to have met this run's attempt where
+# the lab can see one. Each "# adversary: ARGS => VERDICT [WHAT] [~ TEXT]"
+# line of a snippet is run as root and as uid 65534 (README.md there says
+# what the fields mean), then the shipped snippets at every layer on and
+# every layer off, to show their verdicts did not move.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+T=$(mktemp -d /tmp/cl-adversary.XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"; suite_cleanup' EXIT
+# a staged copy that uid 65534 can reach (/root is 0700)
+LAB=$T/lab-adversary-$$
+cp "$BIN" "$LAB"
+cp layers.ini "$T/"
+cp -r tests/adversary "$T/adversary"
+cp -r snippets "$T/snippets"
+chmod -R a+rX "$T"
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+WHO=(root)
+if [[ $(id -u) == 0 ]]; then WHO+=(nobody); fi
+
+# judge JSON VERDICT [WHAT...] [~ TEXT] -> "" when it holds, else what differs
+judge() {
+	$PY - "$@" <<'PY'
+import json, sys
+try:
+    d = json.loads(sys.argv[1])
+except ValueError:
+    print("not JSON: " + sys.argv[1][:200]); sys.exit()
+words = sys.argv[2:]
+text = None
+if "~" in words:
+    i = words.index("~")
+    text = " ".join(words[i + 1:])
+    words = words[:i]
+want = words[0] if words and words[0] != "RAN" else "RAN OK"
+what = words[1:] if want != "RAN OK" else words[2:]
+bad = []
+if d.get("verdict") != want:
+    bad.append("verdict %s, not %s" % (d.get("verdict"), want))
+if want == "CONTAINED" and what and d.get("caught_by") != what[0]:
+    bad.append("caught by %s, not %s" % (d.get("caught_by"), what[0]))
+if want == "ESCAPED" and sorted(d.get("escaped") or []) != sorted(what):
+    bad.append("escaped %s, not %s" % (d.get("escaped"), what))
+if want != "CONTAINED" and d.get("caught_by"):
+    bad.append("a layer took the credit: %s" % d.get("caught_by"))
+said = [d.get("headline") or ""] + (d.get("evidence") or [])
+if text and not any(text in s for s in said):
+    bad.append("nothing says '%s'" % text)
+if bad:
+    print("; ".join(bad) + " | headline: " + (d.get("headline") or ""))
+PY
+}
+
+run_as() { # WHO ARGS...
+	local who=$1
+	shift
+	if [[ $who == nobody ]]; then
+		(cd "$T" && nobody "$LAB" --config "$T/layers.ini" "$@")
+	else
+		(cd "$T" && "$LAB" --config "$T/layers.ini" "$@")
+	fi
+}
+
+before=$(leftovers_snapshot)
+
+for f in "$T"/adversary/*.py; do
+	name=$(basename "$f" .py)
+	while IFS= read -r line; do
+		spec=${line#\# adversary: }
+		args=${spec%% => *}
+		want=${spec#* => }
+		for who in "${WHO[@]}"; do
+			# shellcheck disable=SC2086 # ARGS are words of run's command line
+			j=$(run_as "$who" run "$f" $args --json 2>&1)
+			# shellcheck disable=SC2086
+			why=$(judge "$j" $want)
+			if [[ -z $why ]]; then
+				ok "$name $args: $want ($who)"
+			else
+				not_ok "$name $args: $want ($who)" "$why"
+			fi
+		done
+	done < <(grep '^# adversary: ' "$f")
+done
+
+# the shipped snippets: every layer on, every layer off, as the truth table says
+shipped() { # NAME ARGS -> the truth table's verdict for the container rung, mode none
+	case "$1:$2" in
+	legit:* | legit-api:--on\ none) echo "RAN OK" ;;
+	legit-api:*) echo "FAILED" ;;
+	kernel-exploit:*) echo "ESCAPED" ;;
+	*:--on\ all) echo "CONTAINED" ;;
+	*) echo "ESCAPED" ;;
+	esac
+}
+for f in "$T"/snippets/*.py; do
+	name=$(basename "$f" .py)
+	for args in "--on all" "--on none"; do
+		want=$(shipped "$name" "$args")
+		for who in "${WHO[@]}"; do
+			# shellcheck disable=SC2086
+			j=$(run_as "$who" run "$name" $args --json 2>&1)
+			got=$($PY -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["verdict"])' "$j" 2>/dev/null)
+			expect_eq "shipped $name $args: $want ($who)" "$got" "$want"
+		done
+	done
+done
+
+after=$(leftovers_snapshot)
+expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$after" "$before"
+finish
