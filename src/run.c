@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "audit.h"
 #include "box.h"
+#include "hostcheck.h"
 #include "layer.h"
 #include "layers/env.h"
 #include "system.h"
@@ -247,8 +248,21 @@ static int take_trees(struct run *r, struct lab_evidence *ev)
 		r->home_tree = open_tree(AT_FDCWD, r->d.home, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	}
 	if (r->work_tree < 0 || (!run_on(r, LAYER_ENV) && r->home_tree < 0)) {
-		snprintf(ev->error, sizeof ev->error,
-		         "cannot take %.200s for the sandbox (open_tree needs Linux 5.2): %s", what, strerror(errno));
+		int e = errno;
+		/* refused rather than missing: the lab itself runs in a sandbox
+		 * (a container's seccomp profile), and so will the clone */
+		struct hostcheck h;
+		char why[LAB_LINE] = "";
+		if (e == EPERM) {
+			hostcheck_read(&h);
+			hostcheck_advice(&h, e, why, sizeof why);
+		}
+		if (why[0])
+			snprintf(ev->error, sizeof ev->error, "%.240s (open_tree: %s)", why, strerror(e));
+		else
+			snprintf(ev->error, sizeof ev->error,
+			         "cannot take %.120s for the sandbox (open_tree needs Linux 5.2): %s", what,
+			         strerror(e));
 		return -1;
 	}
 	return 0;
