@@ -55,24 +55,31 @@ step() {
 # folder, as systemd places a user's processes (never in the service folder
 # itself, which must stay empty to hand its controllers down), then uid 1000
 # with no supplementary groups, its own HOME
+# A scope of its own each time: a lab alone in its scope moves itself into
+# a leaf and hands the controllers down, after which no process may join
+# the scope (as systemd makes a new scope for each program).
 as_user() {
+	local s="$U/shell-$BASHPID-$RANDOM.scope"
+	mkdir -p "$s" && chown -R 1000:1000 "$s"
 	bash -c 'echo $$ >"$0/cgroup.procs" || exit 125
 		exec setpriv --reuid=1000 --regid=1000 --clear-groups env HOME=/home/user USER=user LOGNAME=user "$@"' \
-		"$U/shell.scope" "$@"
+		"$s" "$@"
 }
 as_root() { "$@"; }
 # as_scope CMD...: as systemd-run --user --scope would start it: uid 1000 in
 # user@1000.service/app.slice/lab.scope, the user's manager having enabled
 # +memory +pids +cpu in user@1000.service (scope_setup)
 as_scope() {
+	local s="$U/app.slice/lab-$BASHPID-$RANDOM.scope"
+	setpriv --reuid=1000 --regid=1000 --clear-groups mkdir -p "$s"
 	bash -c 'echo $$ >"$0/cgroup.procs" || exit 125
 		exec setpriv --reuid=1000 --regid=1000 --clear-groups env HOME=/home/user USER=user LOGNAME=user "$@"' \
-		"$U/app.slice/lab.scope" "$@"
+		"$s" "$@"
 }
 scope_setup() { # as uid 1000 from outside the folder, which must be empty
 	setpriv --reuid=1000 --regid=1000 --clear-groups bash -c \
-		'echo "+memory +pids +cpu" >"$0/cgroup.subtree_control" && mkdir -p "$0/app.slice/lab.scope"' "$U"
-	echo "scope: user@1000.service subtree_control: $(cat "$U/cgroup.subtree_control"); app.slice/lab.scope $(stat -c %u:%g "$U/app.slice/lab.scope" 2>&1)" >>"$O/guest-$mode.txt"
+		'echo "+memory +pids +cpu" >"$0/cgroup.subtree_control" && mkdir -p "$0/app.slice"' "$U"
+	echo "scope: user@1000.service subtree_control: $(cat "$U/cgroup.subtree_control"); app.slice $(stat -c %u:%g "$U/app.slice" 2>&1)" >>"$O/guest-$mode.txt"
 }
 # back to the delegated folder as systemd left it, for the matrix as uid
 # 1000 in it: what the runs left below it goes (folders, deepest first),
@@ -81,7 +88,6 @@ scope_teardown() {
 	echo "scope: left below user@1000.service: $(cd "$U" && find . -mindepth 1 -type d | tr '\n' ' ')" >>"$O/guest-$mode.txt"
 	find "$U" -mindepth 1 -depth -type d -exec rmdir {} \; &&
 		echo "-memory -pids -cpu" >"$U/cgroup.subtree_control"
-	mkdir -p "$U/shell.scope" && chown -R 1000:1000 "$U/shell.scope"
 }
 
 : >"$O/steps.txt"
@@ -94,8 +100,6 @@ mkdir -p "$U"
 echo "+memory +pids +cpu" >$C/user.slice/cgroup.subtree_control
 echo "+memory +pids +cpu" >$C/user.slice/user-1000.slice/cgroup.subtree_control
 chown 1000:1000 "$U" "$U/cgroup.procs" "$U/cgroup.subtree_control" "$U/cgroup.threads"
-mkdir -p "$U/shell.scope"
-chown -R 1000:1000 "$U/shell.scope"
 {
 	echo "mode: $mode"
 	echo "kernel: $(uname -r)"
