@@ -391,7 +391,7 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 	for (int fd = 0; !bi->keep_stdio && fd < 3; fd++)
 		close(fd);
 	uint64_t ipc_last = 0;
-	const struct timespec tick = {0, 10 * 1000 * 1000};
+	const struct timespec tick = {0, 10L * 1000 * 1000};
 	for (;;) {
 		siginfo_t si;
 		int sig = bi->ipc_report ? sigtimedwait(all, &si, &tick) : sigwaitinfo(all, &si);
