@@ -54,7 +54,7 @@ expect_contains "audit: {dir}, {LAB_DATA} and {cmd} inside an argument expand" "
 
 # ---- a card for attacks that never ran is no card (issue 18) ----
 j=$(lab audit --json -- /bin/false); rc=$?
-expect_eq "audit -- /bin/false: not exit 0 (the legit task failed: the card proves little)" "$rc" 3
+expect_eq "audit -- /bin/false: exit 4 (no attack ran: the card is incomplete)" "$rc" 4
 expect_not_contains "audit -- /bin/false: never 'missing: none'" "$(lab audit -- /bin/false)" "missing: none: no attack got out"
 expect_eq "audit -- /bin/false: JSON not ok" "$(field 'd["ok"], d["legit_ok"]' <<<"$j")" "False False"
 err=$(lab audit --snippet host-takeover -- nosuchwrapper {cmd} 2>&1 >/dev/null); rc=$?

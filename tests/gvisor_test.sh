@@ -64,8 +64,15 @@ cell host-takeover "--on all" CONTAINED isolation
 # the Sentry hides the bomb's processes and memory from the host: an
 # honest ERROR that says so, never a verdict the lab did not observe
 j=$(lab run resource-bomb --on all --rung gvisor --json)
-expect_eq "gvisor: resource-bomb --on all -> ERROR (not observable from outside)" "$(field 'd["verdict"]' <<<"$j")" "ERROR"
-expect_contains "gvisor: resource-bomb's ERROR says why" "$j" "inside its Sentry"
+# (on a loaded machine the lab's own wall clock, the one mechanism it sees
+# from here, may end the bomb first: then CONTAINED by that clock)
+v=$(field 'd["verdict"], d["headline"]' <<<"$j")
+if [[ $v == "CONTAINED Resource-limits: killed by the wall clock"* ]]; then
+	ok "gvisor: resource-bomb --on all -> CONTAINED by the lab's own wall clock (it fired first)"
+else
+	expect_eq "gvisor: resource-bomb --on all -> ERROR (not observable from outside)" "${v%% *}" "ERROR"
+fi
+expect_contains "gvisor: resource-bomb's verdict says the Sentry hides the figures" "$j" "inside gVisor's Sentry"
 
 # ---- exec on gvisor ----
 out=$(cd /usr && "$BIN" --config "$OLDPWD/layers.ini" exec --on all --rung gvisor -- /usr/bin/uname -r); rc=$?
