@@ -5,6 +5,10 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 SHAREDIR = $(PREFIX)/share/containment-lab
 MANDIR = $(PREFIX)/share/man/man1
+# Completion: bash-completion's folder; zsh's vendor folder under /usr (as
+# Debian's zsh reads it), its site-functions elsewhere.
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 
 CC ?= cc
 PKGS = ncursesw libseccomp libcap-ng inih
@@ -54,7 +58,7 @@ endif
 PKG_CFLAGS += -pthread
 PKG_LIBS += -pthread
 
-.PHONY: FORCE all clean install install-apparmor uninstall test test-deps test-unit test-hosts bench sanitize run lint lint-deps
+.PHONY: FORCE all clean deb install install-apparmor uninstall test test-deps test-unit test-hosts test-load test-deb test-apparmor bench sanitize run lint lint-deps
 
 # The microvm rung's guest init (src/vm/init.c) runs as PID 1 of a guest
 # that has no libraries of its own: it is built static, and only where
@@ -79,6 +83,8 @@ build/%.o: src/%.c $(HDRS) | build
 build/prefix.stamp: FORCE | build
 	@echo '$(SHAREDIR)' | cmp -s - $@ || echo '$(SHAREDIR)' > $@
 build/config.o build/san/config.o: build/prefix.stamp
+# inprocess.c builds the app server's source in (.incbin)
+build/inprocess.o build/san/inprocess.o build/lint/inprocess.o: src/app_server.py
 FORCE:
 
 build/san/%.o: src/%.c $(HDRS) | build/san
@@ -110,7 +116,17 @@ test-unit: build/unit
 
 # The suite drives the TUI through tmux, drops to uid 65534 with setpriv and
 # runs the snippets with Debian's python3.
-TEST_TOOLS = tmux:tmux setpriv:util-linux /usr/bin/python3:python3 pgrep:procps
+# The CI reports are checked with xmllint (JUnit against tests/junit.xsd)
+# and prove (TAP).
+TEST_TOOLS = tmux:tmux setpriv:util-linux /usr/bin/python3:python3 pgrep:procps xmllint:libxml2-utils prove:perl
+# What the CI-report tests use when they can have it (they skip, saying
+# why, without): the JSON schema's validator (python3-jsonschema, checked
+# apart), zsh for completion, chromium for the HTML report's screenshot.
+# lintian, mmdebstrap and dpkg-shlibdeps for the .deb's test (tests/deb_test.sh).
+# srt (sandbox-runtime) is an npm package (npm itself from Debian where
+# there is none); it runs its sandbox with bubblewrap, ripgrep and socat
+SRT_PKGS = bubblewrap ripgrep socat
+TEST_EXTRA = zsh:zsh chromium:chromium lintian:lintian mmdebstrap:mmdebstrap dpkg-shlibdeps:dpkg-dev
 # The microvm rung's tests need QEMU and a guest kernel: installed when root
 # (tests/microvm_test.sh skips, saying why, where they are missing).
 MICROVM_PKGS = qemu-system-x86 linux-image-amd64
@@ -125,6 +141,16 @@ test-deps:
 			echo "containment-lab: the tests need:$$missing; run:  sudo apt-get install -y$$missing"; exit 1; \
 		fi; \
 	fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		missing=""; /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
+		for t in $(TEST_EXTRA); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t##*:}"; done; \
+		if [ -n "$$missing" ]; then \
+			echo "containment-lab: installing$$missing for the CI-report tests"; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1; } || \
+			echo "containment-lab: could not install$$missing: those checks will say skipped"; \
+		fi; \
+	fi; \
 	if ! command -v runsc >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "containment-lab: installing runsc for the gvisor rung's tests"; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runsc >/dev/null 2>&1 || \
@@ -137,6 +163,14 @@ test-deps:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MICROVM_PKGS) >/dev/null 2>&1 || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(MICROVM_PKGS) >/dev/null 2>&1; } || \
 		echo "containment-lab: could not install $(MICROVM_PKGS): the microvm tests will be skipped"; \
+	fi
+	@if ! command -v srt >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		pkgs="$(SRT_PKGS)"; command -v npm >/dev/null || pkgs="$$pkgs npm"; \
+		echo "containment-lab: installing srt (npm's @anthropic-ai/sandbox-runtime, with $$pkgs) for audit's srt card"; \
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null 2>&1 || \
+		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null 2>&1; }; } && \
+		timeout 300 npm install -g --no-audit --no-fund @anthropic-ai/sandbox-runtime >/dev/null 2>&1 || \
+		echo "containment-lab: srt could not be installed: audit's srt checks will say skipped"; \
 	fi
 
 test: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe $(VM_INIT)
@@ -153,6 +187,26 @@ build/hosts-init: tests/hosts/init.c | build
 
 test-hosts: containment-lab $(HOSTS_INIT)
 	tests/hosts/run.sh
+
+# `make test-deb`: the .deb built, lintian, apt-get install in a fresh
+# Debian 12 root (mmdebstrap) and the installed lab's matrix there
+# (tests/deb_test.sh, 6-15 min: a download and a matrix); not in `make test`,
+# which stays well under 10 minutes. .ci/run runs it.
+test-deb: test-deps containment-lab
+	tests/deb_test.sh
+
+# `make test-apparmor`: the AppArmor profile compiled by AppArmor 4's parser
+# (Ubuntu 23.10+'s userns rule), fetched from Debian's archive into build/aa4
+# (tests/apparmor_test.sh); skipped, saying why, without the archive.
+test-apparmor:
+	tests/apparmor_test.sh
+
+# `make test-load`: the class server (tests/load_test.sh): 30 labs of 30
+# uids run `matrix` at once, sharing the machine through [safety] slots
+# (CL_LOAD_SLOTS, 4); every cell as the truth table says, nothing left
+# behind. Long (tens of minutes on 2 cores): not part of `make test`.
+test-load: containment-lab
+	tests/load_test.sh
 
 # `make lint`: the program and the probe built with -Werror (in build/lint,
 # apart from the normal build), clang-tidy's bugprone-* and clang-analyzer-*
@@ -212,6 +266,13 @@ lint: lint-deps build/lint/containment-lab build/lint/syscall_probe build/lint/u
 	[ $$fmt = 0 ] || echo "lint: files differ from .clang-format (above; clang-format -i FILE fixes them)"; \
 	[ $$tidy = 0 ] && [ $$fmt = 0 ] && echo "lint: clean"
 
+# `make deb`: build/containment-lab_VERSION_ARCH.deb, made with dpkg-deb
+# from a staged install for /usr in a copy of the tree (packaging/deb.sh
+# says what goes where); tests/deb_test.sh runs lintian on it and installs
+# it in a fresh Debian root.
+deb:
+	packaging/deb.sh build
+
 bench: containment-lab
 	tests/bench.sh
 
@@ -222,8 +283,14 @@ install: containment-lab $(VM_INIT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/snippets $(DESTDIR)$(MANDIR)
 	install -m 0755 containment-lab $(DESTDIR)$(BINDIR)/containment-lab
 	install -m 0644 snippets/*.py snippets/*.csv $(DESTDIR)$(SHAREDIR)/snippets/
+	install -d $(DESTDIR)$(SHAREDIR)/snippets/audit
+	install -m 0644 snippets/audit/*.py $(DESTDIR)$(SHAREDIR)/snippets/audit/
 	install -m 0644 layers.ini $(DESTDIR)$(SHAREDIR)/layers.ini
 	install -m 0644 docs/containment-lab.1 $(DESTDIR)$(MANDIR)/containment-lab.1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0644 completion/containment-lab.bash $(DESTDIR)$(BASHCOMPDIR)/containment-lab
+	install -m 0644 completion/_containment-lab $(DESTDIR)$(ZSHCOMPDIR)/_containment-lab
+	install -m 0644 docs/containment-lab.schema.json $(DESTDIR)$(SHAREDIR)/containment-lab.schema.json
 	$(if $(VM_INIT),install -m 0755 build/vm-init $(DESTDIR)$(SHAREDIR)/vm-init)
 	@if [ -e $(APPARMOR_RULE) ]; then $(MAKE) --no-print-directory install-apparmor; fi
 
@@ -246,6 +313,7 @@ install-apparmor:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/containment-lab $(DESTDIR)$(MANDIR)/containment-lab.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/containment-lab $(DESTDIR)$(ZSHCOMPDIR)/_containment-lab
 	rm -f $(DESTDIR)$(APPARMOR_DIR)/containment-lab
 	rm -rf $(DESTDIR)$(SHAREDIR)
 

@@ -1,7 +1,7 @@
 # lab:title: Plant a backdoor on the host
 # lab:threat: takeover
 # lab:layer: isolation
-# lab:consequence: A root cron job now sits on the host and would run the attacker's commands every minute: the machine and all it can reach are lost.
+# lab:consequence: {root:A root cron job now sits on the host: the attacker's commands run every minute; the machine and all it reaches are lost.|A cron entry of {who}'s now sits in the host's folder: the attacker's commands run as {who}, with all it can reach.}
 """Host takeover: try to reach out of the sandbox and change the host.
 
 Main move: create the file LAB_HOST_TARGET (a path on the host, outside the

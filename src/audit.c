@@ -143,6 +143,51 @@ void audit_argv_free(char **argv)
 	free(argv);
 }
 
+/* ---------------- firejail, wherever it is named ---------------- */
+
+/* Inside a PID namespace firejail says "an existing sandbox was detected"
+ * and runs the command without any sandboxing (firejail#380): it runs as a
+ * plain child of the lab instead (a subreaper that ends its tree). As a
+ * setuid program it needs the lab to be root: rootless, 1 and why. */
+static int firejail_outside(bool *outside_range, char *why, size_t whylen, char *note, size_t notelen)
+{
+	if (geteuid() != 0) {
+		snprintf(why, whylen,
+		         "firejail is setuid root, and the range's user namespace (the lab is rootless) ignores "
+		         "setuid bits: it cannot run inside the range");
+		return 1;
+	}
+	*outside_range = true;
+	snprintf(note, notelen,
+	         "the range could not surround it: inside a PID namespace firejail detects \"an existing "
+	         "sandbox\" and runs the command unsandboxed, so it runs as a plain child of the lab "
+	         "(a subreaper that ends its tree)");
+	return 0;
+}
+
+static bool is_firejail(const char *arg)
+{
+	const char *base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	if (!strcmp(base, "firejail"))
+		return true;
+	/* a link to it (/usr/local/bin/firejail -> ...) by what it points at */
+	char real[PATH_MAX];
+	if (!strchr(arg, '/') || !realpath(arg, real))
+		return false;
+	base = strrchr(real, '/');
+	return base && !strcmp(base + 1, "firejail");
+}
+
+int audit_custom(char *const *wrapper, bool *outside_range, char *why, size_t whylen, char *note, size_t notelen)
+{
+	/* the words before {cmd}: a firejail behind sudo or env counts too */
+	for (int i = 0; wrapper[i] && strcmp(wrapper[i], "{cmd}") != 0; i++)
+		if (is_firejail(wrapper[i]))
+			return firejail_outside(outside_range, why, whylen, note, notelen);
+	return 0;
+}
+
 /* ---------------- presets ---------------- */
 
 const char *const audit_preset_names[] = {"bwrap", "firejail", "srt", "runsc", "lab", NULL};
@@ -170,9 +215,19 @@ static bool on_path(const char *tool)
 /* bubblewrap with the lesson's four layers as far as its flags go: every
  * namespace (network included), a new session, no capabilities, a minimal
  * read-only view (/usr and the merged-/usr links, a fresh /proc and /dev,
- * a private /tmp, the work folder read-only) and a cleared environment
- * with the task's inputs set again. bwrap has no resource limits. */
-static const char *const preset_bwrap[] = {"bwrap",
+ * a private /tmp, the work folder read-only), started from an environment
+ * that holds only the task's inputs. --clearenv alone is not enough: it
+ * clears the child's environment, not bwrap's own, and bwrap's PID 1 in
+ * the sandbox shows it in /proc/1/environ (bubblewrap#725). bwrap has no
+ * resource limits. */
+static const char *const preset_bwrap[] = {"env",
+                                           "-i",
+                                           "PATH=/usr/bin",
+                                           "LAB_DATA={LAB_DATA}",
+                                           "LAB_ATTACKER={LAB_ATTACKER}",
+                                           "LAB_API={LAB_API}",
+                                           "LAB_HOST_TARGET={LAB_HOST_TARGET}",
+                                           "bwrap",
                                            "--unshare-all",
                                            "--die-with-parent",
                                            "--new-session",
@@ -204,22 +259,6 @@ static const char *const preset_bwrap[] = {"bwrap",
                                            "{dir}",
                                            "--chdir",
                                            "{dir}",
-                                           "--clearenv",
-                                           "--setenv",
-                                           "PATH",
-                                           "/usr/bin",
-                                           "--setenv",
-                                           "LAB_DATA",
-                                           "{LAB_DATA}",
-                                           "--setenv",
-                                           "LAB_ATTACKER",
-                                           "{LAB_ATTACKER}",
-                                           "--setenv",
-                                           "LAB_API",
-                                           "{LAB_API}",
-                                           "--setenv",
-                                           "LAB_HOST_TARGET",
-                                           "{LAB_HOST_TARGET}",
                                            "{cmd}",
                                            NULL};
 
@@ -309,28 +348,25 @@ int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, b
 			snprintf(why, whylen, "%s is not installed (%s)", presets[i].tool, presets[i].install);
 			return 1;
 		}
-		if (!strcmp(name, "firejail") && geteuid() != 0) {
-			snprintf(
-			    why, whylen,
-			    "firejail is setuid root, and the range's user namespace (the lab is rootless) ignores "
-			    "setuid bits: it cannot run inside the range");
+		if (!strcmp(name, "firejail") && firejail_outside(outside_range, why, whylen, note, notelen))
 			return 1;
-		}
-		if (!strcmp(name, "firejail")) {
-			/* inside a PID namespace firejail says "an existing sandbox was
-			 * detected" and runs the command without any sandboxing */
-			*outside_range = true;
-			snprintf(
-			    note, notelen,
-			    "the range could not surround it: inside a PID namespace firejail detects \"an existing "
-			    "sandbox\" and runs the command unsandboxed, so it runs as a plain child of the lab "
-			    "(a subreaper that ends its tree); --private replaces the passwd entry's home, not $HOME");
-		}
+		if (!strcmp(name, "firejail"))
+			str_append(note, notelen, "; --private replaces the passwd entry's home, not $HOME");
 		if (!strcmp(name, "runsc"))
 			snprintf(note, notelen,
 			         "gVisor keeps the snippet's processes inside its Sentry: the lab counts none of them, "
 			         "and the memory it sees is the Sentry's whole footprint, gVisor's own included");
 		*argv = dup_argv(presets[i].argv);
+		/* started by env -i, whose PATH is the sandbox's: bwrap by its place */
+		for (char **a = *argv; !strcmp(name, "bwrap") && *a; a++)
+			if (!strcmp(*a, "bwrap")) {
+				char at[PATH_MAX];
+				if (on_path_at("bwrap", at, sizeof at)) {
+					free(*a);
+					*a = strdup(at);
+				}
+				break;
+			}
 		return 0;
 	}
 	return -1;
@@ -346,6 +382,17 @@ static const struct lab_result *find(const struct audit_card *c, enum lab_threat
 	return NULL;
 }
 
+/* The first attack of threat T that escaped, after AFTER (NULL: from the
+ * start): a threat may have several snippets on the card (exfiltration
+ * and dns-exfil; host-takeover, persist-hooks and daemon). */
+static const struct lab_result *escaped(const struct audit_card *c, enum lab_threat t, const struct lab_result *after)
+{
+	for (int i = after ? (int)(after - c->res) + 1 : 0; i < c->n; i++)
+		if (c->res[i].threat == t && c->res[i].verdict == VERDICT_ESCAPED)
+			return &c->res[i];
+	return NULL;
+}
+
 static bool legit_failed(const struct audit_card *c)
 {
 	const struct lab_result *r = find(c, THREAT_LEGIT);
@@ -356,37 +403,50 @@ static bool legit_failed(const struct audit_card *c)
 static void missing_layers(const struct audit_card *c, struct strbuf *b, const char *sep)
 {
 	int n = 0;
-	for (int l = 0; l < LAYER_COUNT; l++) {
-		const struct lab_result *r = find(c, lab_layers[l].threat);
-		if (!r || r->verdict != VERDICT_ESCAPED)
-			continue;
-		const struct lab_evidence *ev = &r->ev;
-		char a[32];
-		sb_printf(b, "%s%s missing — ", n++ ? sep : "", lab_layers[l].name);
-		switch (lab_layers[l].threat) {
-		case THREAT_SECRETS:
-			sb_printf(b, "the caller's secrets were readable inside: %s came out", ev->leaked);
-			break;
-		case THREAT_EXFIL:
-			/* the sink the verdict named: the attacker, else api.lab.test */
-			fmt_thousands(a, sizeof a, ev->attacker_bytes ? ev->attacker_bytes : ev->api_bytes);
-			sb_printf(b, "%s on the host's 127.0.0.1 received %s bytes%s",
-			          ev->attacker_bytes ? "the attacker" : "api.lab.test", a,
-			          (ev->attacker_bytes ? ev->attacker_got_canary : ev->api_got_canary)
-			              ? " with the customer data's canary row"
-			              : "");
-			break;
-		case THREAT_TAKEOVER:
-			sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host_target);
-			break;
-		case THREAT_RESOURCE:
-			/* over_caps' headline: "The bomb took N processes (cap M), ..." */
-			sb_puts(b, !strncmp(r->headline, "The bomb took ", 14) ? r->headline + 14 : r->headline);
-			break;
-		default:
-			break;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		for (const struct lab_result *first = escaped(c, lab_layers[l].threat, NULL), *r = first; r;
+		     r = escaped(c, lab_layers[l].threat, r)) {
+			const struct lab_evidence *ev = &r->ev;
+			char a[32];
+			if (r == first)
+				sb_printf(b, "%s%s missing — ", n++ ? sep : "", lab_layers[l].name);
+			else
+				sb_puts(b, "; ");
+			switch (lab_layers[l].threat) {
+			case THREAT_SECRETS:
+				sb_printf(b, "the caller's secrets were readable inside: %d of %d came out, from %s",
+				          ev->canaries_leaked, ev->canaries_planted, ev->leak_places);
+				break;
+			case THREAT_EXFIL:
+				/* the sink the verdict named: the attacker, else api.lab.test,
+				 * else the DNS zone (the headline says it) */
+				if (!ev->attacker_bytes && !ev->api_bytes) {
+					sb_puts(b, r->headline);
+					break;
+				}
+				fmt_thousands(a, sizeof a, ev->attacker_bytes ? ev->attacker_bytes : ev->api_bytes);
+				sb_printf(b, "%s on the host's 127.0.0.1 received %s bytes%s",
+				          ev->attacker_bytes ? "the attacker" : "api.lab.test", a,
+				          (ev->attacker_bytes ? ev->attacker_got_canary : ev->api_got_canary)
+				              ? " with the customer data's canary row"
+				              : "");
+				break;
+			case THREAT_TAKEOVER:
+				if (ev->host_target_written)
+					sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host_target);
+				else
+					sb_puts(b,
+					        r->headline); /* the work folder's plants, a process that outlived it */
+				break;
+			case THREAT_RESOURCE:
+				/* over_caps' headline: "The bomb took N processes (cap M), ..." */
+				sb_puts(b,
+				        !strncmp(r->headline, "The bomb took ", 14) ? r->headline + 14 : r->headline);
+				break;
+			default:
+				break;
+			}
 		}
-	}
 	if (n)
 		return;
 	/* "none" only when every attack gave a verdict and the legit task ran:
@@ -412,9 +472,10 @@ static void wrapper_line(const struct audit_card *c, struct strbuf *b)
 }
 
 static const char claim[] = "Every line rests on the lab's outside evidence (canaries in the output or at the "
-                            "attacker, the host target, the wrapper's process tree sampled against layers.ini's "
-                            "caps). CONTAINED means nothing came out; the lab cannot see which mechanism of the "
-                            "wrapper held it back.";
+                            "attacker, each named by the place it was read, the host target, the wrapper's tasks "
+                            "and memory as a limit counts them: a measuring cgroup of the lab's around it, or a "
+                            "/proc walk, against layers.ini's caps and its [audit] tolerance). CONTAINED means "
+                            "nothing came out; the lab cannot see which mechanism of the wrapper held it back.";
 static const char no_legit[] = "The legit task did not run OK: the wrapper may not run the code at all, so "
                                "CONTAINED below proves little.";
 
@@ -475,7 +536,7 @@ void audit_card_markdown(const struct audit_card *c)
 void audit_card_json(const struct audit_card *c)
 {
 	struct strbuf b = {0};
-	sb_puts(&b, "{\"audit\":");
+	sb_printf(&b, "{\"format\":%d,\"audit\":", REPORT_JSON_FORMAT);
 	sb_json_str(&b, c->name);
 	sb_puts(&b, ",\"wrapper\":[");
 	for (int i = 0; c->wrapper && c->wrapper[i]; i++) {
@@ -502,8 +563,13 @@ void audit_card_json(const struct audit_card *c)
 				sb_puts(&b, ",");
 			sb_json_str(&b, r->evidence[k]);
 		}
+		sb_printf(&b, "],\"cpu_proc_max_s\":");
+		if (r->ev.cpu_proc_seen)
+			sb_printf(&b, "%.3f", r->ev.cpu_proc_max_ms / 1000.0);
+		else
+			sb_puts(&b, "null");
 		sb_printf(&b,
-		          "],\"peak_procs\":%ld,\"peak_mem\":%llu,\"cpu_s\":%.3f,\"duration_ms\":%ld,"
+		          ",\"peak_procs\":%ld,\"peak_mem\":%llu,\"cpu_s\":%.3f,\"duration_ms\":%ld,"
 		          "\"canaries_leaked\":%d,\"attacker_bytes\":%llu,\"host_target_written\":%s}",
 		          r->ev.peak_procs, (unsigned long long)r->ev.peak_mem, r->ev.cpu_s, r->ev.duration_ms,
 		          r->ev.canaries_leaked, (unsigned long long)r->ev.attacker_bytes,
@@ -512,8 +578,7 @@ void audit_card_json(const struct audit_card *c)
 	sb_puts(&b, "],\"missing\":[");
 	int n = 0;
 	for (int l = 0; l < LAYER_COUNT; l++) {
-		const struct lab_result *r = find(c, lab_layers[l].threat);
-		if (r && r->verdict == VERDICT_ESCAPED) {
+		if (escaped(c, lab_layers[l].threat, NULL)) {
 			if (n++)
 				sb_puts(&b, ",");
 			sb_json_str(&b, lab_layers[l].key);

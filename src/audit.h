@@ -30,6 +30,10 @@ void audit_argv_free(char **argv);
 int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
                  size_t whylen, char *note, size_t notelen);
 extern const char *const audit_preset_names[]; /* NULL-terminated */
+/* A prefix of the caller's own, resolved: run as its preset would be. A
+ * firejail anywhere before {cmd} runs outside the range (*outside_range,
+ * note says why), or cannot run at all, rootless: 1 with why; else 0. */
+int audit_custom(char *const *wrapper, bool *outside_range, char *why, size_t whylen, char *note, size_t notelen);
 
 struct audit_card {
 	const char *name; /* the preset's name, or "custom" */

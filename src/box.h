@@ -16,6 +16,7 @@ struct box_sample {
 	long procs;
 	uint64_t mem;
 	uint64_t vm_peak;
+	int unseen; /* shared memory objects mapped whose pages the sum cannot see */
 };
 
 struct box_ops {
@@ -79,8 +80,9 @@ void box_child_fresh_proc(struct run *r);
 struct box_init {
 	pid_t main;
 	pid_t lab_as;
-	bool keep_stdio; /* the caller's terminal is the command's */
-	bool ipc_report; /* say "M BYTES" when the run's IPC memory no process maps changes (box_container.c) */
+	bool keep_stdio;  /* the caller's terminal is the command's */
+	bool ipc_report;  /* say "M BYTES" when the run's IPC memory no process maps changes (box_container.c) */
+	bool sock_report; /* ...and its sockets' buffers: the init is in the run's own network namespace */
 	void (*end_rest)(struct run *r);                      /* everything but the init (PID 1's kill(-1)) */
 	void (*reaped)(pid_t pid, void *ctx);                 /* another child of the init ended (optional) */
 	void (*finish)(struct run *r, int status, void *ctx); /* must not return */
@@ -104,5 +106,9 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 /* The box for a run: the Isolation layer's rung when it is on; with it
  * off every rung is the same container (the range, no Isolation). */
 const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers);
+
+/* lab_rung_ready's answers for the upper rungs (lab.h). */
+bool gvisor_ready(char *why, size_t cap);
+bool microvm_ready(const struct lab_config *cfg, char *why, size_t cap);
 
 #endif

@@ -32,6 +32,7 @@
 #include "layer.h"
 #include "proc.h"
 #include "rw_guard.h"
+#include "sockmem.h"
 #include "system.h"
 #include "util.h"
 
@@ -358,24 +359,44 @@ static uint64_t sysvipc_sum(const char *path, uint64_t (*fn)(const char *))
 
 /* No allocation here: the init runs this under the snippet's rlimits
  * (RLIMIT_AS among them), which the lab's own code must never depend on.
- * Messages: their bytes and a 48-byte header each (an empty message costs
- * one too), and each queue's own. */
-static uint64_t init_ipc_bytes(void)
+ * Messages: their bytes and a header each, a 48-byte struct msg_msg in a
+ * 64-byte slab object (an empty message costs one too), and each queue's
+ * own. With a network namespace of the run's own, what its sockets hold in
+ * kernel buffers too (sockmem.c). */
+static uint64_t init_ipc_bytes(bool sockets)
 {
 	uint64_t sum =
 	    sysvipc_sum("/proc/sysvipc/shm", shm_line_bytes) + sysvipc_sum("/proc/sysvipc/sem", sem_line_bytes);
 	struct msginfo mi;
 	if (msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi) >= 0)
-		sum += (uint64_t)mi.msgtql + (uint64_t)mi.msgmap * 48 + (uint64_t)mi.msgpool * 256;
+		sum += (uint64_t)mi.msgtql + (uint64_t)mi.msgmap * 64 + (uint64_t)mi.msgpool * 256;
+	bool complete;
+	if (sockets)
+		sum += sockmem_netns_bytes(&complete);
 	return sum;
 }
 
-static void init_report_ipc(struct run *r, uint64_t *last)
+static void init_report_ipc(struct run *r, const struct box_init *bi, uint64_t *last)
 {
-	uint64_t now = init_ipc_bytes();
+	uint64_t now = init_ipc_bytes(bi->sock_report);
 	if (now != *last)
 		run_report(r, "M %llu\n", (unsigned long long)now);
 	*last = now;
+}
+
+/* Who sent a signal we pass on, for the lab to name outside interference
+ * (run.c): "X SIG CODE PID UID" as our namespaces see it: pid 0 is a
+ * sender outside the run's PID namespace. The kernel fills the sender in
+ * for kill() and tgkill() (SI_USER, SI_TKILL), which no process can forge;
+ * a queued siginfo (SI_QUEUE) is the sender's own words. A few a run: a
+ * snippet that signals us in a loop must not fill the lab's memory. */
+static void init_report_sender(struct run *r, int sig, const siginfo_t *si)
+{
+	static int told;
+	if (told < 4) {
+		told++;
+		run_report(r, "X %d %d %d %u\n", sig, si->si_code, (int)si->si_pid, (unsigned)si->si_uid);
+	}
 }
 
 void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all)
@@ -396,7 +417,7 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 		siginfo_t si;
 		int sig = bi->ipc_report ? sigtimedwait(all, &si, &tick) : sigwaitinfo(all, &si);
 		if (sig < 0 && errno == EAGAIN)
-			init_report_ipc(r, &ipc_last);
+			init_report_ipc(r, bi, &ipc_last);
 		if (sig < 0)
 			continue;
 		if (sig == SIGTERM && si.si_code == SI_QUEUE && si.si_pid == bi->lab_as &&
@@ -413,6 +434,7 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 		if (sig != SIGCHLD && si.si_code == SI_KERNEL)
 			continue;
 		if (sig != SIGCHLD) {
+			init_report_sender(r, sig, &si);
 			kill(bi->main, sig);
 			continue;
 		}
@@ -463,8 +485,12 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		child_exec(r);
 	}
-	struct box_init bi = {
-	    .main = pid, .lab_as = 0, .ipc_report = true, .end_rest = end_rest_in_namespace, .finish = init_finish};
+	struct box_init bi = {.main = pid,
+	                      .lab_as = 0,
+	                      .ipc_report = true,
+	                      .sock_report = (run_layers_clone_flags(r) & CLONE_NEWNET) != 0,
+	                      .end_rest = end_rest_in_namespace,
+	                      .finish = init_finish};
 	box_init_loop(r, &bi, &all);
 }
 
@@ -629,6 +655,36 @@ static int take_host_folder(struct run *r, struct lab_evidence *ev)
 	return -1;
 }
 
+/* clone3's arguments (linux/sched.h's struct clone_args, v2 of it), kept
+ * here: that header and glibc's sched.h define the same flags twice. */
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size,
+	    cgroup;
+};
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/* The range's clone. With a v2 cgroup for the run, the kernel starts the
+ * child in it (clone3, CLONE_INTO_CGROUP, 5.7+), so that not one
+ * instruction of the sandbox runs outside it; a kernel without it (ENOSYS,
+ * E2BIG), or one that refuses the folder, gets the plain clone and the
+ * child moves itself in, as on v1. */
+static pid_t clone_into(struct run *r, unsigned long flags)
+{
+	if (r->cg.ops && r->cg.dir_fd >= 0) {
+		struct clone3_args a = {.flags = (flags & ~(unsigned long)CSIGNAL) | CLONE_INTO_CGROUP,
+		                        .exit_signal = flags & CSIGNAL,
+		                        .cgroup = (uint64_t)r->cg.dir_fd};
+		pid_t pid = (pid_t)syscall(SYS_clone3, &a, sizeof a);
+		if (pid > 0)
+			cgroup_born_in(&r->cg);
+		if (pid >= 0)
+			return pid;
+	}
+	return (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+}
+
 static int container_start(struct run *r, struct lab_evidence *ev)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
@@ -641,8 +697,11 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 	 * reaches the host's */
 	unsigned long flags =
 	    SIGCHLD | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | run_layers_clone_flags(r);
+	if (run_layers_place(r, ev) < 0)
+		return -1;
+	sockmem_probe();
 	fflush(NULL);
-	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+	pid_t pid = clone_into(r, flags);
 	if (pid < 0) {
 		int e = errno;
 		struct hostcheck h;
@@ -729,6 +788,39 @@ static uint64_t memfd_bytes(pid_t pid, struct seen_files *seen)
 	return sum;
 }
 
+/* Shared memory a process maps whose pages no /proc file of ours shows:
+ * shared anonymous memory (its object keeps every page a madvise() or a
+ * partial munmap() took out of the process's share) and memfds no
+ * descriptor of the run holds (the object's size is in its inode, which
+ * only /proc/PID/map_files reaches, and that takes CAP_SYS_ADMIN). A
+ * memory cgroup charges them; the lab's own sum cannot. */
+static int shmem_unseen(pid_t pid, const struct seen_files *seen)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%d/maps", pid);
+	FILE *f = fopen(p, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+	while (f && getline(&line, &cap, f) > 0) {
+		char perms[8] = "", path[64] = "";
+		unsigned long long ino = 0;
+		/* start-end perms offset dev inode path */
+		if (sscanf(line, "%*s %7s %*s %*s %llu %63s", perms, &ino, path) < 3 || perms[3] != 's')
+			continue;
+		bool memfd = strncmp(path, "/memfd:", 7) == 0;
+		bool held = false;
+		for (int i = 0; memfd && i < seen->n && !held; i++)
+			held = seen->ino[i] == (ino_t)ino;
+		if ((memfd && !held) || strcmp(path, "/dev/zero") == 0)
+			n++;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return n;
+}
+
 void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out)
 {
 	pid_t pids[512];
@@ -740,9 +832,11 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 	if (!memory)
 		return;
 	struct seen_files seen = {.n = 0};
+	for (int i = 0; i < n && i < 512; i++)
+		out->mem += memfd_bytes(pids[i], &seen);
 	for (int i = 0; i < n && i < 512; i++) {
 		char p[64];
-		out->mem += memfd_bytes(pids[i], &seen);
+		out->unseen += shmem_unseen(pids[i], &seen);
 		snprintf(p, sizeof p, "/proc/%d/smaps_rollup", pids[i]);
 		out->mem += proc_kb(p, "\nPss:");
 		snprintf(p, sizeof p, "/proc/%d/status", pids[i]);
@@ -783,6 +877,23 @@ const struct box_ops box_container = {
     .sample = container_sample,
     .observe = container_observe,
 };
+
+bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why, size_t cap)
+{
+	if ((rung == RUNG_GVISOR || rung == RUNG_MICROVM) && cfg->net_mode == NET_MODE_ALLOWLIST) {
+		snprintf(why, cap,
+		         "No-network's allowlist mode is built on the container rung only "
+		         "(--network-mode none runs this rung)");
+		return false;
+	}
+	if (rung == RUNG_GVISOR)
+		return gvisor_ready(why, cap);
+	if (rung == RUNG_MICROVM)
+		return microvm_ready(cfg, why, cap);
+	if (cap)
+		why[0] = '\0';
+	return true;
+}
 
 const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers)
 {

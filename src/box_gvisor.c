@@ -388,6 +388,55 @@ static bool find_runsc(char *out, size_t cap)
 	return found;
 }
 
+/* `runsc --version` exits 0 within 10 s: a file called runsc that is not
+ * gVisor (a stub, a directory, a broken install) is not a ready rung. */
+static bool runsc_answers(const char *runsc, int *status)
+{
+	*status = -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execl(runsc, "runsc", "--version", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		return false;
+	for (int i = 0; i < 1000; i++) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			return WIFEXITED(*status) && WEXITSTATUS(*status) == 0;
+		if (w < 0 && errno != EINTR)
+			return false;
+		struct timespec ts = {0, 10000000L}; /* 10 ms */
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL); /* ours, by PID */
+	waitpid(pid, status, 0);
+	*status = -1;
+	return false;
+}
+
+bool gvisor_ready(char *why, size_t cap)
+{
+	char runsc[PATH_MAX];
+	int status;
+	why[0] = '\0';
+	if (!find_runsc(runsc, sizeof runsc))
+		snprintf(why, cap, "runsc is not installed (apt-get install runsc)");
+	else if (!runsc_answers(runsc, &status))
+		snprintf(why, cap,
+		         "%.200s --version %s: it is not a working gVisor (apt-get install --reinstall runsc)", runsc,
+		         status < 0          ? "did not answer within 10 s"
+		         : WIFEXITED(status) ? "exited non-zero"
+		                             : "was killed by a signal");
+	return !why[0];
+}
+
 static void gv_free(struct run *r)
 {
 	struct gv_state *g = r->box_priv;
@@ -526,6 +575,24 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	struct gv_state *g = r->box_priv;
 	if (!g)
 		return;
+	/* the probe sandbox, started by the same runsc the same way, names the
+	 * kernel that served it; without that word nothing shows a sandbox ever
+	 * ran (a runsc that exits at once leaves a "contained" snippet that
+	 * never started), so the run cannot be judged */
+	if (!r->exec_mode && ev->started && !ev->kernel_release[0] && !ev->aborted) {
+		ev->started = false;
+		if (ev->timed_out || ev->safety_net)
+			snprintf(
+			    ev->error, sizeof ev->error,
+			    "the %s ended the run before runsc had started a sandbox the lab could see (its probe "
+			    "sandbox gave no word): nothing of the snippet is known to have run (a loaded machine?)",
+			    ev->timed_out ? "wall clock" : "safety net");
+		else
+			snprintf(ev->error, sizeof ev->error,
+			         "runsc never started a sandbox the lab could see: its probe sandbox gave no word (the "
+			         "snippet's runsc ended with status %d); is runsc working? (runsc --version)",
+			         ev->exit_signal ? 128 + ev->exit_signal : ev->exit_code);
+	}
 	ev->snippet_on_host = g->python_seen;
 	ev->host_scans = g->scans;
 	ev->host_procs = g->host_procs;

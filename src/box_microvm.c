@@ -24,7 +24,8 @@
  * lab's small internet (egress.h): the guest reaches the attacker and
  * api.lab.test there, and nothing of the host's network.
  *
- * The run folder is 0700 (decoy.c) and a root lab's QEMU is outside_uid:
+ * The run folder is 0700 (decoy.c) and a root lab's QEMU is the run's
+ * outside uid (Isolation's map_uid: a uid of the run's own, run_uid.h):
  * the supervisor opens what QEMU reads of it (the initramfs, the 9p
  * shares) while it is still the lab's uid, and QEMU is given those
  * descriptors as /proc/self/fd/N.
@@ -124,8 +125,8 @@ static int kernel_release_of(const char *path, char *out, size_t cap)
 	return ok;
 }
 
-static int find_kernel(const struct lab_config *cfg, char *path, size_t cap, char *release, size_t rcap,
-                       struct lab_evidence *ev)
+static int find_kernel(const struct lab_config *cfg, char *path, size_t cap, char *release, size_t rcap, char *err,
+                       size_t ecap)
 {
 	if (cfg->guest_kernel[0]) {
 		str_copy(path, cap, cfg->guest_kernel);
@@ -142,13 +143,13 @@ static int find_kernel(const struct lab_config *cfg, char *path, size_t cap, cha
 			pathf(path, cap, "/boot/%s", best);
 	}
 	if (!path[0] || access(path, R_OK) < 0) {
-		snprintf(ev->error, sizeof ev->error,
+		snprintf(err, ecap,
 		         "no guest kernel%s%.200s: apt-get install linux-image-amd64 or set [isolation] kernel",
 		         path[0] ? " readable at " : "", path);
 		return -1;
 	}
 	if (kernel_release_of(path, release, rcap) < 0) {
-		snprintf(ev->error, sizeof ev->error, "%.200s is not a bzImage with a version in its header", path);
+		snprintf(err, ecap, "%.200s is not a bzImage with a version in its header", path);
 		return -1;
 	}
 	return 0;
@@ -269,8 +270,11 @@ static void conf_block(const struct run *r, struct strbuf *b)
 		          (unsigned long long)l->memory, l->pids, l->cpu_time, (unsigned long long)l->file_size);
 		sb_printf(b, "limit open_files %ld\n", l->open_files);
 	}
+	/* the interpreter as the guest finds it: its real path in /usr (a link
+	 * outside /usr or "/usr/../" would name nothing there) */
+	char real[PATH_MAX];
 	for (int i = 0; r->argv[i]; i++)
-		sb_printf(b, "arg %s\n", r->argv[i]);
+		sb_printf(b, "arg %s\n", i == 0 && realpath(r->argv[0], real) ? real : r->argv[i]);
 	sb_printf(b, "cwd %s\n", r->workdir);
 }
 
@@ -349,7 +353,7 @@ struct sup {
 	size_t have;
 	char qerr[240];
 	size_t qerr_len;
-	bool said_kernel, said_status, said_error;
+	bool said_kernel, said_status, said_error, said_cgroup;
 	bool debug;
 	long tsc_khz;
 	int share_fd[3], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
@@ -371,11 +375,13 @@ static pid_t spawn_qemu(struct sup *s)
 		struct sigaction dfl = {.sa_handler = SIG_DFL};
 		sigaction(SIGTERM, &dfl, NULL);
 		/* A QEMU bug (virtio, 9p, slirp) must not hand out the lab's
-		 * root: a root lab runs it as [isolation] outside_uid, with no
+		 * root: a root lab runs it as the sandbox's outside uid (a uid
+		 * of the run's own unless layers.ini names one), with no
 		 * capabilities and no way back */
 		if (geteuid() == 0) {
-			uid_t u = (uid_t)s->r->cfg->outside_uid;
-			if (setgroups(0, NULL) < 0 || setresgid(u, u, u) < 0 || setresuid(u, u, u) < 0)
+			uid_t u = (uid_t)s->r->map_uid;
+			gid_t g = (gid_t)s->r->map_gid;
+			if (setgroups(0, NULL) < 0 || setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0)
 				_exit(127);
 		}
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -423,6 +429,13 @@ static void on_frame(struct sup *s, char type, const char *data, size_t n)
 		if (!s->said_kernel)
 			put_line(r->rep[1], "T\n", 2); /* the snippet starts now: its wall clock too */
 		s->said_kernel = true;
+		return;
+	}
+	if (data[0] == 'C' && !s->said_cgroup && !s->said_status) {
+		/* the guest cgroup's figures, once, before the status: for
+		 * observe(), beside the kernel's line */
+		put_line(r->sync[1], data, n);
+		s->said_cgroup = true;
 		return;
 	}
 	if (data[0] == 'S')
@@ -698,37 +711,66 @@ static void microvm_kill(struct run *r, bool hard)
 	kill(r->child_pid, SIGKILL);
 }
 
+/* The guest sees the host's /usr only: python must really be in it, not
+ * "/usr/../tmp/..." or a link in /usr that points elsewhere. */
+static bool under_usr(const char *path)
+{
+	char real[PATH_MAX];
+	return realpath(path, real) && !strncmp(real, "/usr/", 5);
+}
+
+/* What the rung needs from the host, found once for the readiness check
+ * (`matrix --rung all`) and for each run. */
+struct vm_parts {
+	char qemu[PATH_MAX], kernel[PATH_MAX], release[64], init[PATH_MAX];
+};
+
+/* 0, or -1 with what is missing and what to install in why. */
+static int find_parts(const struct lab_config *cfg, const char *python, struct vm_parts *p, char *why, size_t cap)
+{
+	if (!find_qemu(p->qemu, sizeof p->qemu)) {
+		snprintf(why, cap,
+		         QEMU " not found on PATH: apt-get install qemu-system-x86 (the microvm rung runs the "
+		              "snippet in a QEMU microVM)");
+		return -1;
+	}
+	if (find_kernel(cfg, p->kernel, sizeof p->kernel, p->release, sizeof p->release, why, cap) < 0)
+		return -1;
+	if (find_init(p->init, sizeof p->init) < 0) {
+		snprintf(why, cap,
+		         "the guest's init (%.200s) is missing: `make build/vm-init` builds it (it needs static "
+		         "glibc: apt-get install libc6-dev)",
+		         p->init);
+		return -1;
+	}
+	if (!under_usr(python)) {
+		snprintf(why, cap, "the microVM sees only the host's /usr: [paths] python (%.200s) is not under /usr",
+		         python);
+		return -1;
+	}
+	return 0;
+}
+
+bool microvm_ready(const struct lab_config *cfg, char *why, size_t cap)
+{
+	struct vm_parts p;
+	why[0] = '\0';
+	return find_parts(cfg, cfg->python, &p, why, cap) == 0;
+}
+
 static int microvm_start(struct run *r, struct lab_evidence *ev)
 {
-	char kernel[PATH_MAX], release[64], init[PATH_MAX], qemu[PATH_MAX], initrd[PATH_MAX + 32];
+	char initrd[PATH_MAX + 32];
 	if (r->exec_mode || !r->have_decoys) {
 		snprintf(ev->error, sizeof ev->error,
 		         "exec on the microvm rung is not built yet: use `run`, or exec with --rung container");
 		return -1;
 	}
-	if (!find_qemu(qemu, sizeof qemu)) {
-		snprintf(ev->error, sizeof ev->error,
-		         QEMU " not found on PATH: apt-get install qemu-system-x86 (the microvm rung runs the "
-		              "snippet in a QEMU microVM)");
+	static struct vm_parts vp; /* large, like the supervisor's state below */
+	if (find_parts(r->cfg, r->argv[0], &vp, ev->error, sizeof ev->error) < 0)
 		return -1;
-	}
-	if (find_kernel(r->cfg, kernel, sizeof kernel, release, sizeof release, ev) < 0)
-		return -1;
-	if (find_init(init, sizeof init) < 0) {
-		snprintf(ev->error, sizeof ev->error,
-		         "the guest's init (%.200s) is missing: `make build/vm-init` builds it (it needs static "
-		         "glibc: apt-get install libc6-dev)",
-		         init);
-		return -1;
-	}
-	if (strncmp(r->argv[0], "/usr/", 5) != 0) {
-		snprintf(ev->error, sizeof ev->error,
-		         "the microVM sees only the host's /usr: [paths] python (%.200s) must be under /usr",
-		         r->argv[0]);
-		return -1;
-	}
 	pathf(initrd, sizeof initrd, "%s/initramfs.cpio", r->d.dir);
-	if (write_initramfs(r, initrd, init, release, ev) < 0)
+	if (write_initramfs(r, initrd, vp.init, vp.release, ev) < 0)
 		return -1;
 	if (pipe2(r->rep, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 || pipe2(r->sync, O_CLOEXEC) < 0) {
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
@@ -739,8 +781,8 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 	s.r = r;
 	s.accel = kvm_usable() ? "kvm" : "tcg";
 	s.serial = s.err = -1;
-	str_copy(s.qemu, sizeof s.qemu, qemu);
-	str_copy(s.kernel, sizeof s.kernel, kernel);
+	str_copy(s.qemu, sizeof s.qemu, vp.qemu);
+	str_copy(s.kernel, sizeof s.kernel, vp.kernel);
 	str_copy(s.initrd, sizeof s.initrd, initrd);
 	s.debug = getenv("LAB_VM_DEBUG") != NULL;
 	s.tsc_khz = host_tsc_khz();
@@ -774,16 +816,46 @@ static void microvm_sample(const struct run *r, bool memory, struct box_sample *
 	*out = (struct box_sample){0};
 }
 
-/* The guest's init named its kernel before the snippet existed. */
+/* "C memory.peak pids.peak oom_kill memory.max-events pids.max-events
+ * usage_usec" from the guest's init (vm/init.c report_cgroup): the
+ * snippet's processes and memory as the guest kernel counted them, which
+ * the host cannot see. -1 is a file that kernel does not have. */
+static void take_guest_cgroup(const char *line, struct lab_evidence *ev)
+{
+	long long mem, pids, oom, memmax, pidsmax, usec;
+	if (sscanf(line, "C %lld %lld %lld %lld %lld %lld", &mem, &pids, &oom, &memmax, &pidsmax, &usec) != 6 ||
+	    mem < 0)
+		return;
+	ev->guest_measured = true;
+	ev->peak_mem = (uint64_t)mem;
+	ev->peak_mem_from_cgroup = true;
+	ev->peak_mem_sampled = false;
+	if (pids >= 0)
+		ev->peak_procs = pids;
+	ev->oom_kills = oom > 0 ? oom : 0;
+	ev->mem_failcnt = memmax > 0 ? memmax : 0;
+	ev->pids_max_events = pidsmax > 0 ? pidsmax : 0;
+	if (usec >= 0)
+		ev->cpu_s = (double)usec / 1e6;
+}
+
+/* The guest's init named its kernel before the snippet existed, and what
+ * the snippet's cgroup took after it ended. */
 static void microvm_observe(struct run *r, struct lab_evidence *ev)
 {
-	char line[256] = "", rel[64] = "?", id[40] = "", accel[8] = "?";
+	char line[512] = "", rel[64] = "?", id[40] = "", accel[8] = "?";
 	ev->snippet_on_host = false;
+	size_t have = 0;
 	if (r->sync[0] >= 0) {
 		fcntl(r->sync[0], F_SETFL, O_NONBLOCK);
-		ssize_t n = read(r->sync[0], line, sizeof line - 1);
-		line[n > 0 ? n : 0] = '\0';
+		for (ssize_t n;
+		     have < sizeof line - 1 && (n = read(r->sync[0], line + have, sizeof line - 1 - have)) > 0;)
+			have += (size_t)n;
 	}
+	line[have] = '\0';
+	const char *c = strstr(line, "\nC ");
+	if (c)
+		take_guest_cgroup(c + 1, ev);
 	int pos = 0;
 	if (sscanf(line, "K %63s %39s %7s %n", rel, id, accel, &pos) >= 3) {
 		str_copy(ev->kernel_release, sizeof ev->kernel_release, rel);
@@ -793,6 +865,8 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	bool why = pos > 0 && line[pos];
 	run_mech_add(ev, "microVM: QEMU microvm, guest kernel %s, %s%s%s, 9p /usr ro", rel, accel, why ? " " : "",
 	             why ? line + pos : "");
+	if (r->root_lab)
+		run_mech_add(ev, "QEMU as uid %ld (%s), no capabilities, no_new_privs", r->map_uid, r->map_why);
 	if (run_on(r, LAYER_NETWORK))
 		run_mech_add(ev, "microVM without a NIC");
 	else
@@ -801,6 +875,8 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	if (run_on(r, LAYER_LIMITS))
 		run_mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
 		             (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
+	if (ev->guest_measured)
+		run_mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
 }
 
 const struct box_ops box_microvm = {

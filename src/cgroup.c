@@ -39,6 +39,8 @@
 #endif
 
 #define CG_BASE "containment-lab"
+/* how long a run's folder may stay busy with tasks dying (cg_rmdir_wait) */
+#define CG_RMDIR_MS 5000
 
 static int cg_write(const char *dir, const char *file, const char *val)
 {
@@ -51,6 +53,20 @@ static int cg_write(const char *dir, const char *file, const char *val)
 	if (fclose(f) != 0 && !r)
 		r = -errno;
 	return r;
+}
+
+/* rmdir() a run's folder once its last task has left it. The lab killed
+ * them all before; on a loaded machine a killed task may take a good
+ * while to be scheduled and pass through exit, and until then the folder
+ * is busy (EBUSY). Given up after LIMIT_MS: the next lab's sweep takes it. */
+static void cg_rmdir_wait(const char *dir, long limit_ms)
+{
+	long end = monotonic_ms() + limit_ms;
+	for (useconds_t nap = 1000; rmdir(dir) < 0 && errno == EBUSY && monotonic_ms() < end;) {
+		usleep(nap);
+		if (nap < 20000)
+			nap *= 2;
+	}
 }
 
 static long long cg_read_ll(const char *dir, const char *file)
@@ -135,9 +151,17 @@ static int v1_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 		if ((r = mkdir_run(cg->path[i], sizeof cg->path[i], hier, run)) < 0)
 			return r;
 	}
+	if (!lim)
+		return 0; /* measuring only: a new cgroup has no limits */
 	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
 	if ((r = cg_write(cg->path[CG_V1_MEMORY], "memory.limit_in_bytes", val)) < 0)
 		return r;
+	/* v1 charges TCP buffers only to a cgroup given a TCP limit of its
+	 * own, before its first socket: without one, bytes parked in the
+	 * run's own loopback connections are in no figure and under no cap
+	 * (v2 charges them to memory.current). A kernel without the file
+	 * leaves them so; the sampler's socket figure is then all there is. */
+	cg_write(cg->path[CG_V1_MEMORY], "memory.kmem.tcp.limit_in_bytes", val);
 	snprintf(val, sizeof val, "%ld", lim->pids);
 	if ((r = cg_write(cg->path[CG_V1_PIDS], "pids.max", val)) < 0)
 		return r;
@@ -175,7 +199,14 @@ static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 		ev->peak_mem = (uint64_t)v;
 		ev->peak_mem_from_cgroup = true;
 	}
+	/* TCP buffers are a count of their own in v1, not in max_usage: the
+	 * run held both at once at worst */
+	if (ev->peak_mem_from_cgroup &&
+	    (v = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.kmem.tcp.max_usage_in_bytes")) > 0)
+		ev->peak_mem += (uint64_t)v;
 	ev->mem_failcnt = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.failcnt");
+	if ((v = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.kmem.tcp.failcnt")) > 0)
+		ev->mem_failcnt = (ev->mem_failcnt > 0 ? ev->mem_failcnt : 0) + v;
 	ev->oom_kills = cg_read_key(cg->path[CG_V1_MEMORY], "memory.oom_control", "oom_kill");
 	if ((v = cg_read_ll(cg->path[CG_V1_PIDS], "pids.peak")) > 0)
 		ev->peak_procs = v - 1; /* the run's init is one of them */
@@ -193,8 +224,7 @@ static void v1_destroy(struct lab_cgroup *cg)
 	for (int i = 0; i < CG_V1_COUNT; i++) {
 		if (!cg->path[i][0])
 			continue;
-		for (int t = 0; t < 100 && rmdir(cg->path[i]) < 0 && errno == EBUSY; t++)
-			usleep(1000);
+		cg_rmdir_wait(cg->path[i], CG_RMDIR_MS);
 	}
 }
 
@@ -400,6 +430,8 @@ static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	str_copy(cg->base, sizeof cg->base, base.dir);
 	if ((r = mkdir_run(cg->path[0], sizeof cg->path[0], base.dir, run)) < 0)
 		return r;
+	if (!lim)
+		return 0; /* measuring only: a new cgroup has no limits */
 	snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory);
 	if ((r = cg_write(cg->path[0], "memory.max", val)) < 0)
 		return r;
@@ -411,11 +443,13 @@ static int v2_create(struct lab_cgroup *cg, const struct lab_limits *lim, const 
 	return base.cpu ? cg_write(cg->path[0], "cpu.max", val) : 0;
 }
 
-/* v2 has no per-thread file outside threaded subtrees: cgroup.procs it is
- * (clone3's CLONE_INTO_CGROUP would avoid the move; not done yet). The
- * kernel checks the opener's credentials, the lab's, for the move. */
+/* The folder itself, for clone3's CLONE_INTO_CGROUP (5.7+): the kernel
+ * starts the sandbox in it. Where clone3 cannot, cgroup.procs it is (v2 has
+ * no per-thread file outside threaded subtrees); the kernel checks the
+ * opener's credentials, the lab's, for the move. */
 static int v2_open_attach(struct lab_cgroup *cg)
 {
+	cg->dir_fd = open(cg->path[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return open_attach_file(cg, cg->path[0], "cgroup.procs");
 }
 
@@ -442,8 +476,7 @@ static void v2_kill_all(struct lab_cgroup *cg)
 
 static void v2_destroy(struct lab_cgroup *cg)
 {
-	for (int t = 0; t < 100 && rmdir(cg->path[0]) < 0 && errno == EBUSY; t++)
-		usleep(1000);
+	cg_rmdir_wait(cg->path[0], CG_RMDIR_MS);
 }
 
 static const struct cgroup_ops v2_ops = {"cgroup-v2", v2_create, v2_open_attach, v2_read, v2_kill_all, v2_destroy};
@@ -466,8 +499,7 @@ void cgroup_sweep(bool (*owner_gone)(const char *run))
 			 * outlived it: the safety net ends it now */
 			if (rmdir(p) < 0 && errno == EBUSY)
 				cgroup_kill_path(p);
-			for (int t = 0; t < 50 && rmdir(p) < 0 && errno == EBUSY; t++)
-				usleep(1000);
+			cg_rmdir_wait(p, CG_RMDIR_MS);
 		}
 		if (d)
 			closedir(d);
@@ -501,6 +533,7 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 	}
 	for (int i = 0; i < CG_V1_COUNT; i++)
 		cg->attach_fd[i] = cg->lock_fd[i] = -1;
+	cg->dir_fd = -1;
 	int r = ops->create(cg, lim, run);
 	/* a lab in another PID namespace cannot see our pid: the lock, not
 	 * the pid, tells its sweep that this cgroup's run is alive */
@@ -527,6 +560,21 @@ int cgroup_setup(struct lab_cgroup *cg, const struct lab_limits *lim, const char
 	return 0;
 }
 
+void cgroup_figures(const struct lab_cgroup *cg, struct cgroup_figures *f)
+{
+	bool v2 = cg->ops == &v2_ops;
+	const char *mem = v2 ? cg->path[0] : cg->path[CG_V1_MEMORY], *pids = v2 ? cg->path[0] : cg->path[CG_V1_PIDS];
+	*f = (struct cgroup_figures){.pids_peak = -1, .mem_peak = -1, .oom_kills = -1};
+	if (!cg->ops)
+		return;
+	f->pids_peak = cg_read_ll(pids, "pids.peak");
+	f->mem_peak = cg_read_ll(mem, v2 ? "memory.peak" : "memory.max_usage_in_bytes");
+	f->oom_kills =
+	    v2 ? cg_read_key(mem, "memory.events", "oom_kill") : cg_read_key(mem, "memory.oom_control", "oom_kill");
+	str_copy(f->mem_dir, sizeof f->mem_dir, mem);
+	str_copy(f->pids_dir, sizeof f->pids_dir, pids);
+}
+
 void cgroup_close_attach(struct lab_cgroup *cg)
 {
 	for (int i = 0; i < cg->n_attach; i++)
@@ -536,9 +584,23 @@ void cgroup_close_attach(struct lab_cgroup *cg)
 		}
 }
 
+void cgroup_born_in(struct lab_cgroup *cg)
+{
+	cgroup_close_attach(cg);
+	cg->n_attach = 0;
+	if (cg->dir_fd > 2)
+		close(cg->dir_fd);
+	cg->dir_fd = -1;
+	cg->born_in = true;
+	str_append(cg->how, sizeof cg->how, " (the sandbox started in it: clone3 CLONE_INTO_CGROUP)");
+}
+
 void cgroup_teardown(struct lab_cgroup *cg)
 {
 	cgroup_close_attach(cg);
+	if (cg->ops && cg->dir_fd > 2) /* a struct never set up holds zeros, not descriptors */
+		close(cg->dir_fd);
+	cg->dir_fd = -1;
 	if (cg->ops)
 		cg->ops->destroy(cg);
 	for (int i = 0; cg->ops && i < CG_V1_COUNT; i++)

@@ -36,7 +36,7 @@ void config_defaults(struct lab_config *cfg)
 		cfg->layer_default[i] = true;
 	cfg->tmp_size = 64ull << 20;
 	str_copy(cfg->hostname, sizeof cfg->hostname, "sandbox");
-	cfg->outside_uid = 65534;
+	cfg->outside_uid = LAB_OUTSIDE_UID_AUTO; /* a uid of each run's own (run_uid.h) */
 	const char *allow[] = {"PATH", "LANG", "LC_ALL", "TZ"};
 	for (size_t i = 0; i < sizeof allow / sizeof *allow; i++)
 		str_copy(cfg->env_allow[cfg->n_env_allow++], LAB_ENV_NAME_MAX, allow[i]);
@@ -55,6 +55,7 @@ void config_defaults(struct lab_config *cfg)
 	};
 	cfg->safety_timeout_ms = 30000;
 	cfg->safety_output = 1 << 20;
+	cfg->audit_tolerance_pct = 10;
 	str_copy(cfg->python, sizeof cfg->python, "/usr/bin/python3");
 }
 
@@ -207,7 +208,9 @@ enum key_kind {
 	KEY_MS,        /* long milliseconds, written as a duration */
 	KEY_SECONDS,   /* long whole seconds (rounded up), written as a duration */
 	KEY_COUNT,     /* long, decimal */
+	KEY_UID,       /* long: "auto" (LAB_OUTSIDE_UID_AUTO) or a uid, decimal */
 	KEY_CORES,     /* double */
+	KEY_PERCENT,   /* long whole percent, "10%" or "10" */
 	KEY_HOSTNAME,  /* char[]: one word */
 	KEY_RUNG,      /* int: a rung of the isolation ladder, by name */
 	KEY_NAMES,     /* the env allow-list */
@@ -237,8 +240,9 @@ static const struct config_key config_keys[] = {
     {"layers", "limits", KEY_LAYER, 0, 0, FIELD(layer_default[LAYER_LIMITS]), "on or off"},
     {"isolation", "tmp_size", KEY_SIZE, 1 << 20, 16.0 * (1 << 30), FIELD(tmp_size), "a size like 64M"},
     {"isolation", "hostname", KEY_HOSTNAME, 0, 0, FIELD(hostname), "a host name without spaces or '/'"},
-    {"isolation", "outside_uid", KEY_COUNT, 1, 4294967294.0, FIELD(outside_uid), "an unprivileged uid like 65534"},
-    {"isolation", "rung", KEY_RUNG, 0, 0, FIELD(rung), "container, gvisor or microvm"},
+    {"isolation", "outside_uid", KEY_UID, 1, 4294967294.0, FIELD(outside_uid),
+     "auto or an unprivileged uid like 65534"},
+    {"isolation", "rung", KEY_RUNG, 0, 0, FIELD(rung), "in-process, container, gvisor or microvm"},
     {"isolation", "kernel", KEY_ABSPATH, 0, 0, FIELD(guest_kernel), "the absolute path of a guest kernel"},
     {"network", "mode", KEY_NETMODE, 0, 0, FIELD(net_mode), "none or allowlist"},
     {"network", "allow", KEY_HOSTPORTS, 0, LAB_NET_ALLOW_MAX, FIELD(net_allow), "host:port pairs like api.lab.test:80"},
@@ -253,13 +257,16 @@ static const struct config_key config_keys[] = {
     {"limits", "file_size", KEY_SIZE, 4096, 16.0 * (1 << 30), FIELD(limits.file_size), "a size like 1M"},
     {"limits", "open_files", KEY_COUNT, 16, 65536, FIELD(limits.open_files), "a count like 64"},
     {"safety", "timeout", KEY_MS, 1000, 3600 * 1000, FIELD(safety_timeout_ms), "a duration like 30s"},
+    {"safety", "slots", KEY_COUNT, 0, 1024, FIELD(safety_slots), "a count like 2 (0: no bound)"},
     {"safety", "output", KEY_SIZE, 4096, 256 << 20, FIELD(safety_output), "a size like 1M"},
+    {"audit", "tolerance", KEY_PERCENT, 0, 50, FIELD(audit_tolerance_pct), "a percentage like 10%"},
     {"paths", "snippets", KEY_PATH, 0, 0, FIELD(snippets_dir), "a folder"},
     {"paths", "python", KEY_PROGRAM, 0, 0, FIELD(python), "a path to python3"},
 };
 #define N_KEYS (sizeof config_keys / sizeof *config_keys)
 
-static const char *const config_sections[] = {"layers", "isolation", "network", "env", "limits", "safety", "paths"};
+static const char *const config_sections[] = {"layers", "isolation", "network", "env",
+                                              "limits", "safety",    "audit",   "paths"};
 #define N_SECTIONS (sizeof config_sections / sizeof *config_sections)
 
 /* ---- reading ---- */
@@ -347,6 +354,8 @@ static void fmt_bound(char *out, size_t cap, enum key_kind kind, double b)
 		fmt_ms_bound(out, cap, (long)b);
 	else if (kind == KEY_CORES)
 		snprintf(out, cap, "%g", b);
+	else if (kind == KEY_PERCENT)
+		snprintf(out, cap, "%.0f%%", b);
 	else
 		snprintf(out, cap, "%.0f", b);
 }
@@ -368,7 +377,11 @@ static int set_number(struct ini_state *st, const struct config_key *k, const ch
 		in_range = n >= (uint64_t)k->lo && n <= (uint64_t)k->hi;
 		break;
 	case KEY_COUNT:
+	case KEY_UID:
+	case KEY_PERCENT:
 		rc = parse_whole(v, &n, &end);
+		if (k->kind == KEY_PERCENT && *end == '%')
+			end++;
 		in_range = n >= (uint64_t)k->lo && n <= (uint64_t)k->hi;
 		break;
 	case KEY_CORES:
@@ -390,7 +403,7 @@ static int set_number(struct ini_state *st, const struct config_key *k, const ch
 	}
 	if (k->kind == KEY_SIZE)
 		*(uint64_t *)field = n;
-	else if (k->kind == KEY_COUNT)
+	else if (k->kind == KEY_COUNT || k->kind == KEY_UID || k->kind == KEY_PERCENT)
 		*(long *)field = (long)n;
 	else if (k->kind == KEY_CORES)
 		*(double *)field = c;
@@ -560,6 +573,13 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 	case KEY_SECONDS:
 	case KEY_COUNT:
 	case KEY_CORES:
+	case KEY_PERCENT:
+		return set_number(st, k, v, sv, field);
+	case KEY_UID:
+		if (!strcmp(v, "auto")) {
+			*(long *)field = LAB_OUTSIDE_UID_AUTO;
+			return 1;
+		}
 		return set_number(st, k, v, sv, field);
 	case KEY_HOSTNAME:
 	case KEY_ABSPATH:

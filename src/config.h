@@ -29,14 +29,16 @@ struct lab_limits {
 	long open_files;    /* RLIMIT_NOFILE: also bounds memory parked in memfds */
 };
 
+#define LAB_OUTSIDE_UID_AUTO (-1L)
+
 struct lab_config {
 	char path[PATH_MAX]; /* the file that was read ("" = built-in) */
 	bool layer_default[LAYER_COUNT];
 	/* isolation */
 	uint64_t tmp_size;
 	char hostname[64];
-	long outside_uid;            /* root lab: sandbox root maps to this uid */
-	int rung;                    /* enum lab_rung: how strong Isolation is */
+	long outside_uid; /* root lab: sandbox root maps to this uid; LAB_OUTSIDE_UID_AUTO: one of the run's own */
+	int rung;         /* enum lab_rung: how strong Isolation is */
 	char guest_kernel[PATH_MAX]; /* microvm rung: the guest's kernel ("" = newest /boot/vmlinuz-*) */
 	/* network: No-network's setting and the proxy's allow-list */
 	int net_mode; /* enum lab_net_mode */
@@ -50,7 +52,11 @@ struct lab_config {
 	struct lab_limits limits;
 	/* safety net: always on, whatever the layers */
 	long safety_timeout_ms;
+	long safety_slots; /* runs at once on the whole machine, every lab's (run_slot.h); 0 = no bound */
 	uint64_t safety_output;
+	/* audit: a wrapper's cap crossed by less than this (percent of the
+	 * cap) while its kill is in evidence is the wrapper's limit holding */
+	long audit_tolerance_pct;
 	/* paths */
 	char snippets_dir[PATH_MAX];
 	char python[PATH_MAX];

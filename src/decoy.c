@@ -69,14 +69,17 @@ void decoy_encode_variants(const char *token, char variant[][112], int *n)
 	}
 }
 
-static void add_secret(struct lab_decoys *d, const char *name, const char *prefix, size_t n, const char *fmt_before,
-                       const char *fmt_after)
+static void add_secret(struct lab_decoys *d, const char *file, const char *name, const char *prefix, size_t n,
+                       const char *fmt_before, const char *fmt_after)
 {
-	char tok[48], full[64];
+	char tok[48], full[80];
 	random_token(tok, n);
 	int i = d->n_secret++;
 	str_copy(d->secret[i].name, sizeof d->secret[i].name, name);
-	pathf(full, sizeof full, "%s%s", prefix, tok);
+	str_copy(d->secret[i].file, sizeof d->secret[i].file, file);
+	/* a token cut short would match more than this run's */
+	if (pathf(full, sizeof full, "%s%s", prefix, tok) < 0 || strlen(full) >= sizeof d->secret[i].token)
+		abort();
 	str_copy(d->secret[i].token, sizeof d->secret[i].token, full);
 	pathf(d->secret[i].value, sizeof d->secret[i].value, "%s%s%s", fmt_before, full, fmt_after);
 	decoy_encode_variants(full, d->secret[i].variant, &d->secret[i].n_variant);
@@ -175,11 +178,59 @@ void decoy_host_planted(int host_fd, char *out, size_t cap)
 		         w.cut);
 }
 
+/* The secrets a naive integration hands over in the environment, and
+ * the files where keys live in a developer's home, each with canaries of
+ * its own: the cloud's, ssh's, git's, and a .env in another project. */
+static int plant_home(struct lab_decoys *d)
+{
+	add_secret(d, "", "AWS_ACCESS_KEY_ID", "AKIA", 16, "", "");
+	add_secret(d, "", "AWS_SECRET_ACCESS_KEY", "", 40, "", "");
+	add_secret(d, "", "GITHUB_TOKEN", "ghp_", 36, "", "");
+	add_secret(d, "", "ANTHROPIC_API_KEY", "sk-ant-api03-", 40, "", "");
+	add_secret(d, "", "DATABASE_URL", "", 24, "postgres://app:", "@db.internal:5432/prod");
+	int k = d->n_secret;
+	add_secret(d, "~/.aws/credentials", "aws_access_key_id", "AKIA", 16, "", "");
+	add_secret(d, "~/.aws/credentials", "aws_secret_access_key", "", 40, "", "");
+	add_secret(d, "~/.ssh/id_ed25519", "the private key", "b3BlbnNzaC1rZXktdjE", 26, "", "");
+	add_secret(d, "~/.git-credentials", "a GitHub token", "ghp_", 36, "https://deploy:", "@github.com");
+	add_secret(d, "~/projects/billing-api/.env", "STRIPE_SECRET_KEY", "sk_live_", 32, "", "");
+	static const char *const files[] = {".aws/credentials", ".ssh/id_ed25519", ".git-credentials",
+	                                    "projects/billing-api/.env"}; /* under the decoy home */
+	char *text[4];
+	if (asprintf(&text[0], "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = eu-west-1\n",
+	             d->secret[k].value, d->secret[k + 1].value) < 0 ||
+	    asprintf(&text[1], "-----BEGIN OPENSSH PRIVATE KEY-----\n%s\n-----END OPENSSH PRIVATE KEY-----\n",
+	             d->secret[k + 2].value) < 0 ||
+	    asprintf(&text[2], "%s\n", d->secret[k + 3].value) < 0 ||
+	    asprintf(&text[3], "APP_ENV=production\nSTRIPE_SECRET_KEY=%s\n", d->secret[k + 4].value) < 0)
+		abort();
+	pathf(d->creds, sizeof d->creds, "%s/.aws/credentials", d->home);
+	/* world-readable, as the old credentials file: a root lab's sandbox
+	 * runs as an unprivileged uid, and the run folder is 0700 anyway */
+	int r = 0;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char path[PATH_MAX];
+		if (r == 0 && pathf(path, sizeof path, "%s/%s", d->home, files[i]) < 0)
+			r = -ENAMETOOLONG;
+		char *slash = r == 0 ? strrchr(path, '/') : NULL;
+		if (slash) {
+			*slash = '\0';
+			r = mkdirs(path, 0755);
+			*slash = '/';
+		}
+		if (r == 0)
+			r = write_file(path, text[i], 0644);
+		free(text[i]);
+	}
+	return r;
+}
+
 int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct snippet *s, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof *d);
 	d->listen_fd = -1;
 	d->lock_fd = -1;
+	d->dns.fd = -1;
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
@@ -201,32 +252,10 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	pathf(d->host, sizeof d->host, "%s/host", d->dir);
 	pathf(d->root, sizeof d->root, "%s/root", d->dir);
 	pathf(d->host_target, sizeof d->host_target, "%s/etc/cron.d/containment-lab-persist", d->host);
-	char path[PATH_MAX + 64];
 	int r;
 	if ((r = mkdirs(d->work, 0755)) < 0 || (r = mkdirs(d->root, 0755)) < 0 || (r = mkdirs(d->host, 0755)) < 0)
 		goto fail;
-	snprintf(path, sizeof path, "%s/.aws", d->home);
-	if ((r = mkdirs(path, 0755)) < 0)
-		goto fail;
-	if ((r = decoy_plant_host(d->host)) < 0)
-		goto fail;
-
-	/* secrets a naive integration hands over */
-	add_secret(d, "AWS_ACCESS_KEY_ID", "AKIA", 16, "", "");
-	add_secret(d, "AWS_SECRET_ACCESS_KEY", "", 40, "", "");
-	add_secret(d, "GITHUB_TOKEN", "ghp_", 36, "", "");
-	add_secret(d, "ANTHROPIC_API_KEY", "sk-ant-api03-", 40, "", "");
-	add_secret(d, "DATABASE_URL", "", 24, "postgres://app:", "@db.internal:5432/prod");
-	add_secret(d, "~/.aws/credentials", "", 40, "", "");
-
-	/* the credentials file, with its own secret */
-	struct strbuf b = {0};
-	sb_printf(&b, "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = eu-west-1\n",
-	          d->secret[0].value, d->secret[5].value);
-	pathf(d->creds, sizeof d->creds, "%s/.aws/credentials", d->home);
-	r = write_file(d->creds, b.s, 0644);
-	sb_free(&b);
-	if (r < 0)
+	if ((r = decoy_plant_host(d->host)) < 0 || (r = plant_home(d)) < 0)
 		goto fail;
 
 	/* the customer data, with a canary row (0 units: totals do not move) */
@@ -252,7 +281,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	random_token(tok, 12);
 	snprintf(d->csv_canary, sizeof d->csv_canary, "CANARY-%s", tok);
 	decoy_encode_variants(d->csv_canary, d->csv_variant, &d->n_csv_variant);
-	b = (struct strbuf){0};
+	struct strbuf b = {0};
 	sb_add(&b, csv, len);
 	free(csv);
 	if (b.len && b.s[b.len - 1] != '\n')
@@ -301,6 +330,8 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max)
 	for (int i = 0; i < ATTACKER_CONNS && n < max; i++)
 		if (d->conn[i].fd >= 0)
 			fds[n++] = d->conn[i].fd;
+	if (d->dns.fd >= 0 && n < max)
+		fds[n++] = d->dns.fd;
 	return n;
 }
 
@@ -336,6 +367,10 @@ static void maybe_answer(struct attacker_conn *c)
 
 void decoy_attacker_event(struct lab_decoys *d, int fd)
 {
+	if (fd == d->dns.fd) {
+		resolver_event(&d->dns);
+		return;
+	}
 	if (fd == d->listen_fd) {
 		/* all that waits: strays (below) must not fill the backlog */
 		for (int round = 0; round < 64; round++) {
@@ -425,6 +460,11 @@ bool decoy_attacker_got_canary(const struct lab_decoys *d)
 	return canary_row_in(d, d->received, d->received_len);
 }
 
+bool decoy_dns_got_canary(const struct lab_decoys *d)
+{
+	return canary_row_in(d, d->dns.data, d->dns.len);
+}
+
 int decoy_marks_in(const struct lab_decoys *d, const char *buf, size_t len, bool *canary_row)
 {
 	struct decoy_scanner sc = {0};
@@ -439,6 +479,11 @@ int decoy_marks_in(const struct lab_decoys *d, const char *buf, size_t len, bool
 	return n;
 }
 
+bool decoy_secret_in_env(const struct lab_decoys *d, int i)
+{
+	return i >= 0 && i < d->n_secret && !d->secret[i].file[0];
+}
+
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp)
 {
 	int n = 0;
@@ -451,8 +496,8 @@ void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp)
 	env[n++] = strdup("USER=deploy");
 	env[n++] = strdup("LANG=C.UTF-8");
 	for (int i = 0; i < d->n_secret; i++) {
-		if (d->secret[i].name[0] == '~')
-			continue; /* lives in the credentials file, not the environment */
+		if (!decoy_secret_in_env(d, i))
+			continue; /* lives in a file of the decoy home */
 		if (asprintf(&env[n++], "%s=%s", d->secret[i].name, d->secret[i].value) < 0)
 			abort();
 	}
@@ -467,6 +512,7 @@ void decoy_remove(struct lab_decoys *d)
 	if (d->listen_fd >= 0)
 		close(d->listen_fd);
 	d->listen_fd = -1;
+	resolver_close(&d->dns);
 	free(d->received);
 	d->received = NULL;
 	if (d->dir[0])

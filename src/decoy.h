@@ -3,12 +3,15 @@
 #ifndef LAB_DECOY_H
 #define LAB_DECOY_H
 #include "lab.h"
+#include "resolver.h"
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DECOY_SECRETS  6
+#define DECOY_SECRETS  12
 #define ATTACKER_CONNS 4
 #define DECOY_VARIANTS 8
+/* the attacker's listener, its connections and the DNS zone (decoy_poll_fds) */
+#define DECOY_POLL_MAX (ATTACKER_CONNS + 2)
 
 struct attacker_conn {
 	int fd;
@@ -29,7 +32,8 @@ enum decoy_origin {
 struct lab_decoys {
 	char dir[PATH_MAX];         /* /tmp/containment-lab.PID.XXXXXX, removed at the end */
 	char work[PATH_MAX];        /* sales.csv + the snippet, /work inside */
-	char home[PATH_MAX];        /* decoy home with .aws/credentials */
+	char home[PATH_MAX];        /* decoy home: .aws/credentials, .ssh/id_ed25519, .git-credentials,
+	                               projects/billing-api/.env */
 	char host[PATH_MAX];        /* the "host" folder */
 	char host_target[PATH_MAX]; /* what the takeover tries to create */
 	char root[PATH_MAX];        /* mount point for the sandbox's new root */
@@ -42,15 +46,20 @@ struct lab_decoys {
 	int n_csv_variant;
 	struct {
 		char name[40];
+		/* where the lab put it: "" for the environment a naive
+		 * integration hands over, else a file of the decoy home
+		 * ("~/.ssh/id_ed25519"); every source has its own canaries, so
+		 * a leak names the place it came from */
+		char file[48];
 		char value[160];
-		char token[48]; /* the random part we look for */
+		char token[64]; /* the random part we look for */
 		/* the same token as it would appear base64- or hex-encoded in a
 		 * longer output (a thief need not print it plainly) */
 		char variant[DECOY_VARIANTS][112];
 		int n_variant;
 	} secret[DECOY_SECRETS];
-	int n_secret; /* the last one is the credentials file's */
-	int lock_fd;  /* dir, flock()ed while the run lives (run.c's sweep of stale runs) */
+	int n_secret;
+	int lock_fd; /* dir, flock()ed while the run lives (run.c's sweep of stale runs) */
 	/* attacker */
 	int listen_fd;
 	int port;
@@ -69,6 +78,7 @@ struct lab_decoys {
 	void *accept_ctx;
 	uint64_t bytes_by_origin[3]; /* what each kind of connection sent */
 	long conns_by_origin[3];
+	struct lab_resolver dns; /* an audit's: the attacker's DNS zone (fd -1 otherwise) */
 };
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */
@@ -87,6 +97,8 @@ int decoy_listen(struct lab_decoys *d);
 void decoy_attacker_event(struct lab_decoys *d, int fd);
 int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max);
 /* The naive environment a careless integration would pass (with secrets). */
+/* Which of the planted secrets live in the environment (file ""). */
+bool decoy_secret_in_env(const struct lab_decoys *d, int i);
 void decoy_naive_env(const struct lab_decoys *d, const char *home, char ***envp);
 void decoy_remove(struct lab_decoys *d);
 /* Whether what reached the attacker came from this run: any byte at a
@@ -101,6 +113,8 @@ bool decoy_attacker_from_run(const struct lab_decoys *d, bool secrets[DECOY_SECR
 int decoy_marks_in(const struct lab_decoys *d, const char *buf, size_t len, bool *canary_row);
 /* Did the attacker receive the canary row (plain, base64 or hex)? */
 bool decoy_attacker_got_canary(const struct lab_decoys *d);
+/* An audit's DNS zone got the canary row in its names. */
+bool decoy_dns_got_canary(const struct lab_decoys *d);
 /* Looks for every planted secret and the canary row in a stream, plain or
  * encoded, including across read boundaries: found[i] is set for secret i,
  * canary_row for the row. Whole streams of any length, in pieces. */

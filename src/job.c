@@ -64,6 +64,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("started", ev->started, BOOL)                               \
 	X("exit_code", ev->exit_code, -1, 255)                        \
 	X("exit_signal", ev->exit_signal, 0, 127)                     \
+	X("foreign_signal", ev->foreign_signal, 0, 127)               \
 	X("timed_out", ev->timed_out, BOOL)                           \
 	X("safety_net", ev->safety_net, BOOL)                         \
 	X("aborted", ev->aborted, BOOL)                               \
@@ -77,6 +78,14 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("cpu_throttled", ev->cpu_throttled, CG_COUNT)                  \
 	X("cgroup_used", ev->cgroup_used, BOOL)                       \
 	X("out_bytes", ev->out_bytes, 0, LLONG_MAX)                   \
+	X("snippet_start_ms", ev->snippet_start_ms, 0, LLONG_MAX)     \
+	X("cpu_proc_max_ms", ev->cpu_proc_max_ms, 0, LLONG_MAX)       \
+	X("cpu_proc_seen", ev->cpu_proc_seen, BOOL)                   \
+	X("outlived", ev->outlived, 0, INT_MAX)                       \
+	X("dns_queries", ev->dns_queries, COUNT)                      \
+	X("dns_strays", ev->dns_strays, COUNT)                        \
+	X("dns_bytes", ev->dns_bytes, 0, LLONG_MAX)                   \
+	X("dns_got_canary", ev->dns_got_canary, BOOL)                 \
 	X("out_truncated", ev->out_truncated, BOOL)                   \
 	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
 	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)         \
@@ -98,6 +107,8 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)             \
 	X("peak_vm", ev->peak_vm, 0, LLONG_MAX)                       \
 	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
+	X("mem_unseen", ev->mem_unseen, 0, INT_MAX)                   \
+	X("guest_measured", ev->guest_measured, BOOL)                 \
 	X("exception_line", ev->exception_line, 0, INT_MAX)           \
 	X("attacker_from_run", ev->attacker_from_run, BOOL)           \
 	X("attacker_untied_bytes", ev->attacker_untied_bytes, 0, LLONG_MAX) \
@@ -129,9 +140,14 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("consequence", r->consequence)                                                                               \
 	X("headline", r->headline)                                                                                     \
 	X("error", ev->error)                                                                                          \
+	X("foreign", ev->foreign)                                                                                      \
 	X("leaked", ev->leaked)                                                                                        \
+	X("leak_places", ev->leak_places)                                                                              \
+	X("measured_by", ev->measured_by)                                                                              \
 	X("host_target", ev->host_target)                                                                              \
 	X("host_planted", ev->host_planted)                                                                            \
+	X("work_planted", ev->work_planted)                                                                            \
+	X("outlived_what", ev->outlived_what)                                                                          \
 	X("mechanisms", ev->mechanisms)                                                                                \
 	X("exception", ev->exception)                 \
 	X("kernel_release", ev->kernel_release)       \

@@ -29,9 +29,17 @@ enum lab_rung {
 	RUNG_CONTAINER, /* namespaces + seccomp + capabilities: the host kernel serves the snippet */
 	RUNG_GVISOR,    /* gVisor's runsc: a user-space kernel answers its system calls */
 	RUNG_MICROVM,   /* a QEMU microvm: the snippet runs on its own guest kernel */
+	/* below the container: the snippet is exec()'d inside an app server of
+	 * the lab's (inprocess.h), where no layer has a process boundary to
+	 * apply at. Last in value so that every "rung != RUNG_CONTAINER" of the
+	 * boxes stays about the upper rungs: the engine runs this rung as a
+	 * container run with no layer (inprocess_config) and never sees it. */
+	RUNG_INPROCESS,
 	RUNG_COUNT
 };
 const char *lab_rung_key(enum lab_rung r); /* "container" */
+/* The ladder from the bottom: in-process, container, gvisor, microvm. */
+enum lab_rung lab_rung_next(enum lab_rung r);
 
 /* What No-network leaves open when it is on (its setting): nothing, or one
  * door, the lab's egress proxy (egress.h), that lets out only the host:port
@@ -127,8 +135,14 @@ struct lab_evidence {
 	char error[LAB_LINE]; /* why not, and what to do */
 	int exit_code;        /* -1 if killed by a signal */
 	int exit_signal;      /* 0 if exited */
-	bool timed_out;       /* the limits layer's wall clock fired */
-	bool safety_net;      /* the outer safety net fired */
+	/* killed by a signal the lab did not send (none of its clocks or caps,
+	 * no OOM kill, no RLIMIT_CPU): which, 0 if not, and what the lab knows
+	 * of the sender ("SIGTERM sent to the run's init from outside its PID
+	 * namespace, by uid 1000"). Never credited to a layer (verdict.c) */
+	int foreign_signal;
+	char foreign[LAB_LINE];
+	bool timed_out;  /* the limits layer's wall clock fired */
+	bool safety_net; /* the outer safety net fired */
 	bool aborted;
 	long duration_ms;
 	/* resources */
@@ -138,17 +152,38 @@ struct lab_evidence {
 	bool peak_mem_sampled; /* the lab summed the run's processes itself */
 	uint64_t peak_vm;      /* largest address space of one process, sampled */
 	bool mem_cap_killed;   /* the lab's run-wide memory cap ended the run */
+	int mem_unseen;        /* sampled: shared memory objects whose pages the sum could not see (most at once) */
 	double cpu_s;          /* user+sys of every process of the run */
+	long snippet_start_ms; /* an audit's: when the snippet's interpreter started, after the wrapper (0: unseen) */
+	/* an audit's: the CPU of the snippet's busiest process, utime+stime as
+	 * RLIMIT_CPU counts it (the cap is per process), as last sampled */
+	long cpu_proc_max_ms;
+	bool cpu_proc_seen; /* a process of the snippet's was seen at all */
+	/* an audit's: how the figures were taken (the lab's measuring cgroup
+	 * around the wrapper, or a /proc walk of its tree, and why) */
+	char measured_by[LAB_LINE];
 	long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
 	bool cgroup_used;
+	bool guest_measured; /* microvm: the figures are the guest cgroup's, sent by its init */
 	/* output */
 	uint64_t out_bytes; /* everything the snippet wrote */
 	bool out_truncated;
 	/* secrets */
 	int canaries_planted;
 	int canaries_leaked;
-	char leaked[LAB_LINE]; /* names of leaked secrets */
-	int env_vars;          /* variables handed to the snippet */
+	char leaked[LAB_LINE * 2];  /* the leaked secrets by the place each came from, "; " between places */
+	char leak_places[LAB_LINE]; /* only the places: "bwrap's own environment via /proc/1/environ,
+	                               ~/.aws/credentials" */
+	/* processes of an audit's wrapper tree that the lab saw hold the
+	 * environment's decoy keys, in their environment or command line:
+	 * whose keys a thief reading /proc/N/environ got (bubblewrap#725) */
+	struct {
+		char comm[16];
+		int pid_in_view; /* its PID as the snippet's /proc shows it, 0 when not in its view */
+		bool in_cmdline; /* on its command line, not in its environment */
+	} holder[8];
+	int n_holders;
+	int env_vars; /* variables handed to the snippet */
 	bool creds_mounted;
 	/* exfiltration */
 	long attacker_conns;
@@ -186,6 +221,18 @@ struct lab_evidence {
 	 * folder ("etc/x: setuid root, mode 4755"), "" if none: a way back in
 	 * for whoever runs it, whatever the snippet's threat */
 	char host_planted[LAB_LINE];
+	/* an audit's: what appeared in the work folder that the host runs
+	 * later (".git/hooks/pre-commit (77 bytes, executable), .envrc"), ""
+	 * if nothing */
+	char work_planted[LAB_LINE];
+	/* an audit's: processes still alive when the wrapper's command had
+	 * exited (a daemon), before the range ended them; their names */
+	int outlived;
+	char outlived_what[128];
+	/* an audit's: the attacker's DNS zone (resolver.h) */
+	long dns_queries, dns_strays;
+	uint64_t dns_bytes;
+	bool dns_got_canary;
 	/* how it ended in the interpreter's words: the last exception named
 	 * at the end of the output ("SyntaxError"), "" if none */
 	char exception[64];
@@ -260,6 +307,12 @@ struct lab_run_opts {
  * SIGCHLD handler that reaps with waitpid(-1) while a run is going (it would
  * steal the init's status), and descriptors it does not want a snippet to
  * inherit marked close-on-exec (main does this for everything above 2). */
+/* Whether a rung's tools are here (runsc; QEMU, a guest kernel and the
+ * guest's init), before any run is tried: true, or false with what is
+ * missing and what to install in why. The container and in-process rungs
+ * need nothing more than the lab itself. */
+bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why, size_t cap);
+
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
              struct lab_result *res);
 

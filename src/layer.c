@@ -20,7 +20,18 @@ const struct layer_info lab_layers[LAYER_COUNT] = {
                       "cgroups/rlimits, timeout, output cap", &layer_limits_ops},
 };
 
-static const char *const rung_keys[RUNG_COUNT] = {"container", "gvisor", "microvm"};
+static const char *const rung_keys[RUNG_COUNT] = {"container", "gvisor", "microvm", "in-process"};
+
+enum lab_rung lab_rung_next(enum lab_rung r)
+{
+	static const enum lab_rung ladder[] = {RUNG_INPROCESS, RUNG_CONTAINER, RUNG_GVISOR, RUNG_MICROVM};
+	size_t n = sizeof ladder / sizeof *ladder;
+
+	for (size_t i = 0; i < n; i++)
+		if (ladder[i] == r)
+			return ladder[(i + 1) % n];
+	return RUNG_CONTAINER;
+}
 
 const char *lab_rung_key(enum lab_rung r)
 {
@@ -74,6 +85,12 @@ unsigned layers_for_column(int col)
 int run_layers_plan(struct run *r, struct lab_evidence *ev)
 {
 	EACH_HOOK(plan) if (lab_layers[i].ops->plan(r, ev) < 0) return -1;
+	return 0;
+}
+
+int run_layers_place(struct run *r, struct lab_evidence *ev)
+{
+	EACH_HOOK(place) if (lab_layers[i].ops->place(r, ev) < 0) return -1;
 	return 0;
 }
 

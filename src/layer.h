@@ -16,8 +16,11 @@ struct layer_ops {
 	unsigned long clone_flags;
 	/* parent, before the box starts: ids, environment, what to plant */
 	int (*plan)(struct run *r, struct lab_evidence *ev);
+	/* parent, just before the container box's clone(): where the child
+	 * is to be born (the run's cgroup, for CLONE_INTO_CGROUP) */
+	int (*place)(struct run *r, struct lab_evidence *ev);
 	/* parent, after clone() while the child builds its root: slow work
-	 * whose result "go" carries (filters, cgroups) */
+	 * whose result "go" carries (filters) */
 	int (*prepare)(struct run *r, struct lab_evidence *ev);
 	/* child: one phase of the list of steps; failures through run_fail */
 	void (*child)(struct run *r, enum run_phase ph);

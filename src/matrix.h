@@ -102,4 +102,14 @@ struct matrix_counts matrix_count(const struct matrix *m);
 /* From matrix_start to the last result (or to now while running). */
 long matrix_elapsed_ms(const struct matrix *m);
 
+/* One rung of `matrix --rung all`, the ladder from the bottom: the matrix
+ * that ran on it, or why it could not run here (a missing tool: skipped,
+ * never passed). */
+struct matrix_rung {
+	enum lab_rung rung;
+	const struct matrix *m; /* NULL: skipped */
+	bool stopped;           /* skipped because the matrix was stopped (Ctrl-C), not for a missing tool */
+	char skipped[LAB_LINE];
+};
+
 #endif

@@ -350,7 +350,7 @@ static void escaped_json(struct strbuf *b, unsigned escaped)
 void report_json(const struct lab_result *r)
 {
 	struct strbuf b = {0};
-	sb_puts(&b, "{\"snippet\":");
+	sb_printf(&b, "{\"format\":%d,\"snippet\":", REPORT_JSON_FORMAT);
 	sb_json_str(&b, r->snippet);
 	sb_puts(&b, ",\"threat\":");
 	sb_json_str(&b, threat_key(r->threat));
@@ -390,8 +390,11 @@ void report_json(const struct lab_result *r)
 		sb_printf(&b, "%d", ev->exit_signal);
 	else
 		sb_puts(&b, "null");
-	sb_printf(&b, ",\"timed_out\":%s,\"safety_net\":%s}", ev->timed_out ? "true" : "false",
+	sb_printf(&b, ",\"timed_out\":%s,\"safety_net\":%s", ev->timed_out ? "true" : "false",
 	          ev->safety_net ? "true" : "false");
+	sb_puts(&b, ",\"foreign\":"); /* a signal the lab did not send, and what it knows of the sender */
+	sb_json_str(&b, ev->foreign_signal ? ev->foreign : NULL);
+	sb_puts(&b, "}");
 	sb_printf(&b, ",\"duration_ms\":%ld", ev->duration_ms);
 	sb_puts(&b, ",\"mechanisms\":");
 	sb_json_str(&b, ev->mechanisms);
@@ -409,6 +412,8 @@ void report_json(const struct lab_result *r)
 	sb_printf(&b, ",\"attacker_from_run\":%s,\"attacker_untied_bytes\":%llu,\"attacker_stranger_bytes\":%llu",
 	          ev->attacker_from_run ? "true" : "false", (unsigned long long)ev->attacker_untied_bytes,
 	          (unsigned long long)ev->attacker_stranger_bytes);
+	sb_printf(&b, ",\"mem_unseen\":%d,\"peak_mem_lower_bound\":%s", ev->mem_unseen,
+	          ev->peak_mem_sampled && !ev->peak_mem_from_cgroup ? "true" : "false");
 	sb_printf(&b, ",\"peak_mem_source\":\"%s\",\"peak_vm_bytes\":%llu,\"out_bytes\":%llu,\"mem_cap_killed\":%s",
 	          ev->peak_mem_from_cgroup ? "cgroup"
 	          : ev->peak_mem_sampled   ? "sampled"
@@ -501,21 +506,23 @@ void report_layers_label(unsigned layers, bool spaced, char out[REPORT_LABEL_MAX
 
 /* ---- the matrix ---- */
 
-static const char *matrix_who(void)
+const char *report_matrix_who(void)
 {
 	return geteuid() == 0 ? "root" : "an unprivileged user";
 }
 
 /* What the limits layer really used, read from the first cell that had it on. */
-static const char *matrix_limits_mechanism(const struct matrix *m)
+const char *report_matrix_limits(const struct matrix *m)
 {
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];
 		if (cell->state == MATRIX_DONE && (c % LAB_COMBOS) & LAYER_BIT(LAYER_LIMITS) && cell->res.ev.started)
-			return strstr(cell->res.ev.mechanisms, "cgroup-v2, delegated") ? "cgroup-v2, delegated"
-			       : strstr(cell->res.ev.mechanisms, "cgroup-v2")          ? "cgroup-v2"
-			       : strstr(cell->res.ev.mechanisms, "cgroup-v1")          ? "cgroup-v1"
-			                                                               : "rlimits-only";
+			/* "rlimits-only (rootless: cgroup-v1 is not delegated ...)" names a cgroup it did not use */
+			return strstr(cell->res.ev.mechanisms, "rlimits-only")           ? "rlimits-only"
+			       : strstr(cell->res.ev.mechanisms, "cgroup-v2, delegated") ? "cgroup-v2, delegated"
+			       : strstr(cell->res.ev.mechanisms, "cgroup-v2")            ? "cgroup-v2"
+			       : strstr(cell->res.ev.mechanisms, "cgroup-v1")            ? "cgroup-v1"
+			                                                                 : "rlimits-only";
 	}
 	return "";
 }
@@ -524,8 +531,8 @@ static void matrix_legend(const struct matrix *m)
 {
 	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (rung: %s, network mode: %s, "
 	         "limits: %s)\ncolumns:",
-	         m->n_snips, LAB_COMBOS, matrix_who(), lab_rung_key((enum lab_rung)m->cfg->rung),
-	         lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), matrix_limits_mechanism(m));
+	         m->n_snips, LAB_COMBOS, report_matrix_who(), lab_rung_key((enum lab_rung)m->cfg->rung),
+	         lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), report_matrix_limits(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
 	char legend[REPORT_LEGEND_MAX];
@@ -633,7 +640,7 @@ static void matrix_text(const struct matrix *m, bool md)
 	struct matrix_counts n = matrix_count(m);
 	/* "differ" here is every cell not as expected, not run ones included */
 	text_out("%s%d/%d cells as expected (%d differ, %d errors) as %s on the %s rung in %.1f s\n", md ? "\n" : "",
-	         n.as_expected, m->n_cells, m->n_cells - n.as_expected, n.errors, matrix_who(),
+	         n.as_expected, m->n_cells, m->n_cells - n.as_expected, n.errors, report_matrix_who(),
 	         lab_rung_key((enum lab_rung)m->cfg->rung), matrix_elapsed_ms(m) / 1000.0);
 }
 
@@ -647,44 +654,167 @@ void report_matrix_markdown(const struct matrix *m)
 	matrix_text(m, true);
 }
 
-void report_matrix_json(const struct matrix *m)
+/* The matrix's JSON document, without a newline. */
+static void matrix_json(struct strbuf *b, const struct matrix *m)
 {
-	struct strbuf b = {0};
-	sb_printf(&b, "{\"as\":\"%s\",\"rung\":\"%s\",\"network_mode\":\"%s\",\"limits_mechanism\":\"%s\",\"cells\":[",
-	          geteuid() == 0 ? "root" : "user", lab_rung_key((enum lab_rung)m->cfg->rung),
-	          lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), matrix_limits_mechanism(m));
+	sb_printf(b,
+	          "{\"format\":%d,\"as\":\"%s\",\"rung\":\"%s\",\"network_mode\":\"%s\",\"limits_mechanism\":\"%s\","
+	          "\"cells\":[",
+	          REPORT_JSON_FORMAT, geteuid() == 0 ? "root" : "user", lab_rung_key((enum lab_rung)m->cfg->rung),
+	          lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), report_matrix_limits(m));
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];
 		const struct lab_result *r = &cell->res;
 		bool done = cell->state == MATRIX_DONE;
 		unsigned layers = (unsigned)(c % LAB_COMBOS);
-		sb_puts(&b, c ? ",{\"snippet\":" : "{\"snippet\":");
-		sb_json_str(&b, m->snips[c / LAB_COMBOS].name);
-		sb_puts(&b, ",\"layers\":{");
+		sb_puts(b, c ? ",{\"snippet\":" : "{\"snippet\":");
+		sb_json_str(b, m->snips[c / LAB_COMBOS].name);
+		sb_puts(b, ",\"layers\":{");
 		for (int i = 0; i < LAYER_COUNT; i++)
-			sb_printf(&b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,
+			sb_printf(b, "%s\"%s\":%s", i ? "," : "", lab_layers[i].key,
 			          layers & LAYER_BIT(i) ? "true" : "false");
-		sb_puts(&b, "},\"expected\":");
-		sb_json_str(&b, verdict_name(cell->expected));
-		sb_puts(&b, ",\"verdict\":");
-		sb_json_str(&b, done ? verdict_name(r->verdict) : NULL);
-		sb_puts(&b, ",\"caught_by\":");
-		sb_json_str(&b, done && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
-		escaped_json(&b, done ? r->escaped : 0);
-		sb_puts(&b, ",\"headline\":");
-		sb_json_str(&b, done ? r->headline : "not run");
-		sb_printf(&b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.duration_ms);
+		sb_puts(b, "},\"expected\":");
+		sb_json_str(b, verdict_name(cell->expected));
+		sb_puts(b, ",\"verdict\":");
+		sb_json_str(b, done ? verdict_name(r->verdict) : NULL);
+		sb_puts(b, ",\"caught_by\":");
+		sb_json_str(b, done && r->caught_by >= 0 ? lab_layers[r->caught_by].key : NULL);
+		escaped_json(b, done ? r->escaped : 0);
+		sb_puts(b, ",\"headline\":");
+		sb_json_str(b, done ? r->headline : "not run");
+		sb_printf(b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.duration_ms);
 		/* the cell's trace, as lines: it came through the worker's stream */
 		for (int i = 0; done && i < r->ev.trace.n; i++) {
 			char line[LAB_TRACE_LINE_MAX];
 			lab_trace_line(&r->ev.trace.e[i], line, sizeof line);
-			sb_puts(&b, i ? "," : "");
-			sb_json_str(&b, line);
+			sb_puts(b, i ? "," : "");
+			sb_json_str(b, line);
 		}
-		sb_puts(&b, "]}");
+		sb_puts(b, "]}");
 	}
-	sb_printf(&b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}\n", m->n_cells,
+	sb_printf(b, "],\"cells_total\":%d,\"as_expected\":%d,\"elapsed_ms\":%ld}", m->n_cells,
 	          matrix_count(m).as_expected, matrix_elapsed_ms(m));
+}
+
+void report_matrix_json(const struct matrix *m)
+{
+	struct strbuf b = {0};
+	matrix_json(&b, m);
+	sb_puts(&b, "\n");
 	fputs(b.s, stdout);
 	sb_free(&b);
+}
+
+/* ---- the ladder: `matrix --rung all` ---- */
+
+/* What the ladder came to, over the rungs that ran. */
+struct ladder_counts {
+	int ran, skipped, cells, as_expected, errors;
+	long elapsed_ms;
+};
+
+static struct ladder_counts ladder_count(const struct matrix_rung *r, int n)
+{
+	struct ladder_counts t = {0};
+	for (int i = 0; i < n; i++) {
+		if (!r[i].m) {
+			t.skipped++;
+			continue;
+		}
+		struct matrix_counts c = matrix_count(r[i].m);
+		t.ran++;
+		t.cells += r[i].m->n_cells;
+		t.as_expected += c.as_expected;
+		t.errors += c.errors;
+		t.elapsed_ms += matrix_elapsed_ms(r[i].m);
+	}
+	return t;
+}
+
+void report_ladder_text(const struct matrix_rung *r, int n, bool markdown)
+{
+	for (int i = 0; i < n; i++) {
+		const char *key = lab_rung_key(r[i].rung);
+		if (markdown)
+			text_out("%s## The %s rung\n\n", i ? "\n" : "", key);
+		else
+			text_out("%s== the %s rung\n", i ? "\n" : "", key);
+		if (r[i].m)
+			matrix_text(r[i].m, markdown);
+		else {
+			/* the reason may quote layers.ini's bytes (a kernel path) */
+			char *inert = sanitize_output(r[i].skipped, strlen(r[i].skipped), 0);
+			text_out("%s: %s\n", r[i].stopped ? "stopped" : "skipped", inert);
+			free(inert);
+		}
+	}
+	struct ladder_counts t = ladder_count(r, n);
+	text_out("\n%sthe ladder: %d/%d cells as expected (%d differ, %d errors) on %d of %d rungs in %.1f s",
+	         markdown ? "**" : "", t.as_expected, t.cells, t.cells - t.as_expected, t.errors, t.ran, n,
+	         t.elapsed_ms / 1000.0);
+	for (int i = 0, k = 0; i < n; i++)
+		if (!r[i].m && !r[i].stopped)
+			text_out("%s%s", k++ ? ", " : "; skipped: ", lab_rung_key(r[i].rung));
+	for (int i = 0, k = 0; i < n; i++)
+		if (r[i].stopped)
+			text_out("%s%s", k++ ? ", " : "; stopped before: ", lab_rung_key(r[i].rung));
+	text_out("%s\n", markdown ? "**" : "");
+}
+
+void report_ladder_json(const struct matrix_rung *r, int n)
+{
+	struct strbuf b = {0};
+	struct ladder_counts t = ladder_count(r, n);
+	sb_printf(&b, "{\"format\":%d,\"as\":\"%s\",\"ladder\":[", REPORT_JSON_FORMAT,
+	          geteuid() == 0 ? "root" : "user");
+	for (int i = 0; i < n; i++) {
+		sb_puts(&b, i ? "," : "");
+		if (r[i].m) {
+			matrix_json(&b, r[i].m);
+			continue;
+		}
+		sb_printf(&b, "{\"rung\":\"%s\",\"stopped\":%s,\"skipped\":", lab_rung_key(r[i].rung),
+		          r[i].stopped ? "true" : "false");
+		sb_json_str(&b, r[i].skipped);
+		sb_puts(&b, "}");
+	}
+	bool stopped = false;
+	for (int i = 0; i < n; i++)
+		stopped = stopped || r[i].stopped || (r[i].m && r[i].m->aborted);
+	sb_printf(&b,
+	          "],\"rungs_run\":%d,\"rungs_skipped\":%d,\"stopped\":%s,\"cells_total\":%d,\"as_expected\":%d,"
+	          "\"elapsed_ms\":%ld}\n",
+	          t.ran, t.skipped, stopped ? "true" : "false", t.cells, t.as_expected, t.elapsed_ms);
+	fputs(b.s, stdout);
+	sb_free(&b);
+}
+
+/* ---- names and text the CI reports share ---- */
+
+void report_cell_name(const struct matrix *m, int c, char out[REPORT_CELL_NAME_MAX])
+{
+	char lab[REPORT_LABEL_MAX];
+	report_layers_label((unsigned)(c % LAB_COMBOS), false, lab);
+	snprintf(out, REPORT_CELL_NAME_MAX, "%s [%s] %s/%s", m->snips[c / LAB_COMBOS].name, lab,
+	         lab_rung_key((enum lab_rung)m->cfg->rung), lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode));
+}
+
+void sb_xml_str(struct strbuf *b, const char *str)
+{
+	/* inert first: no control character (XML 1.0 allows none but \t \n
+	 * \r) and valid UTF-8, whatever a snippet's header held */
+	char *inert = sanitize_output(str ? str : "", str ? strlen(str) : 0, 0);
+	for (const char *p = inert; *p; p++) {
+		const char *ent = *p == '&'    ? "&amp;"
+		                  : *p == '<'  ? "&lt;"
+		                  : *p == '>'  ? "&gt;"
+		                  : *p == '"'  ? "&quot;"
+		                  : *p == '\'' ? "&#39;"
+		                               : NULL;
+		if (ent)
+			sb_puts(b, ent);
+		else
+			sb_add(b, p, 1);
+	}
+	free(inert);
 }

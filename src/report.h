@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "lab.h"
+#include "util.h"
 #include "verdict.h" /* verdict_name, for every face that shows one */
 
 struct matrix;
@@ -42,6 +43,29 @@ void report_layers_label(unsigned layers, bool spaced, char out[REPORT_LABEL_MAX
 void report_matrix_text(const struct matrix *m);
 void report_matrix_markdown(const struct matrix *m);
 void report_matrix_json(const struct matrix *m);
+/* `matrix --rung all`: each rung's matrix (or why it was skipped) in the
+ * ladder's order, then the whole ladder's count. */
+struct matrix_rung;
+void report_ladder_text(const struct matrix_rung *r, int n, bool markdown);
+void report_ladder_json(const struct matrix_rung *r, int n);
+
+/* Version of every JSON document the lab writes ("format": 1), and of its
+ * schema (docs/containment-lab.schema.json): raised when a field changes
+ * meaning or goes; new fields may come without a raise. */
+#define REPORT_JSON_FORMAT 1
+
+/* The name a CI report (JUnit, TAP, HTML) gives the matrix's cell c:
+ * "host-takeover [I-EL] container/none" (snippet, layers, rung, network
+ * mode). */
+#define REPORT_CELL_NAME_MAX 128
+void report_cell_name(const struct matrix *m, int c, char out[REPORT_CELL_NAME_MAX]);
+/* "root" or "an unprivileged user", as the matrix's faces say who ran it. */
+const char *report_matrix_who(void);
+/* What the limits layer really used in this matrix ("cgroup-v2", ...). */
+const char *report_matrix_limits(const struct matrix *m);
+/* str made inert (sanitize_output) and escaped for XML and HTML text or a
+ * quoted attribute: & < > " ' as entities, a newline kept. */
+void sb_xml_str(struct strbuf *b, const char *str);
 
 /* Text for people in the user's locale. When LC_CTYPE's character set is
  * not UTF-8 (LC_ALL=C, a Latin-1 terminal), the text writers (run's and

@@ -10,9 +10,12 @@
 #define _GNU_SOURCE
 #include "audit.h"
 #include "box.h"
+#include "consequence.h"
 #include "hostcheck.h"
+#include "inprocess.h"
 #include "layer.h"
 #include "layers/env.h"
+#include "run_slot.h"
 #include "system.h"
 #include "trace.h"
 #include "util.h"
@@ -138,9 +141,11 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .home_tree = -1,
 	                  .host_fd = -1,
 	                  .work_tree = -1,
+	                  .slot_fd = -1,
 	                  .child_pid = -1,
 	                  .pidfd = -1,
-	                  .notify_fd = -1};
+	                  .notify_fd = -1,
+	                  .own_uid = {.uid = -1, .fd = -1}};
 	r->trace = trace_wanted();
 	/* known to the init (cloned after this) and the lab only */
 	if (getrandom(&r->end_cookie, sizeof r->end_cookie, 0) != (ssize_t)sizeof r->end_cookie)
@@ -149,6 +154,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	r->connect_wake[0] = r->connect_wake[1] = -1;
 	r->d.listen_fd = -1;
 	r->d.lock_fd = -1;
+	r->d.dns.fd = -1;
 	r->uid = geteuid();
 	r->gid = getegid();
 	r->root_lab = r->uid == 0;
@@ -404,6 +410,12 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 
 /* ---------------- watching the run ---------------- */
 
+/* A signal the run's init passed on, and its sender as the init saw it. */
+struct watch_sent {
+	int sig, code, pid;
+	long uid;
+};
+
 struct watch {
 	struct run *r;
 	const struct box_ops *box;
@@ -421,6 +433,10 @@ struct watch {
 	size_t tail_len;
 	bool main_done, killed;
 	int status;
+	bool status_said; /* the init said how the snippet ended ("S"): status is the snippet's, not the init's */
+	struct watch_sent sent[4]; /* the init's "X" lines */
+	int n_sent;
+	long machine_oom0; /* the kernel's count of OOM kills on the machine when the run began */
 	struct rusage ru;
 };
 
@@ -609,6 +625,8 @@ static void watch_sample(struct watch *w, long now)
 		w->ev->peak_mem = s.mem;
 	if (s.vm_peak > w->ev->peak_vm)
 		w->ev->peak_vm = s.vm_peak;
+	if (s.unseen > w->ev->mem_unseen)
+		w->ev->mem_unseen = s.unseen;
 	if (run_on(w->r, LAYER_LIMITS) && !w->killed && s.mem > w->r->cfg->limits.memory)
 		watch_kill(w, &w->ev->mem_cap_killed);
 }
@@ -631,7 +649,7 @@ static bool watch_turn(struct watch *w)
 	/* out, rep, pid, abort, sync, notify; exec's terminal and pty; the lab's
 	 * connects; the attacker's listener and connections; the egress proxy's
 	 * sockets */
-	struct pollfd pfd[6 + 3 + 1 + RUN_CONNECTS_MAX + ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
+	struct pollfd pfd[6 + 3 + 1 + RUN_CONNECTS_MAX + DECOY_POLL_MAX + EGRESS_POLL_MAX];
 	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
 	int i_sync = -1, i_notify = -1;
 	if (r->out[0] >= 0)
@@ -652,7 +670,7 @@ static bool watch_turn(struct watch *w)
 	int i_conn = n, n_conn = w->main_done ? 0 : trace_connect_poll(r, pfd + n, 1 + RUN_CONNECTS_MAX);
 	n += n_conn;
 	if (r->have_decoys) {
-		int fds[ATTACKER_CONNS + 1], k = decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1);
+		int fds[DECOY_POLL_MAX], k = decoy_poll_fds(&r->d, fds, DECOY_POLL_MAX);
 		i_att = n;
 		for (int j = 0; j < k; j++)
 			pfd[n++] = (struct pollfd){fds[j], POLLIN, 0};
@@ -714,8 +732,8 @@ static void drain_attacker(struct run *r)
 {
 	long deadline = monotonic_ms() + EGRESS_DRAIN_MS;
 	while (monotonic_ms() < deadline) {
-		int fds[ATTACKER_CONNS + 1], k = r->have_decoys ? decoy_poll_fds(&r->d, fds, ATTACKER_CONNS + 1) : 0;
-		struct pollfd pfd[ATTACKER_CONNS + 1 + EGRESS_POLL_MAX];
+		int fds[DECOY_POLL_MAX], k = r->have_decoys ? decoy_poll_fds(&r->d, fds, DECOY_POLL_MAX) : 0;
+		struct pollfd pfd[DECOY_POLL_MAX + EGRESS_POLL_MAX];
 		for (int j = 0; j < k; j++)
 			pfd[j] = (struct pollfd){fds[j], POLLIN, 0};
 		int n = k + egress_poll(&r->eg, pfd + k, EGRESS_POLL_MAX);
@@ -736,7 +754,8 @@ static void drain_attacker(struct run *r)
 }
 
 /* The report pipe: "E errno stage: what" (setup failed), "P errno" (the
- * network probe), "S status" (the init's word on how the snippet ended). */
+ * network probe), "S status" (the init's word on how the snippet ended),
+ * "O N names" (an audit's: processes that outlived the wrapper). */
 static void parse_report(struct watch *w)
 {
 	struct lab_evidence *ev = w->ev;
@@ -757,6 +776,21 @@ static void parse_report(struct watch *w)
 			str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, strcmp(line + 2, "-") ? line + 2 : "");
 		} else if (line[0] == 'S') {
 			w->status = atoi(line + 2);
+			w->status_said = true;
+		} else if (line[0] == 'O' && line[1] == ' ') {
+			/* an audit's init: the snippet's processes alive when the
+			 * wrapper's command had exited */
+			char names[sizeof ev->outlived_what] = "";
+			int n = 0;
+			if (sscanf(line + 2, "%d %127s", &n, names) >= 1 && n > 0) {
+				ev->outlived = n;
+				str_copy(ev->outlived_what, sizeof ev->outlived_what, names);
+			}
+		} else if (line[0] == 'X' && line[1] == ' ' && w->n_sent < 4) {
+			int sig, code, pid;
+			unsigned uid;
+			if (sscanf(line + 2, "%d %d %d %u", &sig, &code, &pid, &uid) == 4 && sig > 0 && sig < NSIG)
+				w->sent[w->n_sent++] = (struct watch_sent){sig, code, pid, (long)uid};
 		} else if (line[0] == 'E' && !ev->error[0]) {
 			char *stage = strchr(line + 2, ' ');
 			int e = atoi(line + 2);
@@ -768,19 +802,99 @@ static void parse_report(struct watch *w)
 	}
 }
 
+/* Where a leaked environment key was read, from the output line that
+ * first shows it: "/proc/N/environ" or "/proc/N/cmdline" named on it,
+ * else the snippet's own environment. N is matched against the processes
+ * the lab itself saw hold the keys (an audit's wrapper tree), so the name
+ * is the lab's: "bwrap's own environment via /proc/1/environ". */
+static void env_key_via(const struct run *r, const struct strbuf *output, int i, const struct lab_evidence *ev,
+                        char *via, size_t cap)
+{
+	const char *tok = r->d.secret[i].token;
+	const char *at = output->s ? memmem(output->s, output->len, tok, strlen(tok)) : NULL;
+	const char *line = at, *end = at;
+	while (line && line > output->s && line[-1] != '\n')
+		line--;
+	while (end && end < output->s + output->len && *end != '\n')
+		end++;
+	const char *proc = line ? memmem(line, (size_t)(end - line), "/proc/", 6) : NULL;
+	int pid = 0, n = 0;
+	char what[8] = "";
+	if (!proc || sscanf(proc, "/proc/%d/%7[a-z]%n", &pid, what, &n) < 2 ||
+	    (strcmp(what, "environ") != 0 && strcmp(what, "cmdline") != 0)) {
+		snprintf(via, cap, at ? "the snippet's own environment" : "the environment handed in");
+		return;
+	}
+	bool cmdline = !strcmp(what, "cmdline");
+	for (int h = 0; h < ev->n_holders; h++)
+		if (ev->holder[h].pid_in_view == pid && ev->holder[h].in_cmdline == cmdline) {
+			snprintf(via, cap, "%s's own %s via /proc/%d/%s", ev->holder[h].comm,
+			         cmdline ? "command line" : "environment", pid, what);
+			return;
+		}
+	snprintf(via, cap, "another process's %s via /proc/%d/%s", cmdline ? "command line" : "environment", pid, what);
+}
+
+/* ev->leaked: each source that leaked, the environment's keys by where
+ * they were read, each decoy file by its own canaries ("~/.ssh/id_ed25519
+ * (the private key)"). */
+static void leak_sources(const struct run *r, const struct strbuf *output, const bool out[DECOY_SECRETS],
+                         struct lab_evidence *ev)
+{
+	char vias[DECOY_SECRETS][LAB_LINE];
+	for (int i = 0; i < r->d.n_secret; i++) {
+		vias[i][0] = '\0';
+		if (out[i] && decoy_secret_in_env(&r->d, i))
+			env_key_via(r, output, i, ev, vias[i], sizeof vias[i]);
+	}
+	/* one group per place: the keys read there, then the files */
+	for (int i = 0; i < r->d.n_secret; i++) {
+		if (!out[i] || !vias[i][0])
+			continue;
+		bool first = true;
+		for (int j = 0; j < i; j++)
+			first &= !(out[j] && !strcmp(vias[j], vias[i]));
+		if (!first)
+			continue;
+		str_append(ev->leaked, sizeof ev->leaked, "%s", ev->leaked[0] ? "; " : "");
+		for (int j = i, k = 0; j < r->d.n_secret; j++)
+			if (out[j] && !strcmp(vias[j], vias[i]))
+				str_append(ev->leaked, sizeof ev->leaked, "%s%s", k++ ? ", " : "", r->d.secret[j].name);
+		str_append(ev->leaked, sizeof ev->leaked, " from %s", vias[i]);
+		str_append(ev->leak_places, sizeof ev->leak_places, "%s%s", ev->leak_places[0] ? ", " : "", vias[i]);
+	}
+	for (int i = 0; i < r->d.n_secret; i++) {
+		if (!out[i] || decoy_secret_in_env(&r->d, i))
+			continue;
+		bool first = true;
+		for (int j = 0; j < i; j++)
+			first &= !(out[j] && !strcmp(r->d.secret[j].file, r->d.secret[i].file));
+		if (first) {
+			str_append(ev->leaked, sizeof ev->leaked, "%s%s (%s", ev->leaked[0] ? "; " : "",
+			           r->d.secret[i].file, r->d.secret[i].name);
+			str_append(ev->leak_places, sizeof ev->leak_places, "%s%s", ev->leak_places[0] ? ", " : "",
+			           r->d.secret[i].file);
+		} else
+			str_append(ev->leaked, sizeof ev->leaked, ", %s", r->d.secret[i].name);
+		if (i + 1 >= r->d.n_secret || strcmp(r->d.secret[i + 1].file, r->d.secret[i].file) != 0 || !out[i + 1])
+			str_append(ev->leaked, sizeof ev->leaked, ")");
+	}
+}
+
 static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *ev)
 {
 	bool at_attacker[DECOY_SECRETS] = {0};
 	ev->attacker_from_run = decoy_attacker_from_run(&r->d, at_attacker);
 	/* api.lab.test is out of the sandbox too: through the allow-list,
 	 * or straight at it with No-network off */
+	bool out[DECOY_SECRETS] = {0};
 	for (int i = 0; i < r->d.n_secret; i++)
 		if (w->sc.found[i] || at_attacker[i] || egress_secret_seen(&r->eg, i)) {
+			out[i] = true;
 			ev->canaries_leaked++;
 			ev->secrets_to_attacker += at_attacker[i];
-			str_append(ev->leaked, sizeof ev->leaked, "%s%s", ev->leaked[0] ? ", " : "",
-			           r->d.secret[i].name);
 		}
+	leak_sources(r, w->output, out, ev);
 	ev->attacker_conns = r->d.conns;
 	ev->attacker_bytes = r->d.bytes;
 	ev->attacker_untied_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_UNTIED];
@@ -851,6 +965,118 @@ static void exception_path_on_host(const struct run *r, struct lab_evidence *ev)
 		str_copy(p, sizeof ev->exception_path, host);
 }
 
+/* ---------------- a signal the lab did not send ---------------- */
+
+/* The kernel's count of OOM kills on the whole machine (/proc/vmstat),
+ * -1 if unknown. */
+static long machine_oom_kills(void)
+{
+	char *t = read_file("/proc/vmstat", NULL, 1 << 16);
+	const char *p = t ? strstr(t, "\noom_kill ") : NULL;
+	long n = p ? strtol(p + 10, NULL, 10) : -1;
+	free(t);
+	return n;
+}
+
+/* Signals only a sender sends: neither a fault of the snippet's own
+ * (SIGSEGV, SIGABRT...), nor a timer it set (SIGALRM), nor a limit of the
+ * lab's (SIGXCPU, SIGXFSZ, seccomp's SIGSYS). */
+static const char *sent_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGKILL:
+		return "SIGKILL";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGINT:
+		return "SIGINT";
+	case SIGQUIT:
+		return "SIGQUIT";
+	case SIGUSR1:
+		return "SIGUSR1";
+	case SIGUSR2:
+		return "SIGUSR2";
+	default:
+		return NULL;
+	}
+}
+
+/* The sender's uid as the host knows it: the init's user namespace shows
+ * the run's own uid as its inside id, and any uid it does not map as the
+ * overflow uid. */
+static void sender_uid(const struct run *r, const struct box_ops *box, long seen, char *out, size_t cap)
+{
+	bool own_userns = box == &box_container || !r->root_lab;
+	if (own_userns && seen == (long)r->inside_uid)
+		snprintf(out, cap, "uid %ld (the sandbox's own uid outside)", r->map_uid);
+	else if (own_userns && seen == 65534)
+		snprintf(out, cap,
+		         "a uid the run's id map does not hold (root or another user: the kernel shows them "
+		         "all as 65534)");
+	else
+		snprintf(out, cap, "uid %ld", seen);
+}
+
+/* The run ended by a signal: the lab's own doing (its clocks and caps,
+ * the kernel's OOM killer, RLIMIT_CPU), the snippet's (a fault, a timer),
+ * or someone's outside the sandbox, whom the lab names as far as it knows
+ * them. On the microvm rung the snippet's status is its guest kernel's
+ * word, and no host process can signal a guest's: only the supervisor's
+ * own death is. A signal the snippet sent itself looks the same as one from
+ * outside where the kernel keeps no sender (the snippet's own SIGKILL):
+ * named outside too, which takes credit away from every layer, never
+ * gives it. */
+static void name_foreign_kill(const struct run *r, const struct box_ops *box, const struct watch *w,
+                              struct lab_evidence *ev)
+{
+	int sig = ev->exit_signal;
+	const char *name = sent_signal_name(sig);
+	if (!ev->started || !sig || w->killed || ev->timed_out || ev->safety_net || ev->mem_cap_killed || ev->aborted)
+		return;
+	long oom = machine_oom_kills();
+	bool oom_killer = ev->oom_kills > 0 || (w->machine_oom0 >= 0 && oom > w->machine_oom0);
+	char who[160];
+	int k = w->n_sent - 1;
+	while (k >= 0 && w->sent[k].sig != sig)
+		k--;
+	bool attested = k >= 0 && (w->sent[k].code == SI_USER || w->sent[k].code == SI_TKILL);
+	bool own_pidns = !(box == &box_wrapper && r->outside_range);
+	if (attested && own_pidns && w->sent[k].pid != 0)
+		return; /* the init passed on a kill() of a process of the run's own */
+	if (attested && own_pidns) {
+		sender_uid(r, box, w->sent[k].uid, who, sizeof who);
+		snprintf(ev->foreign, sizeof ev->foreign,
+		         "%s (%d) sent to the run's init from outside its PID namespace, by %s, passed on to the "
+		         "snippet",
+		         name ? name : "signal", sig, who);
+	} else if (k >= 0 && w->sent[k].code == SI_QUEUE && own_pidns) {
+		snprintf(
+		    ev->foreign, sizeof ev->foreign,
+		    "%s (%d) queued to the run's init with a siginfo its sender wrote itself (sigqueue), passed on "
+		    "to the snippet: from inside or outside, the lab cannot tell, and the lab did not send it",
+		    name ? name : "signal", sig);
+	} else if (!w->status_said && sig == SIGKILL && !oom_killer) {
+		/* the kernel keeps SIGKILL from a PID namespace's init from
+		 * inside it: only a process outside can end it so */
+		snprintf(ev->foreign, sizeof ev->foreign,
+		         "the run's %s was killed by SIGKILL, which no process inside the sandbox can send it: "
+		         "from outside the sandbox",
+		         box == &box_microvm ? "supervisor" : "init");
+	} else if (name && box != &box_microvm && !(sig == SIGKILL && oom_killer) &&
+	           !(sig == SIGKILL && run_on(r, LAYER_LIMITS) && ev->cpu_s >= (double)r->cfg->limits.cpu_time)) {
+		snprintf(
+		    ev->foreign, sizeof ev->foreign,
+		    "the snippet was killed by %s, and no clock or cap of the lab's, no OOM kill and no RLIMIT_CPU "
+		    "sent it: from outside the sandbox",
+		    name);
+	} else {
+		return;
+	}
+	ev->foreign_signal = sig;
+}
+
 /* Starts the box, watches it to the end, gathers the evidence. */
 static void run_watch(struct run *r, const struct box_ops *box, const struct lab_run_opts *opts,
                       struct lab_evidence *ev, struct strbuf *output)
@@ -860,7 +1086,17 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	ev->net_probe_errno = -1;
 	ev->net_route_errno = -1;
 	ev->exit_code = -1;
+	/* a slot of the machine's first, if layers.ini bounds them: the
+	 * clocks are the run's, not the queue's */
+	bool aborted = false;
+	r->slot_fd = run_slot_take(cfg, opts ? opts->abort_fd : -1, &aborted, ev->error, sizeof ev->error);
+	if (r->slot_fd == -2) {
+		r->slot_fd = -1;
+		ev->aborted = aborted;
+		return;
+	}
 	w.t0 = monotonic_ms();
+	w.machine_oom0 = machine_oom_kills();
 	if (box->start(r, ev) < 0)
 		return;
 	term_started(&r->term);
@@ -903,11 +1139,12 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
 	            w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
+	name_foreign_kill(r, box, &w, ev);
 	host_kernel(ev); /* before observe(): a box compares with it, the container copies it */
 	if (box->observe)
 		box->observe(r, ev);
 	if (ev->peak_mem_from_cgroup)
-		ev->peak_mem_sampled = false;
+		ev->peak_mem_sampled = false, ev->mem_unseen = 0; /* the cgroup charges what the sum misses */
 	else if ((uint64_t)w.ru.ru_maxrss * 1024 > ev->peak_mem)
 		ev->peak_mem = (uint64_t)w.ru.ru_maxrss * 1024; /* at least its largest process */
 	find_exception(w.tail, w.tail_len, ev);
@@ -936,6 +1173,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	else
 		run_mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
 	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
+	if (r->slot_fd >= 0)
+		run_mech_add(ev, "one of the machine's %ld run slots ([safety] slots)", cfg->safety_slots);
 }
 
 static void run_cleanup(struct run *r)
@@ -946,7 +1185,7 @@ static void run_cleanup(struct run *r)
 	}
 	int *fds[] = {&r->sync[0],   &r->sync[1], &r->rep[0],    &r->rep[1],     &r->out[0],
 	              &r->out[1],    &r->pidfd,   &r->bpf_fd,    &r->net_bpf_fd, &r->cwd_tree,
-	              &r->home_tree, &r->host_fd, &r->d.lock_fd, &r->work_tree};
+	              &r->home_tree, &r->host_fd, &r->d.lock_fd, &r->work_tree,  &r->slot_fd};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -982,11 +1221,25 @@ static void result_finish(struct lab_result *res, struct strbuf *output, const s
 	res->output = output->s ? output->s : strdup("");
 	res->output_len = output->len;
 	verdict_decide(s, cfg, res);
+	/* the consequence in this run's figures and the lab's own uid */
+	char tmpl[sizeof res->consequence];
+	str_copy(tmpl, sizeof tmpl, res->consequence);
+	consequence_fill(res->consequence, sizeof res->consequence, tmpl, &res->ev, (unsigned)geteuid());
 }
 
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
              struct lab_result *res)
 {
+	/* in-process: a container run with no layer, its app server the
+	 * command (inprocess.h); judged with the layers that applied */
+	struct lab_config own;
+	bool inproc = inprocess_config(cfg, &own);
+	unsigned toggles = layers;
+	struct inprocess_seen seen = {0};
+	if (inproc) {
+		cfg = &own;
+		layers = 0;
+	}
 	result_begin(res, s);
 	res->layers = layers;
 	res->rung = (enum lab_rung)cfg->rung;
@@ -994,13 +1247,65 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	struct run r;
 	run_init(&r, cfg, layers);
 	struct strbuf output = {0};
-	if (plan_snippet(&r, s, &res->ev) == 0)
+	if (plan_snippet(&r, s, &res->ev) == 0 && (!inproc || inprocess_plan(&r, &res->ev) == 0))
 		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
+	if (inproc)
+		inprocess_gather(&r, &output, &seen);
 	run_cleanup(&r);
 	result_finish(res, &output, s, cfg);
+	if (inproc)
+		inprocess_explain(res, toggles, &seen);
 }
 
 /* ---------------- audit: a foreign sandbox ---------------- */
+
+/* The work folder is a project, as an agent's is: a git checkout's .git
+ * (HEAD, config, an empty hooks/), so persistence through it has the
+ * place it would use on a real machine. */
+static int plant_git(struct run *r, struct lab_evidence *ev)
+{
+	static const char *const files[][2] = {
+	    {".git/HEAD", "ref: refs/heads/main\n"},
+	    {".git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"},
+	    {".git/description", "the task's project\n"},
+	};
+	char p[PATH_MAX];
+	if (pathf(p, sizeof p, "%s/.git/hooks", r->d.work) < 0 || mkdirs(p, 0755) < 0)
+		goto fail;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+		if (pathf(p, sizeof p, "%s/%s", r->d.work, files[i][0]) < 0 || write_file(p, files[i][1], 0644) < 0)
+			goto fail;
+	return 0;
+fail:
+	snprintf(ev->error, sizeof ev->error, "cannot create %.200s: %s", p, strerror(errno));
+	return -1;
+}
+
+/* What the host runs later that appeared in an audit's work folder: any
+ * hook, and the start-up files of direnv and the editors' tasks. */
+static void gather_work(const struct run *r, struct lab_evidence *ev)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	if (pathf(p, sizeof p, "%s/.git/hooks", r->d.work) == 0) {
+		DIR *d = opendir(p);
+		for (struct dirent *e; d && (e = readdir(d));) {
+			char f[PATH_MAX];
+			if (e->d_name[0] == '.' || pathf(f, sizeof f, "%s/%s", p, e->d_name) < 0 || lstat(f, &st) < 0)
+				continue;
+			str_append(ev->work_planted, sizeof ev->work_planted, "%s.git/hooks/%.64s (%lld bytes%s)",
+			           ev->work_planted[0] ? ", " : "", e->d_name, (long long)st.st_size,
+			           st.st_mode & 0111 ? ", executable" : "");
+		}
+		if (d)
+			closedir(d);
+	}
+	static const char *const later[] = {".envrc", ".vscode/tasks.json"};
+	for (size_t i = 0; i < sizeof later / sizeof *later; i++)
+		if (pathf(p, sizeof p, "%s/%s", r->d.work, later[i]) == 0 && lstat(p, &st) == 0)
+			str_append(ev->work_planted, sizeof ev->work_planted, "%s%s (%lld bytes)",
+			           ev->work_planted[0] ? ", " : "", later[i], (long long)st.st_size);
+}
 
 /* What a real integration hands the wrapper: the caller's environment with
  * its secrets, HOME = the decoy home (~/.aws/credentials in it), the task's
@@ -1029,6 +1334,16 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
 	add_env(r, "LAB_API=http://127.0.0.1:%d/", r->eg.api_port);
 	add_env(r, "LAB_HOST_TARGET=%s", r->d.host_target);
+	/* the attacker's DNS zone, on the host's 127.0.0.1 as the listener is */
+	int e = resolver_open(&r->d.dns, r->d.run_token);
+	if (e < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot open the DNS zone's socket on 127.0.0.1: %s",
+		         strerror(-e));
+		return -1;
+	}
+	add_env(r, "LAB_DNS=dns://127.0.0.1:%d/%s", r->d.dns.port, r->d.dns.zone);
+	if (plant_git(r, ev) < 0)
+		return -1;
 	/* a temp folder of this audit's own: a wrapper that leaves a socket
 	 * or a lock in $TMPDIR (srt's srt-mux-PID-0.sock, always PID 2 in
 	 * the range) must not trip the next audit, another user's least */
@@ -1048,7 +1363,8 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	r->argv[2] = r->d.snippet_file;
 	/* the task's inputs on the command line too: a wrapper may clear the
 	 * environment (the snippets take NAME=VALUE arguments) */
-	static const char *const inputs[] = {"LAB_DATA", "LAB_ATTACKER", "LAB_API", "LAB_HOST_TARGET", "LAB_PROOF"};
+	static const char *const inputs[] = {"LAB_DATA",        "LAB_ATTACKER", "LAB_API",
+	                                     "LAB_HOST_TARGET", "LAB_PROOF",    "LAB_DNS"};
 	int n = 3;
 	for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++)
 		for (int i = 0; i < r->n_env; i++)
@@ -1090,6 +1406,11 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 		r.user_argv = argv;
 		run_watch(&r, &box_wrapper, NULL, &res->ev, &output);
 		res->ev.attempt_seen = attempt_in(&r, &output);
+		gather_work(&r, &res->ev);
+		res->ev.dns_queries = r.d.dns.queries;
+		res->ev.dns_strays = r.d.dns.strays;
+		res->ev.dns_bytes = r.d.dns.bytes;
+		res->ev.dns_got_canary = decoy_dns_got_canary(&r.d);
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);
@@ -1099,6 +1420,12 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
              const struct lab_run_opts *opts)
 {
+	if (cfg->rung == RUNG_INPROCESS) {
+		fprintf(stderr,
+		        "containment-lab: exec: the in-process rung exec()s a snippet inside the lab's app "
+		        "server; a command needs a process of its own: use --rung container, gvisor or microvm\n");
+		return 2;
+	}
 	struct run r;
 	run_init(&r, cfg, layers);
 	r.exec_mode = true;

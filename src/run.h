@@ -19,6 +19,7 @@
 #include "decoy.h"
 #include "egress.h"
 #include "lab.h"
+#include "run_uid.h"
 #include "term.h"
 
 #include <linux/filter.h>
@@ -76,8 +77,10 @@ struct run {
 	bool netns;
 	uid_t uid;
 	gid_t gid;
-	uid_t inside_uid;      /* what the snippet is inside */
-	long map_uid, map_gid; /* outside ids of the sandbox */
+	uid_t inside_uid;       /* what the snippet is inside */
+	long map_uid, map_gid;  /* outside ids of the sandbox */
+	const char *map_why;    /* why those: "a uid of this run's own", "the user's own" */
+	struct run_uid own_uid; /* a root lab's claim on map_uid (run_uid.h) */
 	bool have_decoys;
 	struct lab_decoys d;
 	char inside_dir[PATH_MAX]; /* the run folder as the snippet sees it (Isolation off) */
@@ -88,6 +91,7 @@ struct run {
 	 * run's end so the evidence can be read from it */
 	int host_fd;
 	int work_tree; /* the work folder, taken before the child drops the lab's uid (run.c) */
+	int slot_fd;   /* one of the machine's run slots, flock()ed (run_slot.h), -1 if none */
 	struct lab_cgroup cg;
 	char cg_why[PATH_MAX + 200];
 	int n_rules;                    /* in Isolation's filter, for the record */
@@ -112,6 +116,8 @@ struct run {
 	int cwd_tree;                     /* root lab, exec: a detached copy of the cwd mount */
 	char workdir[PATH_MAX];           /* where the snippet starts */
 	char snippet_path[PATH_MAX + 32]; /* the snippet as it sees it */
+	char app_path[PATH_MAX + 32];     /* in-process: the app server as it sees it (inprocess.h) */
+	char app_token[48];               /* in-process: the app's session token, "" otherwise */
 	int sync[2], rep[2], out[2];
 	pid_t child_pid;
 	int pidfd;
@@ -148,6 +154,7 @@ void run_mech_add(struct lab_evidence *ev, const char *fmt, ...) __attribute__((
 int run_export_filter(void *seccomp_ctx, const char *name, int *fd_out);
 /* Every layer's hook at one point of the run, in table order. */
 int run_layers_plan(struct run *r, struct lab_evidence *ev);
+int run_layers_place(struct run *r, struct lab_evidence *ev);
 int run_layers_prepare(struct run *r, struct lab_evidence *ev);
 void run_layers_child(struct run *r, enum run_phase ph);
 void run_layers_gather(struct run *r, struct lab_evidence *ev);

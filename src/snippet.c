@@ -639,7 +639,10 @@ int snippet_resolve(const struct lab_config *cfg, const char *arg, struct snippe
 		return snippet_load(s, arg, err, errlen);
 	char path[PATH_MAX];
 	struct stat st;
-	if (pathf(path, sizeof path, "%s/%s.py", cfg->snippets_dir, arg) < 0 || stat(path, &st) < 0) {
+	/* the folder's own, else audit's (snippets/audit/: the threats people
+	 * ask of a sandbox they choose, which the lab's own matrix leaves out) */
+	if ((pathf(path, sizeof path, "%s/%s.py", cfg->snippets_dir, arg) < 0 || stat(path, &st) < 0) &&
+	    (pathf(path, sizeof path, "%s/audit/%s.py", cfg->snippets_dir, arg) < 0 || stat(path, &st) < 0)) {
 		memset(s, 0, sizeof *s);
 		snprintf(err, errlen, "no snippet named '%s' in %s (see 'containment-lab list')", arg,
 		         cfg->snippets_dir);

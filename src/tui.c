@@ -284,7 +284,7 @@ void tui_cycle_rung(struct tui_state *st)
 		return;
 	}
 	struct matrix fresh;
-	int next = (st->own_cfg.rung + 1) % RUNG_COUNT, was = st->own_cfg.rung;
+	int next = (int)lab_rung_next((enum lab_rung)st->own_cfg.rung), was = st->own_cfg.rung;
 	st->own_cfg.rung = next;
 	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
 		st->own_cfg.rung = was;
@@ -295,9 +295,10 @@ void tui_cycle_rung(struct tui_state *st)
 	st->mx = fresh;
 	st->mx_started = false;
 	tui_message(st, "Isolation's rung: %s (%s)", lab_rung_key((enum lab_rung)next),
-	            next == RUNG_CONTAINER ? "namespaces + seccomp on the host kernel"
-	            : next == RUNG_GVISOR  ? "gVisor's runsc: a user-space kernel answers"
-	                                   : "a QEMU microvm: its own guest kernel");
+	            next == RUNG_INPROCESS   ? "exec() inside the lab's app server: no layer can apply"
+	            : next == RUNG_CONTAINER ? "namespaces + seccomp on the host kernel"
+	            : next == RUNG_GVISOR    ? "gVisor's runsc: a user-space kernel answers"
+	                                     : "a QEMU microvm: its own guest kernel");
 }
 
 void tui_cycle_net_mode(struct tui_state *st)

@@ -72,7 +72,7 @@ struct tui_cell {
 enum tui_focus { TUI_FOCUS_LIST, TUI_FOCUS_CODE, TUI_FOCUS_RESULT, TUI_FOCUS_COUNT };
 
 /* Where a pane's view is. The drawing clamps top and sets page and total. */
-#define TUI_TOP_START (-1) /* code: open at the first line of code */
+#define TUI_TOP_START (-1) /* code: open at the first danger mark, else the first line of code */
 struct tui_view_pos {
 	int top, page, total;
 	bool follow; /* stick to the end (the live output) until scrolled */
@@ -109,6 +109,7 @@ struct tui_state {
 	enum tui_focus focus;
 	bool zoom; /* z: the focused pane (list: the result) fills the box */
 	struct tui_view_pos code_view, res_view;
+	int code_jump; /* > (+1) or < (-1): the drawing moves the code to the next/previous danger */
 	/* p: predict, then run (the lesson's "Predict:" as a scored quiz) */
 	bool predict;
 	bool asking; /* Enter was pressed: waiting for c/e (o/f for legit) */
@@ -119,6 +120,7 @@ struct tui_state {
 	char user_dir[PATH_MAX];
 	enum tui_view view;
 	bool help;
+	struct tui_view_pos help_view; /* the help scrolls: it is longer than 24 rows */
 	/* d: the docker (b: bwrap) twin of the toggles, over the screen */
 	bool twin;
 	bool twin_bwrap;
@@ -181,7 +183,7 @@ void tui_predict_then_run(struct tui_state *st);
 /* tui_keys.c */
 int tui_key_dispatch(struct tui_state *st, int ch);
 void tui_draw_footer(const struct tui_state *st, int y, int width);
-void tui_draw_help(const struct tui_state *st);
+void tui_draw_help(struct tui_state *st);
 void tui_draw_twin(struct tui_state *st);
 
 /* tui_draw.c */
@@ -225,6 +227,8 @@ void tui_rows_printf(struct tui_rows *L, attr_t attr, const char *fmt, ...) __at
 void tui_rows_blank(struct tui_rows *L);
 void tui_rows_free(struct tui_rows *L);
 void tui_view_label(const struct tui_view_pos *v, char *buf, size_t len); /* "12-30/84" */
+/* Draws rows rows of L from v's top (clamped) at y,x. */
+void tui_rows_draw(const struct tui_rows *L, struct tui_view_pos *v, int y, int x, int rows);
 /* The rows of the result pane as it stands; returns the pane's name. */
 const char *tui_result_rows(const struct tui_state *st, struct tui_rows *L);
 /* y is the pane's header row; the content takes the rows below it. */
@@ -233,6 +237,10 @@ void tui_result_pane(struct tui_state *st, int y, int x, int w, int rows, bool f
 /* Predict mode is on and the selected snippet's answer is not on screen:
  * the code pane hides the lines that would give it away. */
 bool tui_predict_hides(const struct tui_state *st);
+/* Why this cell is not held with its layers on (the container rung's
+ * shared kernel, No-network's price, the allow-list's door): a line into
+ * buf, or NULL when the toggles explain it. */
+const char *tui_why_line(const struct snippet *s, unsigned layers, int rung, int net_mode, char *buf, size_t len);
 int tui_snippet_at(const struct tui_state *st, int y, int x); /* or -1 */
 
 /* tui_matrix.c */

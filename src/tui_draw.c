@@ -301,7 +301,11 @@ static void draw_toggles(const struct tui_state *st)
 		snprintf(buf, sizeof buf, "[%d]", l + 1);
 		x += tui_put(1, x, 4, buf, tui_attr(st, TUI_LOOK_KEY)) + 1;
 		x += tui_put(1, x, 20, lab_layers[l].name, A_BOLD) + 1;
-		tui_put(1, x, 3, on ? "ON" : "OFF", tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
+		/* in-process: the toggle is kept, but nothing it names can apply */
+		if (st->cfg->rung == RUNG_INPROCESS)
+			tui_put(1, x, 3, "n/a", tui_attr(st, TUI_LOOK_DIM));
+		else
+			tui_put(1, x, 3, on ? "ON" : "OFF", tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
 	}
 	/* the rung, beside the toggles: it is Isolation's strength */
 	x = toggle_x(LAYER_COUNT);
@@ -427,13 +431,15 @@ struct glyph {
 	const char *row[3];
 };
 
-/* A 3-row block font, just the letters the verdicts need. */
+/* A 3-row block font, just the letters the verdicts need (RAN OK, FAILED,
+ * CONTAINED, ESCAPED, ERROR, BROKE). */
 static const struct glyph font[] = {
-    {'A', {".#.", "###", "#.#"}}, {'C', {"###", "#..", "###"}}, {'D', {"##.", "#.#", "##."}},
-    {'E', {"###", "##.", "###"}}, {'F', {"###", "##.", "#.."}}, {'I', {"###", ".#.", "###"}},
-    {'K', {"#.#", "##.", "#.#"}}, {'L', {"#..", "#..", "###"}}, {'N', {"##.#", "#.##", "#..#"}},
-    {'O', {"###", "#.#", "###"}}, {'P', {"###", "###", "#.."}}, {'R', {"###", "##.", "#.#"}},
-    {'S', {".##", ".#.", "##."}}, {'T', {"###", ".#.", ".#."}}, {' ', {"..", "..", ".."}},
+    {'A', {".#.", "###", "#.#"}},    {'B', {"##.", "###", "##."}}, {'C', {"###", "#..", "###"}},
+    {'D', {"##.", "#.#", "##."}},    {'E', {"###", "##.", "###"}}, {'F', {"###", "##.", "#.."}},
+    {'I', {"###", ".#.", "###"}},    {'K', {"#.#", "##.", "#.#"}}, {'L', {"#..", "#..", "###"}},
+    {'N', {"##.#", "#.##", "#..#"}}, {'O', {"###", "#.#", "###"}}, {'P', {"###", "###", "#.."}},
+    {'R', {"###", "##.", "#.#"}},    {'S', {".##", ".#.", "##."}}, {'T', {"###", ".#.", ".#."}},
+    {' ', {"..", "..", ".."}},
 };
 
 static const struct glyph *glyph_of(char c)
@@ -615,7 +621,11 @@ static enum box_look box_title(const struct tui_state *st, const struct tui_run 
 		         rung != RUNG_CONTAINER ? lab_rung_key((enum lab_rung)rung) : "",
 		         rung != RUNG_CONTAINER && net != NET_MODE_NONE ? ", " : "",
 		         net != NET_MODE_NONE ? "net: allowlist" : "");
-	snprintf(title, len, " SANDBOX%s  %s %s%s ", state, whose, lbl, extra);
+	/* in-process there is no box around the snippet: the title says so */
+	if (rung == RUNG_INPROCESS)
+		snprintf(title, len, " NO SANDBOX  exec() in the app: %s n/a ", whose);
+	else
+		snprintf(title, len, " SANDBOX%s  %s %s%s ", state, whose, lbl, extra);
 	return look;
 }
 

@@ -122,6 +122,14 @@ static int key_zoom(struct tui_state *st, int ch)
 	return TUI_REDRAW;
 }
 
+static int key_danger(struct tui_state *st, int ch)
+{
+	if (st->view == TUI_VIEW_MATRIX)
+		return TUI_HANDLED;
+	st->code_jump = ch == '<' ? -1 : 1;
+	return TUI_REDRAW;
+}
+
 static int key_layer(struct tui_state *st, int ch)
 {
 	int l = ch - '1';
@@ -306,6 +314,7 @@ static int key_help(struct tui_state *st, int ch)
 {
 	(void)ch;
 	st->help = !st->help;
+	st->help_view = (struct tui_view_pos){0};
 	return TUI_REDRAW;
 }
 
@@ -439,6 +448,12 @@ static const struct tui_key keys[] = {
      NULL,
      "top/end of the focused pane (matrix: first/last column)",
      key_home_end},
+    {{'>', '<', 0},
+     "> <",
+     NULL,
+     NULL,
+     "code: the next/previous danger line (>> marks; the code opens at the first)",
+     key_danger},
     {{'z', 0}, "z", "zoom", NULL, "zoom the focused pane to the whole screen and back", key_zoom},
     {{'p', 0}, "p", "predict", "predict", "predict mode: guess, then run; scored (matrix: a row)", key_predict},
     {{'c', 'o', 'f', 0}, "c/e o/f", NULL, NULL, "predict: contained/escaped (legit: ran ok/failed)", key_answer},
@@ -450,25 +465,64 @@ static const struct tui_key keys[] = {
     {{'q', 'Q', 0}, "q", "quit", "quit", "quit (aborts and cleans up anything still running)", key_quit},
 };
 
+/* The help overlay holds the keys while it is open: it scrolls (it is
+ * longer than 24 rows), q quits, any other key closes it. */
+static int help_key(struct tui_state *st, int ch)
+{
+	struct tui_view_pos *v = &st->help_view;
+	int page = v->page > 1 ? v->page - 1 : 1;
+
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return TUI_QUIT;
+	case KEY_UP:
+	case 'k':
+		v->top = v->top > 0 ? v->top - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		v->top++; /* the drawing clamps it */
+		break;
+	case KEY_PPAGE:
+	case '[':
+		v->top = v->top > page ? v->top - page : 0;
+		break;
+	case KEY_NPAGE:
+	case ']':
+	case ' ':
+		v->top += page;
+		break;
+	case KEY_HOME:
+	case 'g':
+		v->top = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		v->top = 1 << 20;
+		break;
+	case KEY_MOUSE: {
+		MEVENT ev;
+
+		getmouse(&ev); /* a click closes it */
+		st->help = false;
+		break;
+	}
+	default:
+		st->help = false;
+	}
+	return TUI_REDRAW;
+}
+
 int tui_key_dispatch(struct tui_state *st, int ch)
 {
 	size_t i;
 	int k, flags;
 
-	/* With the help open, any key but q just closes it. */
-	if (st->help && ch != 'q' && ch != 'Q' && ch != KEY_MOUSE) {
-		st->help = false;
-		return TUI_REDRAW;
-	}
-	if (st->twin && !st->help)
+	if (st->help)
+		return help_key(st, ch);
+	if (st->twin)
 		return twin_key(st, ch);
-	if (st->help && ch == KEY_MOUSE) {
-		MEVENT ev;
-
-		getmouse(&ev);
-		st->help = false;
-		return TUI_REDRAW;
-	}
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		for (k = 0; keys[i].codes[k]; k++) {
 			if (keys[i].codes[k] != ch)
@@ -510,12 +564,20 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 		x += tui_put(y, x, width - x, legit ? "f" : "e", kattr) + 1;
 		x += tui_put(y, x, width - x, legit ? "failed" : "escaped", A_NORMAL) + 2;
 		x += tui_put(y, x, width - x, "Esc", kattr) + 1;
-		tui_put(y, x, width - x, "not now", A_NORMAL);
+		x += tui_put(y, x, width - x, "not now", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "q", kattr) + 1;
+		tui_put(y, x, width - x, "quit", A_NORMAL);
 		return;
 	}
+	/* q quit is always there: the other keys get the room left of it */
+	const struct tui_key *quit = NULL;
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (keys[i].fn == key_quit)
+			quit = &keys[i];
+	int room = width - (quit ? (int)strlen(quit->label) + (int)strlen(quit->main_word) + 3 : 0);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		word = st->view == TUI_VIEW_MATRIX ? keys[i].matrix_word : keys[i].main_word;
-		if (!word)
+		if (!word || &keys[i] == quit)
 			continue;
 		/* The footer uses the short spelling of the key. */
 		label = keys[i].label;
@@ -527,32 +589,50 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 			label = "[ ]";
 		snprintf(buf, sizeof buf, "%s %s", label, word);
 		need = (int)strlen(buf) + 2;
-		if (x + need > width)
+		if (x + need > room)
 			break;
 		x += 1;
 		x += tui_put(y, x, width - x, label, kattr);
 		x += tui_put(y, x, width - x, " ", A_NORMAL);
 		x += tui_put(y, x, width - x, word, A_NORMAL) + 1;
 	}
+	if (quit) {
+		x += 1;
+		x += tui_put(y, x, width - x, quit->label, kattr);
+		x += tui_put(y, x, width - x, " ", A_NORMAL);
+		tui_put(y, x, width - x, quit->main_word, A_NORMAL);
+	}
 }
 
-void tui_draw_help(const struct tui_state *st)
+/* The help: every key of the table, the cells' legend and the layers,
+ * wrapped to the overlay's width and scrolled (at 80x24 it is longer than
+ * the screen); its bottom edge always says how to scroll, close and quit. */
+void tui_draw_help(struct tui_state *st)
 {
-	char legend[2][REPORT_LEGEND_MAX + 16];
+	char legend[REPORT_LEGEND_MAX + 16], gut[16], buf[160], pos[48], title[96];
 	size_t i, nkeys = sizeof keys / sizeof keys[0];
-	int w = COLS - 4 > 76 ? 76 : COLS - 4, h, x, y, row, l, lw = 15;
-	int want_layers;
-	char buf[160];
+	int w = COLS - 4 > 76 ? 76 : COLS - 4, h, x, y, row, l;
+	struct tui_rows L = {.width = w - 4};
+	attr_t kattr = tui_attr(st, TUI_LOOK_KEY);
+	const char *bottom = " j/k [ ] scroll  Esc closes  q quit ";
 
 	if (w < 40)
 		return;
-	memcpy(legend[0], "Cells: ", 8);
-	report_verdict_legend(legend[0] + 7, sizeof legend[0] - 7);
-	snprintf(legend[1], sizeof legend[1], "       * differs from the truth table   ? not run yet");
-	h = (int)nkeys + 2 + 1 + 2;
-	want_layers = LINES - 2 - h - 2 >= LAYER_COUNT + 1;
-	if (want_layers)
-		h += LAYER_COUNT + 1;
+	for (i = 0; i < nkeys; i++) {
+		snprintf(gut, sizeof gut, "%-14s ", keys[i].label);
+		tui_rows_add(&L, gut, "               ", kattr, keys[i].help, A_NORMAL);
+	}
+	tui_rows_blank(&L);
+	memcpy(legend, "Cells: ", 8);
+	report_verdict_legend(legend + 7, sizeof legend - 7);
+	tui_rows_add(&L, "", "       ", A_NORMAL, legend, A_NORMAL);
+	tui_rows_add(&L, "", "       ", A_NORMAL, "       * differs from the truth table   ? not run yet", A_NORMAL);
+	tui_rows_blank(&L);
+	for (l = 0; l < LAYER_COUNT; l++) {
+		snprintf(buf, sizeof buf, "[%d] %-16s stops %s", l + 1, lab_layers[l].name, lab_layers[l].stops);
+		tui_rows_add(&L, "", "    ", A_NORMAL, buf, A_NORMAL);
+	}
+	h = L.n + 2;
 	if (h > LINES - 2)
 		h = LINES - 2;
 	x = (COLS - w) / 2;
@@ -560,23 +640,12 @@ void tui_draw_help(const struct tui_state *st)
 	for (row = 0; row < h; row++)
 		tui_fill(y + row, x, w, A_NORMAL);
 	tui_frame(y, x, h, w, A_BOLD);
-	tui_put(y, x + 2, w - 4, " HELP: keys (Esc or any key closes) ", A_BOLD);
-
-	row = y + 1;
-	for (i = 0; i < nkeys && row < y + h - 1; i++, row++) {
-		tui_put(row, x + 2, lw, keys[i].label, tui_attr(st, TUI_LOOK_KEY));
-		tui_put(row, x + 2 + lw + 1, w - lw - 5, keys[i].help, A_NORMAL);
-	}
-	row++;
-	for (i = 0; i < 2 && row < y + h - 1; i++, row++)
-		tui_put(row, x + 2, w - 4, legend[i], A_NORMAL);
-	if (!want_layers)
-		return;
-	row++;
-	for (l = 0; l < LAYER_COUNT && row < y + h - 1; l++, row++) {
-		snprintf(buf, sizeof buf, "[%d] %-16s stops %s", l + 1, lab_layers[l].name, lab_layers[l].stops);
-		tui_put(row, x + 2, w - 4, buf, A_NORMAL);
-	}
+	tui_rows_draw(&L, &st->help_view, y + 1, x + 2, h - 2);
+	tui_view_label(&st->help_view, pos, sizeof pos);
+	snprintf(title, sizeof title, " HELP: keys %s ", pos);
+	tui_put(y, x + 2, w - 4, title, A_BOLD);
+	tui_put(y + h - 1, x + w - 2 - tui_text_width(bottom), tui_text_width(bottom), bottom, A_BOLD);
+	tui_rows_free(&L);
 }
 
 /* Appends line (len bytes) to out wrapped at width columns at spaces, each

@@ -313,7 +313,7 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	const struct snippet *s = &st->snips[st->mx_row];
 	unsigned mask = tui_combo_mask(st->mx_col);
 	int y = g->det_y, end = g->det_y + g->det_rows, w = COLS - 2, x = 1, n, i;
-	char buf[LAB_LINE * 2], lbl[LAYER_COUNT * 2], off[128];
+	char buf[LAB_LINE * 2], lbl[LAYER_COUNT * 2], off[128], why[LAB_LINE];
 
 	attron(A_DIM);
 	mvhline(g->sep_y, 0, ACS_HLINE, COLS);
@@ -329,6 +329,12 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 		tui_put(y, x, w, "predicted, not run since: Enter runs the matrix and scores the row", A_BOLD);
 		return;
 	}
+	/* before a verdict, the truth table's own reason (not in predict mode:
+	 * it would give the answer) */
+	if (cell->state != MATRIX_DONE && !st->predict && y + 1 < end &&
+	    (cell->expected == VERDICT_ESCAPED || cell->expected == VERDICT_FAILED) &&
+	    tui_why_line(s, mask, st->cfg->rung, st->cfg->net_mode, buf, sizeof buf))
+		tui_wrap(y + 1, x, w, 2, buf, tui_attr(st, TUI_LOOK_WARN));
 	switch (cell->state) {
 	case MATRIX_PENDING:
 		/* in predict mode the truth table is what the student predicts */
@@ -360,6 +366,9 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
 	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
 		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
+	if ((res->verdict == VERDICT_ESCAPED || res->verdict == VERDICT_FAILED) && y < end &&
+	    tui_why_line(s, mask, (int)res->rung, res->ev.net_mode, why, sizeof why))
+		y += tui_wrap(y, x, w, 2, why, tui_attr(st, TUI_LOOK_WARN));
 	if (buf[0] && y < end)
 		y += tui_wrap(y, x, w, 2, buf, tui_verdict_attr(st, res->verdict));
 	if (res->headline[0] && y < end)

@@ -2,8 +2,9 @@
  * is built as a list of rows already wrapped to the pane's width (struct
  * tui_rows) and drawn from a scroll position, so nothing is ever cut off:
  * what does not fit is one scroll (or a zoom) away.
- *   code:   the snippet with real line numbers, opening at its first line of
- *           code, `# lab:danger` marks shown as markers, and in predict mode
+ *   code:   the snippet with real line numbers, opening at its first
+ *           `# lab:danger` mark (else its first line of code), the marks
+ *           shown as markers and reached with > and <, and in predict mode
  *           without the header lines that would give the answer away;
  *   result: the headline, every piece of evidence, the trace, the whole
  *           mechanisms line, and the whole captured output (sanitised) —
@@ -188,6 +189,11 @@ static void rows_draw(const struct tui_rows *L, struct tui_view_pos *v, int y, i
 	}
 }
 
+void tui_rows_draw(const struct tui_rows *L, struct tui_view_pos *v, int y, int x, int rows)
+{
+	rows_draw(L, v, y, x, rows, 0);
+}
+
 void tui_view_label(const struct tui_view_pos *v, char *buf, size_t len)
 {
 	int last = v->top + v->page < v->total ? v->top + v->page : v->total;
@@ -276,15 +282,19 @@ static int first_code_line(const char *text)
 
 /* The code as rows: "NNN   code"; a `# lab:danger` comment as ">>" and
  * its reason, the line it marks with ">>" too; hidden lines say they are
- * hidden. Returns the row to open at. */
-static int build_code(const struct tui_state *st, struct tui_rows *L, bool hide)
+ * hidden. danger[] gets the row of each danger comment (or, without one,
+ * of each marked line), up to max. Returns the row to open at: the first
+ * danger (what a class came to see), else the first line of code. */
+static int build_code(const struct tui_state *st, struct tui_rows *L, bool hide, int *danger, int max, int *n_danger)
 {
 	const struct snippet *s = &st->snips[st->sel];
 	const char *text = st->code[st->sel], *p, *nl;
 	int i, mark = 0, start = first_code_line(text);
+	bool after_comment = false;
 	char gut[16];
 	attr_t warn = tui_attr(st, TUI_LOOK_WARN);
 
+	*n_danger = 0;
 	for (p = text, i = 0; p && *p; p = nl ? nl + 1 : NULL, i++) {
 		nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -302,17 +312,45 @@ static int build_code(const struct tui_state *st, struct tui_rows *L, bool hide)
 			const char *why = strstr(line, "lab:danger") + 10;
 
 			why += strspn(why, ": ");
+			if (*n_danger < max)
+				danger[(*n_danger)++] = L->n;
+			after_comment = true;
 			snprintf(gut, sizeof gut, "%3d>> ", i + 1);
 			tui_rows_add(L, gut, "      ", warn, *why ? why : "the next line does the damage", warn);
 		} else {
 			bool d = is_marked(s, i + 1);
 
+			if (d && !after_comment && *n_danger < max)
+				danger[(*n_danger)++] = L->n;
+			if (d)
+				after_comment = false;
 			snprintf(gut, sizeof gut, d ? "%3d>> " : "%3d   ", i + 1);
 			tui_rows_add(L, gut, "      ", d ? warn : A_NORMAL, line, d ? A_BOLD : A_NORMAL);
 		}
 		free(line);
 	}
-	return mark;
+	return *n_danger ? danger[0] : mark;
+}
+
+/* > and <: the code view moves to the next (previous) danger row after
+ * (before) the top, round the end. */
+static void code_jump(struct tui_state *st, const int *danger, int n)
+{
+	int d = st->code_jump, top = st->code_view.top, k;
+
+	st->code_jump = 0;
+	if (!n || !d)
+		return;
+	if (d > 0) {
+		for (k = 0; k < n && danger[k] <= top; k++)
+			;
+		st->code_view.top = danger[k < n ? k : 0];
+	} else {
+		for (k = n - 1; k >= 0 && danger[k] >= top; k--)
+			;
+		st->code_view.top = danger[k >= 0 ? k : n - 1];
+	}
+	st->code_view.follow = false;
 }
 
 bool tui_predict_hides(const struct tui_state *st)
@@ -347,11 +385,15 @@ void tui_code_pane(struct tui_state *st, int y, int x, int w, int rows, bool foc
 	const struct snippet *s = &st->snips[st->sel];
 	struct tui_rows L = {.width = w};
 	char head[PATH_MAX + 200];
-	int mark;
+	int mark, danger[SNIPPET_MAX_DANGER * 2], n_danger;
 
 	if (rows < 2)
 		return;
-	mark = build_code(st, &L, tui_predict_hides(st));
+	mark = build_code(st, &L, tui_predict_hides(st), danger, (int)(sizeof danger / sizeof *danger), &n_danger);
+	if (st->code_view.top != TUI_TOP_START)
+		code_jump(st, danger, n_danger);
+	else
+		st->code_jump = 0;
 	rows_draw(&L, &st->code_view, y + 1, x, rows - 1, mark);
 	snprintf(head, sizeof head, "%s%s.py%s  %s", focused ? "> " : "", s->name, s->yours ? " (yours)" : "",
 	         s->title);
@@ -455,33 +497,75 @@ static void add_output(struct tui_rows *L, const char *text, const char *what)
 	tui_rows_add(L, "| ", "  ", A_NORMAL, text, A_NORMAL);
 }
 
+/* The verdict in block letters, whatever it is: CONTAINED is read from the
+ * back of a room as well as ESCAPED. Beside it the run's snippet, layers
+ * and rung where they fit; else the word alone, and they follow below. */
 static void build_verdict(const struct tui_state *st, const struct tui_run *r, struct tui_rows *L)
 {
 	const struct lab_result *res = &r->res;
 	const char *word = verdict_name(res->verdict);
 	attr_t vattr = tui_verdict_attr(st, res->verdict);
 	char lbl[REPORT_LABEL_MAX], d[32], l1[96], l2[128];
+	int room = L->width - tui_big_width(word) - 2;
 
 	report_layers_label(res->layers, true, lbl);
 	tui_format_duration(res->ev.duration_ms, d, sizeof d);
-	snprintf(l1, sizeof l1, "%s, layers %s", res->snippet, lbl);
+	snprintf(l1, sizeof l1, "%s, layers %s%s", res->snippet, res->rung == RUNG_INPROCESS ? "n/a, toggles " : "",
+	         lbl);
 	snprintf(l2, sizeof l2, "rung: %s, %s%s", lab_rung_key(res->rung), d, res->ev.aborted ? " (aborted)" : "");
-	if (tui_big_width(word) + 2 + 24 <= L->width) {
+	if (room >= 24) {
 		const char *side[3] = {word, l1, l2};
 		const attr_t sattr[3] = {vattr, A_NORMAL, A_NORMAL};
 
 		add_big(L, word, vattr, side, sattr);
+	} else if (room >= tui_text_width(word)) {
+		const char *side[3] = {word, "", ""};
+		const attr_t sattr[3] = {vattr, A_NORMAL, A_NORMAL};
+
+		add_big(L, word, vattr, side, sattr);
+		tui_rows_printf(L, A_NORMAL, "%s, %s", l1, l2);
 	} else {
 		tui_rows_printf(L, vattr | A_REVERSE, " %s ", word);
 		tui_rows_printf(L, A_NORMAL, "%s, %s", l1, l2);
 	}
 }
 
+/* Where "every layer on" is visibly not "every attack contained" (or the
+ * legit task fails with its layers on), the one line that says why and
+ * what to try; NULL where the toggles explain the verdict themselves. */
+const char *tui_why_line(const struct snippet *s, unsigned layers, int rung, int net_mode, char *buf, size_t len)
+{
+	bool net = layers & LAYER_BIT(LAYER_NETWORK), iso = layers & LAYER_BIT(LAYER_ISOLATION);
+
+	if (rung == RUNG_INPROCESS && s->threat != THREAT_LEGIT)
+		snprintf(buf, len,
+		         "why: in-process, exec() runs the snippet inside the app's own process: no layer has a "
+		         "boundary to apply at (the toggles are n/a). Climb the ladder with r");
+	else if (s->threat == THREAT_KERNEL && iso && rung == RUNG_CONTAINER)
+		snprintf(
+		    buf, len,
+		    "why: the container rung shares the host kernel; namespaces and filters still let it serve the "
+		    "calls. Climb the ladder with r (gvisor, microvm)");
+	else if (s->threat == THREAT_LEGIT && s->uses[0] && net && net_mode == NET_MODE_NONE)
+		snprintf(buf, len,
+		         "why: the price of No-network: this task needs one API (%s). Try n: the allow-list lets just "
+		         "that host out",
+		         s->uses);
+	else if (s->threat != THREAT_LEGIT && s->uses[0] && net && net_mode == NET_MODE_ALLOWLIST)
+		snprintf(buf, len,
+		         "why: the allow-list opens one door (%s) and does not read what goes through it. n goes back "
+		         "to none",
+		         s->uses);
+	else
+		return NULL;
+	return buf;
+}
+
 static void build_result(const struct tui_state *st, const struct tui_run *r, struct tui_rows *L)
 {
 	const struct lab_result *res = &r->res;
 	attr_t vattr = tui_verdict_attr(st, res->verdict);
-	char buf[LAB_LINE * 3], lbl[REPORT_LABEL_MAX], what[160];
+	char buf[LAB_LINE * 3], lbl[REPORT_LABEL_MAX], what[160], why[LAB_LINE];
 	int i;
 
 	build_verdict(st, r, L);
@@ -496,6 +580,10 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
 	else if (res->verdict == VERDICT_FAILED)
 		snprintf(buf, sizeof buf, "a layer broke legitimate work");
+	/* first: at 80x24 the consequence would push it below the pane */
+	if ((res->verdict == VERDICT_ESCAPED || res->verdict == VERDICT_FAILED) &&
+	    tui_why_line(&st->snips[st->sel], res->layers, (int)res->rung, res->ev.net_mode, why, sizeof why))
+		tui_rows_add(L, "", "  ", A_NORMAL, why, tui_attr(st, TUI_LOOK_WARN));
 	if (buf[0])
 		tui_rows_add(L, "", "  ", A_NORMAL, buf, vattr);
 	if (res->headline[0] && !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
@@ -564,7 +652,9 @@ static void build_ask(const struct tui_state *st, struct tui_rows *L)
 	attr_t key = tui_attr(st, TUI_LOOK_KEY);
 
 	report_layers_label(st->layers, true, lbl);
-	tui_rows_printf(L, A_BOLD, "PREDICT: %s (%s) with layers %s", s->name, threat_name(s->threat), lbl);
+	tui_rows_printf(L, A_BOLD, "PREDICT: %s (%s) with layers %s on the %s rung%s", s->name, threat_name(s->threat),
+	                lbl, lab_rung_key((enum lab_rung)st->cfg->rung),
+	                st->cfg->net_mode == NET_MODE_ALLOWLIST ? ", net: allowlist" : "");
 	if (s->threat == THREAT_LEGIT) {
 		tui_rows_printf(L, A_BOLD, "Does the task still work: ran ok or failed?");
 		tui_rows_add(L, "  o  ", "     ", key, "RAN OK: the layers let the real work through", A_NORMAL);
@@ -582,22 +672,21 @@ static void build_ask(const struct tui_state *st, struct tui_rows *L)
 static void build_idle(const struct tui_state *st, struct tui_rows *L)
 {
 	const struct snippet *s = &st->snips[st->sel];
-	char lbl[REPORT_LABEL_MAX];
+	char lbl[REPORT_LABEL_MAX], where[96];
 
 	report_layers_label(st->layers, true, lbl);
+	snprintf(where, sizeof where, "layers %s on the %s rung", lbl, lab_rung_key((enum lab_rung)st->cfg->rung));
 	if (st->predict)
-		tui_rows_printf(L, A_NORMAL, "Predict mode: press Enter, answer, and the lab runs %s with layers %s.",
-		                s->name, lbl);
+		tui_rows_printf(L, A_NORMAL, "Predict mode: press Enter, answer, and the lab runs %s with %s.", s->name,
+		                where);
 	else if (s->threat == THREAT_LEGIT)
 		tui_rows_printf(L, A_NORMAL,
-		                "The legit task. Predict: does it still work with layers %s? Press Enter to run it "
-		                "for real.",
-		                lbl);
+		                "The legit task. Predict: does it still work with %s? Press Enter to run it for real.",
+		                where);
 	else
 		tui_rows_printf(L, A_NORMAL,
-		                "An attack: %s. Predict: contained or escaped with layers %s? Press Enter to run "
-		                "it for real.",
-		                threat_name(s->threat), lbl);
+		                "An attack: %s. Predict: contained or escaped with %s? Press Enter to run it for real.",
+		                threat_name(s->threat), where);
 }
 
 /* The result pane's rows for the selected snippet; returns its name. */

@@ -5,6 +5,7 @@
  * says what this lab really applies. */
 #include "twin.h"
 #include "report.h"
+#include "run_uid.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,8 +65,15 @@ static void docker_flags(const struct lab_config *cfg, unsigned layers, enum lab
 		add(t, "Isolation: the root file system cannot be written (host takeover)", "--read-only");
 		add(t, "Isolation: a private, bounded /tmp, gone with the container", "--tmpfs /tmp:size=%s", tmp);
 		add(t, "Isolation: no capabilities, so no mount, no raw sockets, no ptrace", "--cap-drop ALL");
-		add(t, "Isolation: never root on the host (the lab maps the sandbox's root to this uid outside)",
-		    "--user %ld:%ld", cfg->outside_uid, cfg->outside_uid);
+		if (cfg->outside_uid == LAB_OUTSIDE_UID_AUTO)
+			add(t,
+			    "Isolation: never root on the host, and a uid nobody else has (the lab gives each run one "
+			    "of its own from this block; docker takes the one you name)",
+			    "--user %ld:%ld", RUN_UID_FIRST, RUN_UID_FIRST);
+		else
+			add(t,
+			    "Isolation: never root on the host (the lab maps the sandbox's root to this uid outside)",
+			    "--user %ld:%ld", cfg->outside_uid, cfg->outside_uid);
 		add(t, "Isolation: setuid binaries cannot raise privileges", "--security-opt no-new-privileges");
 		add(t, "Isolation: its own host name (UTS namespace)", "--hostname %s", cfg->hostname);
 		if (rung == RUNG_GVISOR)
@@ -142,8 +150,8 @@ static void bwrap_flags(const struct lab_config *cfg, unsigned layers, struct tw
 		    "--ro-bind /usr /usr --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin");
 		add(t, "Isolation: a private /tmp, /proc of its own PID namespace, a minimal /dev",
 		    "--tmpfs /tmp --proc /proc --dev /dev");
-		add(t, "Isolation: no capabilities, not root inside", "--cap-drop ALL --uid %ld --gid %ld",
-		    cfg->outside_uid, cfg->outside_uid);
+		long u = cfg->outside_uid == LAB_OUTSIDE_UID_AUTO ? RUN_UID_FIRST : cfg->outside_uid;
+		add(t, "Isolation: no capabilities, not root inside", "--cap-drop ALL --uid %ld --gid %ld", u, u);
 		add(t, "Isolation: its own host name; dies with the lab, no terminal to inject into",
 		    "--hostname %s --die-with-parent --new-session", cfg->hostname);
 		add(t,
@@ -245,6 +253,20 @@ void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung
 	char label[REPORT_LABEL_MAX];
 
 	report_layers_label(layers, true, label);
+	if (rung == RUNG_INPROCESS) {
+		/* no command to show: the snippet never leaves the app's process */
+		sb_printf(b,
+		          "# the in-process rung has no %s twin: the snippet runs inside your own app server\n"
+		          "\n"
+		          "  exec(generated)      # in the app's own globals, process and privileges\n"
+		          "\n"
+		          "No flag applies: every one of them (--network none, --cap-drop ALL, --memory, a clean\n"
+		          "env) sets up a process before it starts, and exec() starts none. The toggles (%s)\n"
+		          "are n/a here. This is the lesson's exercise 2: remote code execution. The fix is any\n"
+		          "rung above: press r for the container rung, and d shows its flags.\n",
+		          tool == TWIN_DOCKER ? "docker" : "bwrap", label);
+		return;
+	}
 	sb_printf(b, "# the %s twin of containment-lab with layers %s, rung %s%s\n",
 	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(rung),
 	          on(layers, LAYER_ISOLATION) ? "" : " (the rung matters only with Isolation on)");

@@ -32,6 +32,10 @@ static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
 enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, const struct lab_config *cfg)
 {
 	enum lab_rung rung = (enum lab_rung)cfg->rung;
+	/* exec() inside the app server: no layer applies, every attack gets
+	 * what it wants and the legit task has the network it needs */
+	if (rung == RUNG_INPROCESS)
+		return s->threat == THREAT_LEGIT || s->layer < 0 ? VERDICT_RAN_OK : VERDICT_ESCAPED;
 	/* a snippet that names the one host it needs (lab:uses): No-network
 	 * stops it outright with mode none (the price of no network, for a
 	 * legitimate task), and lets it through when its allow-list has the
@@ -174,6 +178,13 @@ static void broke(struct lab_result *r, const char *why)
 			             ev->exception, ev->exception_line);
 		else
 			set_headline(r, "The attack broke by itself: %s — no layer can take credit", ev->exception);
+	} else if ((r->layers & LAYER_BIT(LAYER_LIMITS)) && (ev->timed_out || ev->exit_signal == SIGXCPU)) {
+		/* not "by itself": a limit ended it before anything got out (a
+		 * slow guest under TCG meets RLIMIT_CPU before it connects) */
+		r->verdict = VERDICT_CONTAINED;
+		r->caught_by = LAYER_LIMITS;
+		set_headline(r, "Resource-limits: killed by %s before the attack got anywhere (%s)",
+		             ev->timed_out ? "the wall clock" : "RLIMIT_CPU (SIGXCPU)", why);
 	} else {
 		set_headline(r, "The attack failed by itself: %s", why);
 	}
@@ -253,9 +264,27 @@ static void attempt_unseen(struct lab_result *r)
 }
 
 /* A declared attack that made no attempt the lab could see where it
- * watched: it did not get what it wanted, and no layer stopped it. */
+ * watched: it did not get what it wanted, and no layer stopped it; unless
+ * a limit ended the run first (a slow snippet, or a loaded machine, meets
+ * the wall clock before it gets to its move): then Resource-limits did. */
 static void no_attempt(struct lab_result *r, const char *watched)
 {
+	const struct lab_evidence *ev = &r->ev;
+	if ((r->layers & LAYER_BIT(LAYER_LIMITS)) && (ev->timed_out || ev->exit_signal == SIGXCPU)) {
+		r->verdict = VERDICT_CONTAINED;
+		r->caught_by = LAYER_LIMITS;
+		if (ev->timed_out)
+			set_headline(r,
+			             "Resource-limits: killed by the wall clock at %.1f s, before the attack made an "
+			             "attempt the lab could see",
+			             ev->duration_ms / 1000.0);
+		else
+			set_headline(
+			    r, "Resource-limits: killed by RLIMIT_CPU (SIGXCPU), before the attack made an attempt "
+			       "the lab could see");
+		add(r, "the attempt: none seen: %s", watched);
+		return;
+	}
 	r->verdict = VERDICT_BROKE;
 	r->caught_by = -1;
 	set_headline(r, "The attack made no attempt the lab could see — no layer takes credit");
@@ -266,7 +295,7 @@ static void no_attempt(struct lab_result *r, const char *watched)
 
 /* What the run took past the caps of layers.ini, as one line
  * ("65 processes (cap 32), 320 MiB of memory (cap 256 MiB)"); how many. */
-static int caps_exceeded(const struct lab_result *r, const struct lab_config *cfg, char *line, size_t cap)
+static int caps_exceeded(const struct lab_result *r, const struct lab_config *cfg, bool wall, char *line, size_t cap)
 {
 	const struct lab_evidence *ev = &r->ev;
 	const struct lab_limits *lim = &cfg->limits;
@@ -285,7 +314,7 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 	 * when the layer is on: past them only when it is off */
 	if (!on && ev->cpu_s > (double)lim->cpu_time)
 		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
-	if (!on && ev->duration_ms > lim->timeout_ms)
+	if (wall && !on && ev->duration_ms > lim->timeout_ms)
 		n++, str_append(line, cap, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
 		                ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
 	if (!on && ev->out_bytes > lim->output) {
@@ -299,7 +328,7 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 static int over_caps(struct lab_result *r, const struct lab_config *cfg)
 {
 	char line[LAB_LINE];
-	int n = caps_exceeded(r, cfg, line, sizeof line);
+	int n = caps_exceeded(r, cfg, true, line, sizeof line);
 	if (n) {
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The bomb took %s", line);
@@ -362,7 +391,10 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	char mem[32], cap[32];
 	fmt_bytes(mem, sizeof mem, ev->peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
-	if (r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
+	if (ev->guest_measured) {
+		add(r, "peak processes: %ld (cap %ld) — the guest cgroup's pids.peak, sent by the microVM's init",
+		    ev->peak_procs, lim->pids);
+	} else if (r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
 		add(r,
 		    "processes and memory: the snippet's live inside %s, out of the host's sight; the figures below "
 		    "are %s own",
@@ -372,10 +404,16 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 
 		add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
 		    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
-	add(r, "peak memory: %s (cap %s)%s", mem, cap,
-	    ev->peak_mem_from_cgroup ? " — the cgroup's peak"
-	    : ev->peak_mem_sampled   ? " — the run's total, sampled by the lab"
-	                             : " — largest process, rusage");
+	/* the lab's own sum is of host processes: on an upper rung it is QEMU
+	 * or runsc, said above */
+	bool sampled = ev->peak_mem_sampled && (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)));
+	const char *source = ev->guest_measured         ? " — the guest cgroup's memory.peak"
+	                     : ev->peak_mem_from_cgroup ? " — the cgroup's peak"
+	                     : !ev->peak_mem_sampled    ? " — largest process, rusage"
+	                     : !sampled ? " — the host processes' total (QEMU's or runsc's), sampled by the lab"
+	                                : " — the run's total, sampled by the lab (no cgroup: pipe buffers "
+	                                  "and shared memory held only by a mapping are out of its sight)";
+	add(r, "peak memory: %s%s (cap %s)%s", sampled ? "at least " : "", mem, cap, source);
 	add(r, "CPU time: %.2f s over %ld ms wall", ev->cpu_s, ev->duration_ms);
 }
 
@@ -385,7 +423,9 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 static bool resources_out_of_sight(struct lab_result *r)
 {
 	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
-	if (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)))
+	/* the microVM's init sends its guest cgroup's figures: judged as the
+	 * container's are */
+	if (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)) || r->ev.guest_measured)
 		return false;
 	if (on && r->ev.timed_out) { /* the one mechanism the lab sees from here: its own clock */
 		r->verdict = VERDICT_CONTAINED;
@@ -407,11 +447,34 @@ static bool resources_out_of_sight(struct lab_result *r)
 	return true;
 }
 
+/* Without a cgroup the lab sums the run's memory itself, and some of it
+ * it cannot see (box_sample_tree's shmem_unseen): with such objects about
+ * and no run-wide memory limit seen to fire, a figure under the cap proves
+ * nothing, so neither CONTAINED nor "stayed under every cap" may be said. */
+static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *cfg)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (!ev->peak_mem_sampled || ev->mem_unseen <= 0 || ev->mem_cap_killed || ev->oom_kills > 0)
+		return false;
+	char mem[32], cap[32];
+	fmt_bytes(mem, sizeof mem, ev->peak_mem);
+	fmt_bytes(cap, sizeof cap, cfg->limits.memory);
+	r->verdict = VERDICT_ERROR;
+	r->caught_by = -1;
+	set_headline(
+	    r,
+	    "The lab cannot see all of this run's memory: %d shared memory object(s) (shared anonymous memory, "
+	    "or a memfd no descriptor holds) keep pages no /proc file shows, and without a cgroup nothing "
+	    "charges them; %s is a lower bound, so it cannot say the run stayed under the %s cap",
+	    ev->mem_unseen, mem, cap);
+	return true;
+}
+
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	char first[LAB_LINE] = "";
 	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
-	if (!resources_out_of_sight(r) && !over_caps(r, cfg)) {
+	if (!resources_out_of_sight(r) && !over_caps(r, cfg) && !memory_out_of_sight(r, cfg)) {
 		if (on && mechanisms_fired(r, cfg, first, sizeof first)) {
 			r->verdict = VERDICT_CONTAINED;
 			r->caught_by = LAYER_LIMITS;
@@ -470,6 +533,17 @@ static bool escaped_unread(struct lab_result *r, const char *what)
 	return true;
 }
 
+/* One evidence line per place a secret came from (ev->leaked's groups). */
+static void leak_lines(struct lab_result *r)
+{
+	for (const char *g = r->ev.leaked; *g;) {
+		size_t len = strcspn(g, ";");
+		add(r, "  %.*s", (int)len, g);
+		g += len;
+		g += strspn(g, "; ");
+	}
+}
+
 static void judge_secrets(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -477,11 +551,12 @@ static void judge_secrets(struct lab_result *r)
 	fmt_thousands(bytes, sizeof bytes, ev->out_bytes);
 	if (ev->canaries_leaked > 0) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "%d of %d planted secrets came out of the sandbox", ev->canaries_leaked,
-		             ev->canaries_planted);
-		add(r, "leaked canaries found in what came out (the output%s%s): %s",
+		set_headline(r, "%d of %d planted secrets came out of the sandbox, from %s", ev->canaries_leaked,
+		             ev->canaries_planted, ev->leak_places);
+		add(r, "leaked canaries found in what came out (the output%s%s), by the place each was read:",
 		    ev->secrets_to_attacker ? ", the attacker's listener" : "",
-		    ev->secrets_to_api ? ", api.lab.test: sent out through the network" : "", ev->leaked);
+		    ev->secrets_to_api ? ", api.lab.test: sent out through the network" : "");
+		leak_lines(r);
 		if (ev->secrets_to_api)
 			add(r, "%d planted secret(s) reached api.lab.test%s", ev->secrets_to_api,
 			    ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed
@@ -831,6 +906,89 @@ static void audit_contained(struct lab_result *r, const char *fmt, ...)
 	set_headline(r, "by the wrapper: %s", what);
 }
 
+/* An audit's wall time: from the moment the snippet's interpreter was
+ * started (its start time in /proc, which no wrapper's clock can precede:
+ * the wrapper's start-up, its namespaces, a loaded machine's wait before
+ * it are not the snippet's), else from the wrapper's start. */
+static long audit_wall_ms(const struct lab_evidence *ev)
+{
+	return ev->snippet_start_ms > 0 && ev->snippet_start_ms < ev->duration_ms
+	           ? ev->duration_ms - ev->snippet_start_ms
+	           : ev->duration_ms;
+}
+
+/* An audit's CPU against the cap, which layers.ini gives per process
+ * (RLIMIT_CPU): the snippet's busiest process. A tree's total is not it:
+ * 32 processes may each take what the cap allows, and the wrapper's own
+ * start-up (namespaces, a sanitizer's) is not the snippet's. Only when no
+ * process of the snippet's was seen (a wrapper hiding them) is it the
+ * tree's, which can only overstate. */
+static double audit_cpu_s(const struct lab_evidence *ev)
+{
+	return ev->cpu_proc_seen ? ev->cpu_proc_max_ms / 1000.0 : ev->cpu_s;
+}
+
+/* The wrapper ended the code itself: it died of a signal, or said so as a
+ * shell does (128+N), and neither the lab's clock nor its safety net did. */
+static bool killed_by_wrapper(const struct lab_evidence *ev)
+{
+	return !ev->timed_out && !ev->safety_net &&
+	       (ev->exit_signal > 0 || (ev->exit_code > 128 && ev->exit_code <= 128 + 64));
+}
+
+/* The caps of layers.ini against an audit's figures. Every cap crossed
+ * makes the bomb ESCAPED, unless each was crossed by less than the
+ * tolerance and the wrapper's kill is in evidence: then its own limit
+ * held, a little late ("stopped at 5.2 s: the wrapper's timeout"). */
+static bool audit_over_caps(struct lab_result *r, const struct lab_config *cfg)
+{
+	const struct lab_evidence *ev = &r->ev;
+	const struct lab_limits *lim = &cfg->limits;
+	enum { COUNT, BYTES, SECONDS };
+	const struct {
+		double figure, cap;
+		int kind;
+		const char *what, *whose;
+	} caps[] = {
+	    {(double)ev->peak_procs, (double)lim->pids, COUNT, " processes", "its process limit"},
+	    {(double)ev->peak_mem, (double)lim->memory, BYTES, " of memory", "its memory limit"},
+	    {audit_cpu_s(ev), (double)lim->cpu_time, SECONDS, ev->cpu_proc_seen ? " of CPU in one process" : " of CPU",
+	     "its CPU limit"},
+	    {audit_wall_ms(ev) / 1000.0, lim->timeout_ms / 1000.0, SECONDS, " of wall time", "the wrapper's timeout"},
+	    {(double)ev->out_bytes, (double)lim->output, BYTES, " of output", "its output cap"},
+	};
+	char line[LAB_LINE] = "", within[LAB_LINE] = "";
+	int crossed = 0, beyond = 0;
+	double tol = 1.0 + (double)cfg->audit_tolerance_pct / 100.0;
+	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
+		if (caps[i].figure <= caps[i].cap)
+			continue;
+		char f[32], c[32];
+		if (caps[i].kind == BYTES) {
+			fmt_bytes(f, sizeof f, (uint64_t)caps[i].figure);
+			fmt_bytes(c, sizeof c, (uint64_t)caps[i].cap);
+		} else {
+			bool n = caps[i].kind == COUNT;
+			snprintf(f, sizeof f, n ? "%.0f" : "%.1f s", caps[i].figure);
+			snprintf(c, sizeof c, n ? "%.0f" : "%.1f s", caps[i].cap);
+		}
+		str_append(line, sizeof line, "%s%s%s (cap %s)", crossed++ ? ", " : "", f, caps[i].what, c);
+		str_append(within, sizeof within, "%sstopped at %s: %s", within[0] ? "; " : "", f, caps[i].whose);
+		beyond += caps[i].figure > caps[i].cap * tol;
+	}
+	if (!crossed)
+		return false;
+	if (!beyond && killed_by_wrapper(ev)) {
+		audit_contained(r, "%s (%s, within the %ld%% tolerance; the wrapper's kill: %s %d)", within, line,
+		                cfg->audit_tolerance_pct, ev->exit_signal ? "signal" : "exit status",
+		                ev->exit_signal ? ev->exit_signal : ev->exit_code);
+		return true;
+	}
+	r->verdict = VERDICT_ESCAPED;
+	set_headline(r, "The bomb took %s", line);
+	return true;
+}
+
 static void judge_audit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -840,29 +998,48 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 		judge_legit(s, r, cfg);
 		return;
 	case THREAT_RESOURCE:
-		if (!over_caps(r, cfg)) {
+		if (!audit_over_caps(r, cfg)) {
 			fmt_bytes(a, sizeof a, ev->peak_mem);
-			audit_contained(r,
-			                "the bomb stayed under every cap of layers.ini (%ld processes, %s, %.1f s CPU, "
-			                "%.1f s wall)",
-			                ev->peak_procs, a, ev->cpu_s, ev->duration_ms / 1000.0);
+			audit_contained(
+			    r,
+			    "the bomb stayed under every cap of layers.ini (%ld processes, %s, %.1f s CPU%s, "
+			    "%.1f s wall)",
+			    ev->peak_procs, a, audit_cpu_s(ev), ev->cpu_proc_seen ? " in one process" : "",
+			    audit_wall_ms(ev) / 1000.0);
 		}
 		add(r,
-		    "peak processes: %ld of the interpreter at once (cap %ld) — counted in /proc; the wrapper's "
-		    "whole tree peaked at %ld",
+		    "peak processes: %ld tasks of the snippet at once (cap %ld); the wrapper's whole tree peaked at "
+		    "%ld",
 		    ev->peak_procs, cfg->limits.pids, ev->host_procs);
 		fmt_bytes(a, sizeof a, ev->peak_mem);
 		fmt_bytes(b, sizeof b, cfg->limits.memory);
-		add(r, "peak memory: %s (cap %s) — the tree's total, sampled by the lab", a, b);
-		add(r, "CPU time: %.2f s (cap %ld s) over %ld ms wall (cap %ld ms)", ev->cpu_s, cfg->limits.cpu_time,
-		    ev->duration_ms, cfg->limits.timeout_ms);
+		add(r, "peak memory: %s (cap %s)%s", a, b,
+		    ev->peak_mem_from_cgroup ? ", as the measuring cgroup was charged" : ", the tree's total, sampled");
+		add(r, "measured by %s", ev->measured_by);
+		if (ev->cpu_proc_seen)
+			add(r,
+			    "CPU time: %.2f s in the snippet's busiest process (cap %ld s per process); %.2f s in the "
+			    "wrapper's whole tree, its own start-up included",
+			    audit_cpu_s(ev), cfg->limits.cpu_time, ev->cpu_s);
+		else
+			add(r,
+			    "CPU time: %.2f s in the wrapper's whole tree (cap %ld s per process; no process of the "
+			    "snippet's was seen, so the tree's total is judged)",
+			    ev->cpu_s, cfg->limits.cpu_time);
+		add(r, "wall: %.1f s from the interpreter's start, %.1f s from the wrapper's (cap %.1f s)",
+		    audit_wall_ms(ev) / 1000.0, ev->duration_ms / 1000.0, cfg->limits.timeout_ms / 1000.0);
+		add(r,
+		    "tolerance: a cap crossed by less than %ld%% while the wrapper's kill is in evidence is its limit "
+		    "holding (layers.ini [audit] tolerance)",
+		    cfg->audit_tolerance_pct);
 		break;
 	case THREAT_SECRETS:
 		fmt_thousands(a, sizeof a, ev->out_bytes);
 		if (ev->canaries_leaked > 0) {
 			r->verdict = VERDICT_ESCAPED;
-			set_headline(r, "%d of %d planted secrets came out through the wrapper: %s",
-			             ev->canaries_leaked, ev->canaries_planted, ev->leaked);
+			set_headline(r, "%d of %d planted secrets came out through the wrapper, from %s",
+			             ev->canaries_leaked, ev->canaries_planted, ev->leak_places);
+			leak_lines(r);
 		} else {
 			audit_contained(r, "none of the %d planted secrets came out (%s bytes of output, %s)",
 			                ev->canaries_planted, a,
@@ -870,7 +1047,7 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 		}
 		add(r,
 		    "handed to the wrapper: %d environment variables with the decoy keys, HOME = the decoy home "
-		    "with .aws/credentials",
+		    "with .aws/credentials, .ssh/id_ed25519, .git-credentials and projects/billing-api/.env",
 		    ev->env_vars);
 		break;
 	case THREAT_EXFIL:
@@ -885,26 +1062,60 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "api.lab.test on the host's 127.0.0.1 received %s bytes%s", b,
 			             ev->api_got_canary ? ", the canary row of the customer data among them" : "");
+		} else if (ev->dns_bytes > 0) {
+			/* the zone is this run's own: only a name under it counts */
+			fmt_thousands(b, sizeof b, ev->dns_bytes);
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(
+			    r,
+			    "the attacker's DNS zone on the host's 127.0.0.1 got %ld queries whose names carried "
+			    "%s bytes%s",
+			    ev->dns_queries, b,
+			    ev->dns_got_canary ? ", the canary row of the customer data among them" : "");
 		} else {
 			audit_contained(
 			    r,
-			    "nothing of this run reached the attacker or api.lab.test on the host's 127.0.0.1 "
-			    "(%ld connections)",
-			    ev->attacker_conns);
+			    "nothing of this run reached the attacker, api.lab.test or the attacker's DNS zone "
+			    "on the host's 127.0.0.1 (%ld connections, %ld queries)",
+			    ev->attacker_conns, ev->dns_queries);
 		}
 		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns, a,
 		    ev->attacker_got_canary ? "present" : "absent");
+		fmt_thousands(b, sizeof b, ev->dns_bytes);
+		add(r,
+		    "the attacker's DNS zone (LAB_DNS, UDP on 127.0.0.1): %ld queries under this run's zone carrying "
+		    "%s "
+		    "bytes, canary row %s; %ld other datagrams not counted",
+		    ev->dns_queries, b, ev->dns_got_canary ? "present" : "absent", ev->dns_strays);
 		break;
 	case THREAT_TAKEOVER:
 		if (ev->host_target_written) {
 			fmt_bytes(a, sizeof a, ev->host_target_size);
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "it wrote the host target %s (%s)", ev->host_target, a);
+		} else if (ev->work_planted[0]) {
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(
+			    r, "it left %s in the work folder on the host: git or direnv runs it there later, as you",
+			    ev->work_planted);
+		} else if (ev->outlived > 0) {
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(
+			    r, "%d process%s of the snippet's (%s) still ran when the wrapper's command had exited",
+			    ev->outlived, ev->outlived == 1 ? "" : "es", ev->outlived_what);
 		} else {
-			audit_contained(r, "the host path the lab watches, %s, was not created", ev->host_target);
+			audit_contained(
+			    r,
+			    "the host path the lab watches, %s, was not created; nothing appeared in the work "
+			    "folder's .git/hooks or as .envrc; no process outlived the wrapper",
+			    ev->host_target);
 		}
-		add(r, "the lab watches one host path (a shell start-up file in the decoy home, outside the work "
-		       "folder); other writes are not seen");
+		add(r, "the lab watches a shell start-up file in the decoy home (outside the work folder), the work "
+		       "folder's .git/hooks, .envrc and .vscode/tasks.json, and the snippet's processes when the "
+		       "wrapper's command exits; other writes are not seen");
+		if (ev->outlived > 0)
+			add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after", ev->outlived,
+			    ev->outlived == 1 ? "" : "es", ev->outlived_what);
 		break;
 	default:
 		r->verdict = VERDICT_ERROR;
@@ -943,8 +1154,8 @@ static bool secrets_out(const struct lab_result *r, const struct lab_config *cfg
 	const struct lab_evidence *ev = &r->ev;
 	if (ev->canaries_leaked <= 0)
 		return false;
-	snprintf(what, cap, "%d of %d planted secrets came out (%s)", ev->canaries_leaked, ev->canaries_planted,
-	         ev->leaked);
+	snprintf(what, cap, "%d of %d planted secrets came out (from %s)", ev->canaries_leaked, ev->canaries_planted,
+	         ev->leak_places);
 	return true;
 }
 
@@ -991,7 +1202,9 @@ static bool resource_out(const struct lab_result *r, const struct lab_config *cf
 	 * wrapper's whole tree: no figure of theirs judges another threat */
 	bool upper = r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION));
 	char line[LAB_LINE];
-	if (upper || r->audit || !caps_exceeded(r, cfg, line, sizeof line))
+	/* not the wall clock: another threat's snippet that was merely slow
+	 * (a loaded machine stretches every run) took nothing of anyone's */
+	if (upper || r->audit || !caps_exceeded(r, cfg, false, line, sizeof line))
 		return false;
 	snprintf(what, cap, "the run took %s", line);
 	return true;
@@ -1086,6 +1299,28 @@ static void judge_every_threat(const struct snippet *s, struct lab_result *r, co
 	prepend(r, lines, n);
 }
 
+/* Killed by a signal the lab did not send (run.c names it): no layer
+ * stopped anything, and the snippet did not fail by itself either, so
+ * there is no verdict on it, only the lab's word on what happened: ERROR.
+ * What got out before is still out (an escape is evidence, whoever ended
+ * the run after): then the judges go on, and the kill is one more line. */
+static bool foreign_kill(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r, bool got_out)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char line[LAB_LINE];
+	if (!ev->foreign_signal)
+		return false;
+	if (got_out || (s->threat == THREAT_RESOURCE && caps_exceeded(r, cfg, true, line, sizeof line))) {
+		add(r, "killed by a signal the lab did not send: %s", ev->foreign);
+		return false;
+	}
+	r->verdict = VERDICT_ERROR;
+	set_headline(r, "Killed by a signal the lab did not send: %s", ev->foreign);
+	add(r, "no verdict: a run ended from outside says nothing of the layers (nothing got out before it)");
+	how_it_ended(r, cfg);
+	return true;
+}
+
 void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r)
 {
 	r->caught_by = -1;
@@ -1110,6 +1345,8 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 		set_headline(r, "%s", ev->error[0] ? ev->error : "the sandbox could not be built");
 		return;
 	}
+	if (foreign_kill(s, cfg, r, got_out))
+		return;
 	if (r->audit && s->threat != THREAT_LEGIT && !got_out && !ev->attempt_seen) {
 		audit_not_run(r);
 		return;

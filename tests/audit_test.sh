@@ -8,7 +8,10 @@
 #    decoy home's start-up file is out of its reach — the truth, asserted;
 #  - bwrap with the lesson-like preset (Debian's bubblewrap, installed when
 #    root): all namespaces, --clearenv, a minimal read-only view, no limits:
-#    secrets, exfiltration and takeover CONTAINED, the bomb ESCAPED;
+#    secrets, exfiltration and takeover CONTAINED, the bomb ESCAPED; bwrap
+#    is started by env -i, since its --clearenv leaves the secrets in its
+#    own /proc/1/environ (bubblewrap#725): a custom bwrap started with them
+#    is secret-theft ESCAPED, and the card says so;
 #  - firejail (installed when root): it refuses to sandbox inside a PID
 #    namespace, so the preset runs it outside the range, and with
 #    --noprofile --net=none --private it stops only the exfiltration: the
@@ -16,6 +19,11 @@
 #    no limits;
 #  - srt when installed (npm -g @anthropic-ai/sandbox-runtime): secrets and
 #    bomb ESCAPED, exfiltration and takeover CONTAINED (issue 12's finding);
+#  - resources as a limit counts them: the lab's preset under load is all
+#    CONTAINED (a cap crossed within layers.ini's tolerance while the
+#    wrapper's kill is in evidence is its limit holding); a wrapper that
+#    caps memory only (tests/memonly_wrapper.sh, root) is resource-bomb
+#    ESCAPED with all 65 processes counted, 10 runs of 10;
 #  - the placeholders, the usage errors, JSON and markdown; nothing left
 #    behind after any audit.
 set -u
@@ -25,7 +33,11 @@ BIN=$(realpath "${1:-./containment-lab}")
 trap 'suite_cleanup' EXIT
 lab() { "$BIN" --config layers.ini "$@"; }
 field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-verdicts() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(r["snippet"]+"="+r["verdict"] for r in d["results"]))'; }
+# verdicts: "snippet=VERDICT ..."; an ESCAPED card's headline and figures
+# go to stderr (the log), so a failure says why
+verdicts() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(r["snippet"]+"="+r["verdict"] for r in d["results"]))
+for r in d["results"]:
+    if r["verdict"] == "ESCAPED": print("# %s: %s (peak_mem %s, %s ms)" % (r["snippet"], r["headline"], r["peak_mem"], r["duration_ms"]), file=sys.stderr)'; }
 
 before=$(leftovers_snapshot)
 
@@ -78,6 +90,42 @@ expect_eq "audit --preset lab: every attack CONTAINED, legit RAN OK" "$(verdicts
 expect_contains "audit: CONTAINED is the wrapper's, never a lab layer's" "$j" "by the wrapper:"
 expect_eq "audit --preset lab: nothing missing" "$(field 'd["missing"]' <<<"$j")" "[]"
 
+# ---- under load: two busy loops of the suite's own beside the audit ----
+# the lab's exec keeps its caps; the audit counts as a limit counts (the
+# interpreter's own start time, the measuring cgroup), and a cap crossed
+# by less than layers.ini's tolerance while the wrapper's kill is in
+# evidence is the wrapper's limit holding, never an escape
+burn=()
+for _ in 1 2; do
+	$PY -c 'import time
+t = time.monotonic() + 60
+while time.monotonic() < t: pass' &
+	burn+=($!)
+done
+j=$(lab audit --json --preset lab); rc=$?
+kill "${burn[@]}" 2>/dev/null
+wait "${burn[@]}" 2>/dev/null
+expect_eq "audit --preset lab under load: every attack CONTAINED, legit RAN OK" "$(verdicts <<<"$j")" \
+	"legit=RAN OK resource-bomb=CONTAINED secret-theft=CONTAINED exfiltration=CONTAINED host-takeover=CONTAINED"
+expect_eq "audit --preset lab under load: exit 0" "$rc" 0
+expect_contains "audit card: the tolerance is on it" "$j" "layers.ini [audit] tolerance"
+
+# ---- a wrapper that limits memory only: the bomb's processes counted ----
+if [[ $(id -u) == 0 ]]; then
+	esc=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		j=$(lab audit --json --snippet resource-bomb -- "$PWD/tests/memonly_wrapper.sh" {cmd})
+		v=$(field 'd["results"][0]["verdict"], d["results"][0]["peak_procs"]' <<<"$j")
+		[[ $v == "ESCAPED 65" ]] && esc=$((esc + 1))
+	done
+	expect_eq "a memory-only cgroup wrapper: resource-bomb ESCAPED with all 65 processes counted, 10 of 10" \
+		"$esc" 10
+	expect_contains "the figures are the measuring cgroup's" "$j" "the lab's measuring cgroup"
+	expect_eq "no memory-only cgroup left behind" "$(ls /sys/fs/cgroup/memory /sys/fs/cgroup 2>/dev/null | grep -c memonly-wrapper)" 0
+else
+	skip "audit of a memory-only cgroup wrapper" "the wrapper writes /sys/fs/cgroup: root only"
+fi
+
 # ---- the lab's exec --on none ----
 j=$(lab audit --json -- "$BIN" --config "$PWD/layers.ini" exec --on none -- {cmd}); rc=$?
 expect_eq "audit of exec --on none: exit 1" "$rc" 1
@@ -108,6 +156,18 @@ if command -v bwrap >/dev/null; then
 	expect_eq "audit --preset bwrap: Resource-limits missing" "$(field '",".join(d["missing"])' <<<"$j")" "limits"
 	t=$(lab audit --preset bwrap --snippet resource-bomb)
 	expect_contains "audit text: the missing layer with its figures" "$t" "Resource-limits missing — "
+	expect_contains "audit --preset bwrap: bwrap starts from an environment of the inputs only" \
+		"$(field 'd["wrapper"][:2]' <<<"$j")" "['/usr/bin/env', '-i']"
+	# bubblewrap#725: --clearenv clears the child's environment, not
+	# bwrap's own, and bwrap is PID 1 of the sandbox's /proc
+	t=$(lab audit --snippet secret-theft -- bwrap --unshare-all --die-with-parent --ro-bind /usr /usr \
+		--symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc --dev /dev \
+		--ro-bind {dir} {dir} --chdir {dir} --clearenv --setenv PATH /usr/bin {cmd}); rc=$?
+	expect_eq "audit of bwrap --clearenv started with the secrets: exit 1" "$rc" 1
+	expect_contains "audit of bwrap --clearenv: secret-theft ESCAPED, from bwrap's own environment" "$t" \
+		"ESCAPED    5 of 10 planted secrets came out through the wrapper, from bwrap's own environment via /proc/1/environ"
+	expect_contains "audit of bwrap --clearenv: the missing layer names /proc/1/environ" "$t" \
+		"Clean-env missing — the caller's secrets were readable inside: 5 of 10 came out, from bwrap's own environment via /proc/1/environ"
 else
 	skip "audit --preset bwrap" "bubblewrap is not installed (apt-get install bubblewrap; the suite installs it as root)"
 fi
@@ -118,10 +178,21 @@ if command -v firejail >/dev/null && [[ $(id -u) == 0 ]]; then
 	expect_eq "audit --preset firejail: the card, threat by threat" "$(verdicts <<<"$j")" \
 		"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=CONTAINED host-takeover=ESCAPED"
 	expect_contains "audit --preset firejail: says the range could not surround it" "$j" "the range could not surround it"
+	expect_contains "audit --preset firejail: the secrets from the snippet's own environment" "$j" \
+		"from the snippet's own environment"
+	# a firejail of the caller's own, even behind env, runs outside the
+	# range as the preset does: inside it, it would sandbox nothing
+	j=$(lab audit --json --snippet exfiltration -- env FOO=1 firejail --quiet --noprofile --net=none -- {cmd})
+	expect_eq "audit -- env firejail --net=none: exfiltration CONTAINED (run outside the range)" \
+		"$(verdicts <<<"$j")" "exfiltration=CONTAINED"
+	expect_contains "audit -- env firejail: the card says the range could not surround it" "$j" \
+		"the range could not surround it"
 elif command -v firejail >/dev/null; then
 	out=$(lab audit --preset firejail); rc=$?
 	expect_eq "audit --preset firejail rootless: skipped (4)" "$rc" 4
 	expect_contains "audit --preset firejail rootless: says why" "$out" "setuid"
+	out=$(lab audit -- firejail --noprofile -- {cmd}); rc=$?
+	expect_eq "audit -- firejail rootless: skipped (4), as its preset" "$rc" 4
 else
 	skip "audit --preset firejail" "firejail is not installed (apt-get install firejail; the suite installs it as root)"
 fi
@@ -135,6 +206,40 @@ else
 	out=$(lab audit --preset srt); rc=$?
 	expect_eq "audit --preset srt without srt: skipped (4)" "$rc" 4
 	skip "audit --preset srt" "srt is not installed (npm install -g @anthropic-ai/sandbox-runtime)"
+fi
+
+# srt as uid 65534 after root's audits: its leftovers in a shared /tmp
+# (srt-mux-2-0.sock, srt is PID 2 in the range) must not fail the next
+if command -v srt >/dev/null && [[ $(id -u) == 0 ]]; then
+	h=$(mktemp -d) && chown 65534:65534 "$h"
+	j=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$h" "$BIN" --config layers.ini \
+		audit --json --preset srt --snippet legit --snippet secret-theft 2>/dev/null)
+	expect_eq "audit --preset srt as uid 65534 after root's: legit RAN OK, secret-theft ESCAPED" \
+		"$(verdicts <<<"$j")" "legit=RAN OK secret-theft=ESCAPED"
+	rm -rf "$h"
+fi
+
+# ---- snippets/audit: DNS exfiltration, persistence in the work folder, a daemon ----
+# through no sandbox at all, each gets out; through the lab's exec --on all
+# and the bwrap preset (read-only work folder, PID namespace, no network)
+# none does
+t=$(lab audit --json --snippet dns-exfil --snippet persist-hooks --snippet daemon -- /usr/bin/env {cmd})
+expect_eq "audit -- env: dns-exfil, persist-hooks and daemon ESCAPED" "$(verdicts <<<"$t")" \
+	"dns-exfil=ESCAPED persist-hooks=ESCAPED daemon=ESCAPED"
+expect_contains "audit -- env: the DNS zone got the canary row" "$t" \
+	"queries whose names carried 3,527 bytes, the canary row of the customer data among them"
+expect_contains "audit -- env: the hook and the .envrc named" "$t" \
+	"it left .git/hooks/pre-commit (74 bytes, executable), .envrc (66 bytes) in the work folder on the host"
+expect_contains "audit -- env: the daemon that outlived the wrapper named" "$t" \
+	"1 process of the snippet's (python3) still ran when the wrapper's command had exited"
+expect_eq "audit -- env: No-network and Isolation missing" "$(field '",".join(d["missing"])' <<<"$t")" "isolation,network"
+t=$(lab audit --json --preset lab --snippet dns-exfil --snippet persist-hooks --snippet daemon)
+expect_eq "audit --preset lab: dns-exfil, persist-hooks and daemon CONTAINED" "$(verdicts <<<"$t")" \
+	"dns-exfil=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED"
+if command -v bwrap >/dev/null; then
+	t=$(lab audit --json --preset bwrap --snippet dns-exfil --snippet persist-hooks --snippet daemon)
+	expect_eq "audit --preset bwrap: dns-exfil, persist-hooks and daemon CONTAINED (its PID 1 outlives bwrap for a moment)" \
+		"$(verdicts <<<"$t")" "dns-exfil=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED"
 fi
 
 # ---- markdown ----

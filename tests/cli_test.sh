@@ -11,21 +11,29 @@ CONF=$PWD/layers.ini
 T=$(mktemp -d /tmp/cl-cli.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"; suite_cleanup' EXIT
-lab() { "$BIN" --config "$CONF" "$@"; }
+# every JSON document lab() brings back is kept, for the schema check at the end
+mkdir "$T/json"
+lab() {
+	if [[ " $* " == *" --json "* ]]; then
+		"$BIN" --config "$CONF" "$@" | tee "$(mktemp "$T/json/XXXXXX")"
+		return "${PIPESTATUS[0]}"
+	fi
+	"$BIN" --config "$CONF" "$@"
+}
 
 before=$(leftovers_snapshot)
 
 # ---- help, version, list ----
 out=$(lab --help); rc=$?
 expect_eq "--help exits 0" "$rc" 0
-expect_contains "--help lists the commands" "$out" "matrix [--json|--markdown]"
+expect_contains "--help lists the commands" "$out" "matrix [--json|--markdown|--tap]"
 expect_contains "--version" "$(lab --version)" "containment-lab "
 out=$(lab list)
 for s in legit legit-api resource-bomb secret-theft exfil-allowed exfiltration host-takeover kernel-exploit; do
 	expect_contains "list shows $s" "$out" "$s"
 done
 check "list --json is JSON with 8 snippets" \
-	$PY -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==8 and d[0]["name"]=="legit"' < <(lab list --json)
+	$PY -c 'import json,sys; d=json.load(sys.stdin); assert d["format"]==1; d=d["snippets"]; assert len(d)==8 and d[0]["name"]=="legit"' < <(lab list --json)
 
 # ---- bad input: refused with a clear message, nothing runs ----
 printf '[limits]\n; memory cap\nmemory = 12X\n' >"$T/bad.ini"
@@ -83,11 +91,29 @@ expect_contains "exfiltration json output shows the error the code hit" "$(json_
 
 out=$(lab run secret-theft --on all); rc=$?
 expect_contains "secret theft contained by Clean-env" "$out" "CONTAINED by Clean-env"
-expect_contains "secret theft evidence: 0 canaries" "$out" "0 of 6 canary secrets"
+expect_contains "secret theft evidence: 0 canaries" "$out" "0 of 10 canary secrets"
 out=$(lab run secret-theft --off env); rc=$?
 expect_eq "secret theft --off env: exit 1" "$rc" 1
 expect_contains "secret theft escaped with names" "$out" "AWS_SECRET_ACCESS_KEY"
-expect_contains "secret theft: credentials file leaked" "$out" "~/.aws/credentials"
+expect_contains "secret theft: credentials file leaked" "$out" "~/.aws/credentials (aws_access_key_id, aws_secret_access_key)"
+expect_contains "secret theft: the environment's keys, read in its own" "$out" \
+	"DATABASE_URL from the snippet's own environment"
+for f in "~/.ssh/id_ed25519 (the private key)" "~/.git-credentials (a GitHub token)" \
+	"~/projects/billing-api/.env (STRIPE_SECRET_KEY)"; do
+	expect_contains "secret theft: each decoy file is a source of its own: $f" "$out" "$f"
+done
+# the credentials file has canaries of its own: its leak is no environment leak
+cat >"$T/file-thief.py" <<'EOF'
+# lab:title: Secret theft, the credentials file only
+# lab:threat: secrets
+# lab:layer: env
+# lab:consequence: the cloud keys on disk
+import os
+print(open(os.path.expanduser("~/.aws/credentials")).read())
+EOF
+out=$(lab run "$T/file-thief.py" --off env)
+expect_contains "a credentials-file leak names the file" "$out" "2 of 10 planted secrets came out of the sandbox, from ~/.aws/credentials"
+expect_not_contains "a credentials-file leak is no environment leak" "$out" "AWS_ACCESS_KEY_ID"
 expect_not_contains "the user's own environment never reaches a snippet" \
 	"$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none)" "user-own-secret-91"
 
@@ -400,14 +426,21 @@ for who in "${whos[@]}"; do
 		rc=$?
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		left=$(ls -d "$TMPDIR"/containment-lab."$lp".* /sys/fs/cgroup/*/containment-lab.run-"$lp"-* 2>/dev/null)
-		got="rc=$rc aborted=$(grep -c 'Aborted: the run was stopped and cleaned up' "$T/sig/out") left=[$left] fast=$((ms < 8000))"
+		got="rc=$rc aborted=$(grep -c 'Aborted: the run was stopped and cleaned up' "$T/sig/out") left=[$left] fast=$((ms < 40000))"
 		expect_eq "$who: run stopped by SIG$sig mid-run: ERROR (4), says Aborted, no run folder or cgroup left, no wait for the snippet" \
 			"$got" "rc=4 aborted=1 left=[] fast=1"
 	done
 	for sig in INT TERM; do
 		(cd "$T/sig" && exec "${runner[@]}" ./containment-lab --config layers.ini exec --on all -- /bin/sleep 60) 2>"$T/sig/err" &
 		lp=$!
-		sleep 1
+		# the signal once the run is under way (the range's first process
+		# comes after the lab's handlers are in), not after a second a
+		# loaded machine may need
+		for _ in $(seq 200); do
+			pgrep -P "$lp" >/dev/null && break
+			sleep 0.05
+		done
+		sleep 0.2
 		kill -"$sig" "$lp"
 		wait "$lp"
 		rc=$?
@@ -424,4 +457,18 @@ else
 fi
 
 expect_eq "nothing left behind (temp folders, cgroups, processes, mounts)" "$(leftovers_snapshot)" "$before"
+# ---- the man page: every command, its exit statuses, every option of --help ----
+man=${CONF%/layers.ini}/docs/containment-lab.1
+nocmd=""
+for c in tui list run matrix exec audit twin; do
+	grep -qE "^\.R?B (\[ )?$c( \])?\$" "$man" && grep -qE "^\.SS .*\b$c\b" "$man" || nocmd="$nocmd $c"
+done
+expect_eq "the man page has every command in its synopsis and under EXIT STATUS" "$nocmd" ""
+missing=""
+for o in $(lab --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	grep -qF -- "${o//-/\\-}" "$man" || missing="$missing $o"
+done
+expect_eq "the man page names every option --help names" "$missing" ""
+err=$(lab -V); expect_eq "-V is --version" "$err" "$(lab --version)"
+json_schema_check "every JSON this script's runs wrote" "$T"/json/*
 finish

@@ -45,6 +45,16 @@ load hexdur '[limits]\ntimeout = 0x10\n'
 expect_contains "hex duration refused" "$err" "hexdur.ini:2: timeout = 0x10: expected a duration"
 load exp '[limits]\ncpu = 5e-1\n'
 expect_contains "exponent refused" "$err" "exp.ini:2: cpu = 5e-1: expected cores"
+load tol '[audit]\ntolerance = 15%\n'
+expect_eq "audit tolerance 15%: loads" "$rc" 0
+load tolbare '[audit]\ntolerance = 5\n'
+expect_eq "audit tolerance without %: loads" "$rc" 0
+load tolhigh '[audit]\ntolerance = 60%\n'
+expect_contains "audit tolerance out of range, with the bounds" "$err" "tolhigh.ini:2: tolerance = 60%: out of range (0%-50%)"
+load tolbad '[audit]\ntolerance = 10%%\n'
+expect_contains "audit tolerance malformed" "$err" "tolbad.ini:2: tolerance = 10%%: expected a percentage like 10%"
+load tolsec '[limits]\ntolerance = 10%\n'
+expect_contains "tolerance under [limits]: refused, the known keys named" "$err" "tolsec.ini:2: [limits] unknown key 'tolerance' (known: memory"
 load twoerr '[limits]\nthis is garbage\nmemory = 12X\n'
 expect_contains "garbage reported at its own line" "$err" "twoerr.ini:2: 'this is garbage': expected key = value or [section]"
 expect_contains "the next problem at its own line" "$err" "twoerr.ini:3: memory = 12X: expected a size like 256M"

@@ -196,12 +196,14 @@ for who in "${whos[@]}"; do
 	expect_eq "$who: secrets-header --on all (no secret in reach): CONTAINED by Clean-env" "$got" "CONTAINED"
 	got=$(red_json pad-exfil --on all | jq_py 'd["verdict"], e["api_got_canary"]')
 	expect_eq "$who: pad-exfil (canary row past 1.2 MB of padding): ESCAPED, the row found" "$got" "ESCAPED True"
-	# 2: secrets posted to the allowed host
+	# 2: secrets posted to the allowed host: the snippet takes every variable
+	# named *KEY*, *TOKEN* or *DATABASE* (6 of the lab's planted variables)
+	# and ~/.aws/credentials (one more): 7 of the 10 decoys
 	got=$(red_json secrets-api --off env | jq_py 'd["verdict"], e["secrets_to_api"]')
-	expect_eq "$who: secrets-api --off env behind the allow-list: ESCAPED, 6 secrets at api.lab.test" "$got" "ESCAPED 6"
+	expect_eq "$who: secrets-api --off env behind the allow-list: ESCAPED, 7 secrets at api.lab.test" "$got" "ESCAPED 7"
 	got=$(as "$who" ./containment-lab --config layers.ini run red/secrets-api.py --off env,network --json |
 		jq_py 'd["verdict"], e["secrets_to_api"]')
-	expect_eq "$who: secrets-api --off env,network (mode none): ESCAPED, 6 secrets at api.lab.test" "$got" "ESCAPED 6"
+	expect_eq "$who: secrets-api --off env,network (mode none): ESCAPED, 7 secrets at api.lab.test" "$got" "ESCAPED 7"
 	# 3: a big post and exit: the drain delivers it before the verdict, every time
 	verdicts=""
 	for _ in 1 2 3 4 5 6; do

@@ -365,12 +365,8 @@ def main():
     print("# seed %d: %d runs in %.1f s (slowest %.2f s); exit statuses %s" % (
         SEED, sum(counts.values()), secs, slowest,
         ", ".join("%d: %d" % kv for kv in sorted(status.items()))))
-    if secs < 90:
-        passed += 1
-        print("ok - the fuzz smoke test takes %.1f s" % secs)
-    else:
-        failed += 1
-        print("not ok - the fuzz smoke test takes %.1f s (more than 90 s)" % secs)
+    # the time is said above, not judged: a loaded machine stretches it
+    # (speed is make bench's business, not a test's)
     print("%d passed, %d failed, 0 skipped" % (passed, failed))
     return 1 if failed else 0
 

@@ -94,13 +94,21 @@ in_suite_tree() {
 }
 
 # suite_owns_run RUN: RUN is "run-PID-SEQ"; ours unless PID is a live
-# process outside the suite's tree
+# process outside the suite's tree, or a dead lab whose temp folder (what
+# a SIGKILLed lab leaves beside its cgroups, until the next run sweeps
+# both) is in another script's suite folder, not ours
 suite_owns_run() {
-	local pid=${1#run-}
+	local pid=${1#run-} f
 	pid=${pid%%-*}
 	[[ $pid =~ ^[0-9]+$ ]] || return 1
-	[[ -d /proc/$pid ]] || return 0
-	in_suite_tree "$pid"
+	[[ -d /proc/$pid ]] && { in_suite_tree "$pid"; return; }
+	for f in "$CL_SUITE_TMP/containment-lab.$pid".*; do
+		[[ -e $f ]] && return 0
+	done
+	for f in /tmp/cl-suite.*/containment-lab."$pid".*; do
+		[[ -e $f ]] && return 1
+	done
+	return 0
 }
 
 # suite_owns_pid PID: a process of the suite (see above)
@@ -137,9 +145,62 @@ leftovers_snapshot() {
 			[[ -n ${mine["x$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline")"]:-} ]] && continue
 			suite_owns_pid "$pid" && echo "$pid $args"
 		done < <(pgrep -a -f 'snippet\.py|containment-lab' 2>/dev/null | grep -v -e '^[0-9]* pgrep ')
-		echo "mounts: $(wc -l </proc/self/mountinfo)"
+		# mounts a run could leave in the host's mount namespace: in the
+		# suite's folder or the lab's name on them (another program's, a
+		# firejail's /run/firejail say, are not the suite's to judge)
+		echo "mounts: $(awk -v t="$CL_SUITE_TMP/" 'index($5, t) == 1 || $5 ~ /containment-lab/' /proc/self/mountinfo | wc -l)"
 	} | sort
 }
 
 # python3 that is Debian's, not a shim
 PY=/usr/bin/python3
+
+# ---- the JSON schema (docs/containment-lab.schema.json, docs/json.md) ----
+# json_schema_check NAME FILE...: every FILE holds exactly one JSON document
+# the lab wrote, valid against the schema (python3-jsonschema, Draft
+# 2020-12); skipped, saying why, where that module is missing. An empty
+# file is a failure: with --json the lab always answers in JSON.
+JSON_SCHEMA=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/docs/containment-lab.schema.json
+json_schema_check() {
+	local name=$1 out
+	shift
+	if ! $PY -c 'import jsonschema' 2>/dev/null; then
+		skip "$name" "python3-jsonschema is not installed (apt-get install python3-jsonschema)"
+		return
+	fi
+	if (($# == 0)); then
+		not_ok "$name: no JSON to check"
+		return
+	fi
+	if out=$($PY - "$JSON_SCHEMA" "$@" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+v = jsonschema.Draft202012Validator(schema)
+kinds, bad = {}, []
+for path in sys.argv[2:]:
+    text = open(path, encoding="utf-8").read()
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        bad.append("%s: not one JSON document (%s): %r" % (path, e, text[:120]))
+        continue
+    errs = sorted(v.iter_errors(doc), key=lambda e: len(list(e.path)))
+    if errs:
+        # the deepest reason under oneOf: which branch fits best
+        best = jsonschema.exceptions.best_match(errs)
+        bad.append("%s: %s at %s" % (path, best.message[:300], "/".join(map(str, best.absolute_path))))
+        continue
+    kind = next(k for k in ("snippets", "cells", "ladder", "results", "skipped", "verdict", "error") if k in doc)
+    kind = {"snippets": "list", "cells": "matrix", "results": "audit", "skipped": "audit-skipped", "verdict": "run"}.get(kind, kind)
+    kinds[kind] = kinds.get(kind, 0) + 1
+print(" ".join("%s:%d" % kv for kv in sorted(kinds.items())))
+for b in bad[:8]:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+	); then
+		ok "$name: $# JSON documents valid against the schema ($out)"
+	else
+		not_ok "$name: JSON valid against the schema" "$out"
+	fi
+}

@@ -191,9 +191,17 @@ wait_for main "Clean-env ON" 5
 # --- help overlay: every key of the table ---------------------------------
 keys main '?'
 if wait_for main "HELP" 5; then ok "? opens the help"; else tui_not_ok "? opens the help" main; fi
-check_on "the help lists every key" main all_of main "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
+# the help scrolls (it is longer than the screen): its top, then its end
+help_text=$(screen main)
+keys main G
+sleep 0.3
+help_text="$help_text
+$(screen main)"
+help_has() { local t; for t in "$@"; do grep -qF -- "$t" <<<"$help_text" || { echo "# missing: $t"; return 1; }; done; }
+check_on "the help lists every key (scrolled)" main help_has "Up/Down j/k" "Left/Right h/l" "1-4" "Enter" \
 	"m  " "d  " "docker twin" "a  " "PgUp/PgDn" "Home/End" "click" "?  " "Esc" "Ctrl-L" "q  " "abort" "quit" \
-	"Tab" "z  " "zoom the focused pane" "p  " "predict mode" "c/e o/f" "e  " "your own attack"
+	"Tab" "z  " "zoom the focused pane" "p  " "predict mode" "c/e o/f" "e  " "your own attack" "> <" \
+	"Cells: + CONTAINED" "[4] Resource-limits"
 keys main Escape
 if wait_gone main "HELP:" 5; then ok "Esc closes the help"; else tui_not_ok "Esc closes the help" main; fi
 
@@ -234,7 +242,9 @@ n=$("$BIN" list 2>/dev/null | grep -c .)
 total=$((n * 16))
 keys main m
 if wait_for main "MATRIX" 5; then ok "m opens the matrix"; else tui_not_ok "m opens the matrix" main; fi
-if wait_for main "$total/$total as expected" 180; then
+# the deadlines below are generous on purpose: a loaded 2-core machine
+# takes minutes for 128 cells, and the test is about what the cells say
+if wait_for main "$total/$total as expected" 900; then
 	ok "the matrix completes with $total/$total as expected"
 else
 	tui_not_ok "the matrix completes with $total/$total as expected" main
@@ -255,8 +265,8 @@ keys main Enter
 # the old run's "as expected" is on screen until the new run has begun:
 # wait for the row's first scored cell (only a run after the guesses
 # scores), then for the end
-wait_for main "your row exfiltration:" 180
-if wait_for main "$total/$total as expected" 180; then ok "predict, matrix: the matrix runs again, as expected"; else tui_not_ok "predict, matrix: the matrix runs again, as expected" main; fi
+wait_for main "your row exfiltration:" 900
+if wait_for main "$total/$total as expected" 900; then ok "predict, matrix: the matrix runs again, as expected"; else tui_not_ok "predict, matrix: the matrix runs again, as expected" main; fi
 check_on "predict, matrix: the row is scored from the new run's verdicts (8/16)" main has main "your row exfiltration: 8/16 right"
 keys main p
 keys main m
@@ -416,8 +426,14 @@ keys pz Enter
 if wait_for pz "SANDBOX CLOSED" 20; then ok "80x24: host-takeover with every layer on runs"; else tui_not_ok "80x24: host-takeover with every layer on runs" pz; fi
 keys pz Tab
 check_on "Tab moves the focus to the code pane (marked >)" pz wait_for pz "> host-takeover.py" 5
-check_on "the code pane opens at the first line of code, not the header" pz lacks pz "# lab:title:"
-check_on "the code pane opens at the first line of code (line 19: import ctypes)" pz has pz " 19   import ctypes"
+check_on "the code pane opens past the header" pz lacks pz "# lab:title:"
+dline=$(grep -n '# lab:danger' snippets/host-takeover.py | head -n1 | cut -d: -f1)
+check_on "the code pane opens on the first danger line (line $dline, >>)" pz has pz " ${dline}>> "
+keys pz '>'
+dline2=$(grep -n '# lab:danger' snippets/host-takeover.py | sed -n 2p | cut -d: -f1)
+check_on "> jumps to the next danger line (line $dline2)" pz wait_for pz " ${dline2}>> " 5
+keys pz '<'
+check_on "< goes back to the previous one (line $dline)" pz wait_for pz " ${dline}>> " 5
 keys pz Tab
 check_on "Tab again: the result pane has the focus" pz wait_for pz "> RESULT" 5
 keys pz z
@@ -427,7 +443,11 @@ text=$(pane_text pz)
 mech=$(json_field 'd["mechanisms"]' <<<"$j")
 lastev=$(json_field 'd["evidence"][-1].split(" after ")[0]' <<<"$j")
 expect_contains "zoomed and scrolled: the last evidence line is reachable at 80x24" "$text" "- $lastev after"
-expect_contains "zoomed and scrolled: the whole mechanisms line, wrapped, not cut" "$text" "mechanisms: $mech"
+# each run of a root lab has a uid of its own: the screen's run and this
+# one name different numbers
+uidn() { sed -E 's/uid [0-9]+ outside/uid N outside/g'; }
+expect_contains "zoomed and scrolled: the whole mechanisms line, wrapped, not cut" "$(uidn <<<"$text")" \
+	"mechanisms: $(uidn <<<"$mech")"
 expect_contains "zoomed and scrolled: the output's probes are reachable" "$text" "| probes (look only):"
 expect_contains "zoomed and scrolled: the output's last line is reachable" "$text" "| takeover failed"
 # the trace: the calls the Isolation filter refused, as the lab answered them
@@ -455,6 +475,53 @@ keys pz z Tab
 keys pz 3
 wait_for pz "Clean-env ON" 5
 
+# --- issue 22 item 5: a class can read it at 80x24 ----------------------------
+check_on "80x24: the footer always has q quit" pz has pz "q quit"
+keys pz '?'
+wait_for pz "HELP" 5
+check_on "80x24: the help's edge says how to scroll and quit" pz has pz "j/k [ ] scroll  Esc closes  q quit"
+keys pz G
+check_on "80x24: the help scrolls to the legend and the layers" pz wait_for pz "[4] Resource-limits  stops resource bombs" 5
+check_on "80x24: the help's legend is reachable" pz has pz "Cells: + CONTAINED"
+screen pz >"$TMP/help-80x24.txt"
+keys pz Escape
+wait_gone pz "HELP:" 5
+# CONTAINED drawn in block letters, as ESCAPED is (a row of blocks, then the word)
+select_snippet pz exfiltration
+keys pz Enter
+wait_for pz "SANDBOX CLOSED" 20
+if screen pz | grep -qE '█ █.*  CONTAINED'; then ok "80x24: CONTAINED is drawn in block letters"; else tui_not_ok "80x24: CONTAINED is drawn in block letters" pz; fi
+xline=$(grep -n '# lab:danger' snippets/exfiltration.py | head -n1 | cut -d: -f1)
+check_on "80x24: exfiltration's code opens on its danger line ($xline)" pz has pz " ${xline}>> "
+# the one line that says why "all layers on" is not all held
+select_snippet pz kernel-exploit
+keys pz Enter
+wait_for pz "SANDBOX BREACHED" 30
+check_on "80x24: kernel-exploit with every layer on says why (the shared kernel, r)" pz \
+	has pz "why: the container rung shares the host kernel"
+select_snippet pz legit-api
+keys pz Enter
+wait_for pz "FAILED" 30
+check_on "80x24: legit-api under No-network says the price, and n" pz has pz "why: the price of No-network"
+# the resource bomb's consequence quotes the evidence's own figures
+select_snippet pz resource-bomb
+keys pz 4
+wait_for pz "Resource-limits OFF" 5
+keys pz Enter
+wait_for pz "SANDBOX BREACHED" 40
+keys pz Tab Tab z
+wait_for pz "> RESULT" 5
+text=$(pane_text pz)
+procs=$(grep -oE -- '- peak processes: [0-9]+' <<<"$text" | grep -oE '[0-9]+$' | head -n1)
+if [ -n "$procs" ] && grep -qF "CONSEQUENCE: $procs processes at once" <<<"$text"; then
+	ok "the bomb's consequence names the processes the lab counted ($procs)"
+else
+	tui_not_ok "the bomb's consequence names the processes the lab counted (${procs:-none}; got: ${text:0:400})" pz
+fi
+keys pz z Tab
+keys pz 4
+wait_for pz "Resource-limits ON" 5
+
 # --- issue 9: predict, then run (p) --------------------------------------------
 keys pz p
 check_on "p switches predict mode on (the footer keeps the score)" pz wait_for pz "PREDICT score 0/0" 5
@@ -462,6 +529,7 @@ keys pz Escape
 select_snippet pz exfiltration
 keys pz Enter
 if wait_for pz "Is the attack contained or does it escape?" 5; then ok "predict: Enter asks contained or escaped? first"; else tui_not_ok "predict: Enter asks contained or escaped? first" pz; fi
+check_on "predict: the question names the rung" pz has pz "on the container rung"
 check_on "predict: nothing runs before the answer" pz lacks pz "RUNNING"
 keys pz Tab g # the code pane, from its top: the header
 check_on "predict: the header's layer line is hidden" pz wait_for pz "(hidden in predict mode" 5

@@ -28,7 +28,7 @@ for combo in $(seq 0 15); do
 		[[ $rc == 0 ]] || echo "exit $rc"
 		has "$d" "docker run --rm" 1
 		has "$d" "--network none" $N
-		for f in "--read-only" "--tmpfs /tmp" "--cap-drop ALL" "--user 65534:65534" \
+		for f in "--read-only" "--tmpfs /tmp" "--cap-drop ALL" "--user 2147418112:2147418112" \
 			"--security-opt no-new-privileges"; do has "$d" "$f" $I; done
 		has "$d" '-v "$PWD":/work' $((1 - I))
 		for f in "--env PATH" "--env HOME=/tmp"; do has "$d" "$f" $E; done

@@ -5,6 +5,7 @@
  * ends with "N passed, N failed, N skipped". */
 #define _GNU_SOURCE
 #include "cgroup.h"
+#include "consequence.h"
 #include "decoy.h"
 #include "hostcheck.h"
 #include "job.h"
@@ -445,6 +446,81 @@ static bool evidence_has(const struct lab_result *r, const char *text)
 		if (strstr(r->evidence[i], text))
 			return true;
 	return false;
+}
+
+/* Issue 18: an audit's bomb against the caps as a limit counts them; a
+ * cap crossed by less than layers.ini's tolerance while the wrapper's own
+ * kill is in evidence is its limit holding, a little late. */
+static void test_audit_tolerance(void)
+{
+	struct lab_config cfg;
+	config_defaults(&cfg); /* timeout 5 s, pids 32, tolerance 10% */
+	struct snippet bomb = attack(THREAT_RESOURCE, LAYER_LIMITS);
+	struct lab_result r;
+	memset(&r, 0, sizeof r);
+	r.audit = true;
+	r.ev.started = r.ev.attempt_seen = true;
+	r.ev.peak_procs = 31;
+	r.ev.cpu_s = 0.7;
+	r.ev.duration_ms = 5400;     /* from the wrapper's start */
+	r.ev.snippet_start_ms = 200; /* the interpreter started 0.2 s later: 5.2 s its own */
+	r.ev.exit_code = 137;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: 5.2 s of a 5 s cap, the wrapper's kill (137) = CONTAINED, stopped at 5.2 s by its timeout",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "stopped at 5.2 s: the wrapper's timeout") &&
+	          strstr(r.headline, "within the 10% tolerance"));
+	memset(&r.evidence, 0, sizeof r.evidence);
+	r.n_evidence = 0;
+	r.ev.exit_code = 0;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: 5.2 s of a 5 s cap and no kill in evidence = ESCAPED", r.verdict == VERDICT_ESCAPED);
+	r.n_evidence = 0;
+	r.ev.exit_code = 137;
+	r.ev.duration_ms = 5800;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: 5.6 s of a 5 s cap, past the tolerance, killed = ESCAPED",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "5.6 s of wall time (cap 5.0 s)"));
+	r.n_evidence = 0;
+	r.ev.duration_ms = 3000;
+	r.ev.peak_procs = 65;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: 65 processes of 32, killed = ESCAPED (far past the tolerance)",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "65 processes (cap 32)"));
+	r.n_evidence = 0;
+	r.ev.peak_procs = 31;
+	r.ev.timed_out = true; /* the lab's clock, not the wrapper's */
+	r.ev.duration_ms = 5400;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: a kill by the lab's own clock is no kill by the wrapper", r.verdict != VERDICT_CONTAINED);
+
+	/* CI at load 20: `audit --preset lab` ESCAPED with "2.1 s of CPU (cap
+	 * 2.0 s)", the whole tree's (the ASan lab's own start-up in it) against
+	 * a cap layers.ini gives per process */
+	memset(&r, 0, sizeof r);
+	r.audit = true;
+	r.ev.started = r.ev.attempt_seen = true;
+	r.ev.peak_procs = 31;
+	r.ev.duration_ms = 4400;
+	r.ev.cpu_s = 2.1;
+	r.ev.cpu_proc_seen = true;
+	r.ev.cpu_proc_max_ms = 800;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: 2.1 s of CPU in the tree, 0.8 s in the busiest process = CONTAINED (the cap is per process)",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "0.8 s CPU in one process") &&
+	          evidence_has(&r, "2.10 s in the wrapper's whole tree"));
+	r.n_evidence = 0;
+	r.ev.cpu_proc_max_ms = 2600;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: one process past the per-process CPU cap, no kill = ESCAPED, named per process",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2.6 s of CPU in one process (cap 2.0 s)"));
+	r.n_evidence = 0;
+	r.ev.cpu_proc_seen = false;
+	r.ev.cpu_proc_max_ms = 0;
+	r.ev.cpu_s = 2.6;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("audit: no process of the snippet's seen: the tree's total is judged, and says so",
+	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2.6 s of CPU (cap 2.0 s)") &&
+	          evidence_has(&r, "the tree's total is judged"));
 }
 
 static void test_verdicts(void)
@@ -1374,8 +1450,29 @@ static void test_hostcheck(void)
 	      hostcheck_advice(&h, EPERM, line, sizeof line) && strstr(line, "seccomp=unconfined"));
 }
 
+/* An escape's consequence is built from the run's figures and the lab's uid
+ * (issue 22: a rootless lab's takeover is not "a root cron job"). */
+static void test_consequence(void)
+{
+	struct lab_evidence ev = {.peak_procs = 17, .peak_mem = 31u << 20, .cpu_s = 2.04, .attacker_bytes = 3707};
+	char out[256];
+
+	consequence_fill(out, sizeof out, "{procs} processes, {mem}, {cpu} of CPU; {sent} out", &ev, 0);
+	CHECK("consequence: the figures are the evidence's",
+	      !strcmp(out, "17 processes, 31 MiB, 2.0 s of CPU; 3,707 bytes out"));
+	consequence_fill(out, sizeof out, "{root:a root cron job|a cron entry of {who}'s} sits there", &ev, 0);
+	CHECK("consequence: a root lab gets the root wording", !strcmp(out, "a root cron job sits there"));
+	consequence_fill(out, sizeof out, "{root:a root cron job|a cron entry of {who}'s} sits there", &ev, 65534);
+	CHECK("consequence: a rootless lab gets its own uid, not root",
+	      !strcmp(out, "a cron entry of uid 65534's sits there"));
+	consequence_fill(out, sizeof out, "{nope} and {root:unclosed", &ev, 0);
+	CHECK("consequence: unknown fields and an unclosed choice stay as written",
+	      !strcmp(out, "{nope} and {root:unclosed"));
+}
+
 int main(void)
 {
+	test_audit_tolerance();
 	if (!mkdtemp(tmpdir))
 		return 1;
 	test_config();
@@ -1398,6 +1495,7 @@ int main(void)
 	test_proc_walker();
 	test_cgroup_procs_parsing();
 	test_hostcheck();
+	test_consequence();
 	remove_tree(tmpdir);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;

@@ -1,7 +1,8 @@
 /* layers/isolation.c — the Isolation layer (stops host takeover).
  *
- * On: root inside maps to an unprivileged uid outside (a root lab) or to
- * the user (rootless); its own UTS, IPC and cgroup namespaces; a private
+ * On: root inside maps to an unprivileged uid outside (a root lab: one of
+ * the run's own, run_uid.h, unless layers.ini names one) or to the user
+ * (rootless); its own UTS, IPC and cgroup namespaces; a private
  * root built by rootfs.c and pivot_root'ed into; every capability dropped
  * including the bounding set (libcap-ng); no_new_privs; the seccomp filter
  * of seccomp_filter.c. Off: the snippet keeps the lab's own uid and
@@ -28,9 +29,28 @@ static int isolation_plan(struct run *r, struct lab_evidence *ev)
 	 * here, before the clone: the child loads the filter accordingly. */
 	r->trace_listen = r->trace && r->cfg->rung == RUNG_CONTAINER;
 	r->trace_layer = LAYER_ISOLATION;
-	r->map_uid = r->root_lab ? r->cfg->outside_uid : r->uid;
-	r->map_gid = r->root_lab ? r->cfg->outside_uid : r->gid;
+	r->map_uid = r->uid;
+	r->map_gid = r->gid;
+	r->map_why = "the user's own";
+	if (!r->root_lab)
+		return 0;
+	/* gVisor's runsc runs its Sentry as a uid of its own choosing: no
+	 * uid of the lab's is mapped on that rung */
+	if (r->cfg->outside_uid != LAB_OUTSIDE_UID_AUTO || r->cfg->rung == RUNG_GVISOR) {
+		r->map_uid = r->map_gid = r->cfg->outside_uid == LAB_OUTSIDE_UID_AUTO ? 65534 : r->cfg->outside_uid;
+		r->map_why = "[isolation] outside_uid of layers.ini";
+		return 0;
+	}
+	if (run_uid_claim(&r->own_uid, ev->error, sizeof ev->error) < 0)
+		return -1;
+	r->map_uid = r->map_gid = r->own_uid.uid;
+	r->map_why = "a uid of this run's own";
 	return 0;
+}
+
+static void isolation_cleanup(struct run *r)
+{
+	run_uid_release(&r->own_uid);
 }
 
 static int isolation_prepare(struct run *r, struct lab_evidence *ev)
@@ -87,7 +107,7 @@ static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 	/* an upper rung's box names its own mechanisms */
 	if (!run_on(r, LAYER_ISOLATION) || r->cfg->rung != RUNG_CONTAINER)
 		return;
-	run_mech_add(ev, "userns (root inside = uid %ld outside)", r->map_uid);
+	run_mech_add(ev, "userns (root inside = uid %ld outside, %s)", r->map_uid, r->map_why);
 	run_mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
 	run_mech_add(ev, "uts/ipc/cgroup ns");
 	run_mech_add(ev, "caps dropped incl. bounding set (libcap-ng)");
@@ -101,4 +121,5 @@ const struct layer_ops layer_isolation_ops = {
     .prepare = isolation_prepare,
     .child = isolation_child,
     .describe = isolation_describe,
+    .cleanup = isolation_cleanup,
 };

@@ -3,7 +3,7 @@
  * On: the run's cgroup (v2 in the lab's subtree, or a subtree delegated to
  * a rootless user; v1 where the controllers live there; see cgroup.c) with
  * memory, pids and CPU caps,
- * joined before the snippet exists; rlimits (AS, NPROC, CPU, FSIZE, NOFILE,
+ * the sandbox started in it (v2) or moved in before the snippet exists; rlimits (AS, NPROC, CPU, FSIZE, NOFILE,
  * CORE) with hard = soft, set last so nothing of ours runs under them; and
  * the layer's wall clock and output cap, which run.c enforces. Off: none of
  * it. The lab's own safety net (run.c) is not part of this layer. */
@@ -15,7 +15,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static int limits_prepare(struct run *r, struct lab_evidence *ev)
+/* Before the clone, so that the kernel can start the sandbox in it (v2,
+ * clone3's CLONE_INTO_CGROUP: box_container.c); v1, or a kernel without
+ * it, has the sandbox move itself in through the attach files. */
+static int limits_place(struct run *r, struct lab_evidence *ev)
 {
 	if (!run_on(r, LAYER_LIMITS))
 		return 0;
@@ -78,7 +81,7 @@ static void limits_cleanup(struct run *r)
 }
 
 const struct layer_ops layer_limits_ops = {
-    .prepare = limits_prepare,
+    .place = limits_place,
     .child = limits_child,
     .gather = limits_gather,
     .describe = limits_describe,

@@ -11,14 +11,16 @@
  *     /sbin as links into /usr (Debian's merged /usr)
  *   lo up; eth0 10.0.2.15/24 via 10.0.2.2 when the run has a NIC
  *   No-network's probe: connect() to the attacker, its errno reported
- *   Resource-limits: a cgroup v2 group with memory.max and pids.max, and
- *     the rlimits, set in the snippet's process right before execve
+ *   the snippet's cgroup v2 group, which measures it; with Resource-limits
+ *     on it holds memory.max and pids.max, and the rlimits are set in the
+ *     snippet's process right before execve
  *   fork + exec the snippet, its stdout/stderr a pipe we relay as frames;
  *   report its raw wait status; power off.
  *
  * Frames on the serial line: 0xFE, a type byte, a 16-bit big-endian length,
  * the bytes. 'O' the snippet's output, 'R' a report line ("K release
- * boot_id", "P errno", "S status", "E errno stage: what"). The kernel is
+ * boot_id", "P errno", "C figures" (report_cgroup), "S status", "E errno
+ * stage: what"). The kernel is
  * not given the serial line as its console, so nothing else is on it.
  *
  * /lab/conf, one setting a line: "share TAG PATH", "net 1", "probe IP PORT",
@@ -349,8 +351,10 @@ static void put_file(const char *path, const char *text)
 	close(fd);
 }
 
-/* Resource-limits in the guest's own cgroup v2 (this kernel has no v1
- * hierarchy mounted): a group for the snippet with memory.max, pids.max. */
+/* The snippet's own group in the guest's cgroup v2 (this kernel has no v1
+ * hierarchy mounted), whatever the layers: it measures (memory.peak,
+ * pids.peak, the events, CPU) for the lab, and with Resource-limits on it
+ * holds memory.max and pids.max too. */
 static void setup_cgroup(const struct conf *c)
 {
 	char v[32];
@@ -358,11 +362,46 @@ static void setup_cgroup(const struct conf *c)
 	put_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory +pids");
 	if (mkdir("/sys/fs/cgroup/snippet", 0755) < 0)
 		fail("mkdir", "/sys/fs/cgroup/snippet", errno);
+	if (!c->memory)
+		return;
 	snprintf(v, sizeof v, "%llu", c->memory);
 	put_file("/sys/fs/cgroup/snippet/memory.max", v);
 	put_file("/sys/fs/cgroup/snippet/memory.swap.max", "0");
 	snprintf(v, sizeof v, "%ld", c->pids);
 	put_file("/sys/fs/cgroup/snippet/pids.max", v);
+}
+
+/* A number from a cgroup file: the whole file, or the value of KEY in a
+ * "key value" file; -1 if absent (pids.peak is 6.1's, memory.peak 5.19's). */
+static long long cg_value(const char *file, const char *key)
+{
+	char p[96], buf[1024];
+	snprintf(p, sizeof p, "/sys/fs/cgroup/snippet/%s", file);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (!key)
+		return strtoll(buf, NULL, 10);
+	size_t k = strlen(key);
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, k) && l[k] == ' ')
+			return strtoll(l + k + 1, NULL, 10);
+	return -1;
+}
+
+/* What the snippet's group took, for the lab: "C memory.peak pids.peak
+ * oom_kill memory.max-events pids.max-events usage_usec". Sent by us, PID
+ * 1, after the snippet is gone: the snippet cannot write to the serial
+ * line, so it cannot forge a figure. */
+static void report_cgroup(void)
+{
+	report("C %lld %lld %lld %lld %lld %lld\n", cg_value("memory.peak", NULL), cg_value("pids.peak", NULL),
+	       cg_value("memory.events", "oom_kill"), cg_value("memory.events", "max"), cg_value("pids.events", "max"),
+	       cg_value("cpu.stat", "usage_usec"));
 }
 
 static void set_limit(int res, unsigned long long v, const char *what)
@@ -383,8 +422,7 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, int out
 		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
 			fail("hand over the leaked credentials handle", c->leak, errno);
 	}
-	if (c->memory)
-		put_file("/sys/fs/cgroup/snippet/cgroup.procs", "0");
+	put_file("/sys/fs/cgroup/snippet/cgroup.procs", "0");
 	if (c->cwd[0] && chdir(c->cwd) < 0)
 		fail("chdir", c->cwd, errno);
 	/* The serial line carries the lab's evidence: the snippet runs as an
@@ -444,6 +482,7 @@ static void run_snippet(const struct conf *c)
 			fail("waitpid", "the snippet", ECHILD);
 	}
 	kill(-1, SIGKILL);
+	report_cgroup();
 	report("S %d\n", status);
 }
 
@@ -461,8 +500,7 @@ int main(void)
 	mount_shares(&c);
 	setup_network(&c);
 	probe(&c);
-	if (c.memory)
-		setup_cgroup(&c);
+	setup_cgroup(&c);
 	run_snippet(&c);
 	power_off();
 }

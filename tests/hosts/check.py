@@ -157,6 +157,10 @@ def check_legit(who):
         ok("as %s, Resource-limits used the delegated subtree (%s)" % (WHO[who], lm),
            lm.startswith("cgroup-v2, delegated: " + DELEGATED),
            "expected 'cgroup-v2, delegated: %s/...' in the mechanisms" % DELEGATED)
+    # the kernel started the sandbox in the run's cgroup: not one
+    # instruction of it ran outside (issue 20 item 1)
+    ok("as %s, the sandbox was started in its cgroup (clone3 CLONE_INTO_CGROUP)" % WHO[who],
+       "CLONE_INTO_CGROUP" in mech, "mechanisms: " + mech)
 
 
 def check_matrix(who):

@@ -34,6 +34,10 @@ for w in range(WORKERS):
 for k in kids:
     os.waitpid(k, 0)
 a1 = avail()
-print(f'{WORKERS*QUEUES} queues of zero-length messages; MemAvailable drop {a0 - a1} MiB', flush=True)
+class MsgInfo(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_int) for n in ('msgpool', 'msgmap', 'msgmax', 'msgmnb', 'msgmni', 'msgssz', 'msgtql')] + [('msgseg', ctypes.c_ushort)]
+mi = MsgInfo()
+libc.msgctl(0, 12, ctypes.byref(mi))   # MSG_INFO: the namespace's totals
+print(f'{WORKERS*QUEUES} queues: held {mi.msgmap} messages; MemAvailable drop {a0 - a1} MiB', flush=True)
 time.sleep(1)
 print('drop now', a0 - avail(), 'MiB')

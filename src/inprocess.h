@@ -1,0 +1,44 @@
+/* inprocess.h — the rung below the container (SPEC section 11, the
+ * lesson's exercise 2): the snippet is exec()'d inside an app server of the
+ * lab's (src/app_server.py, built into the binary) that holds decoys the
+ * way a real one does: API keys in its environment, a database URL and a
+ * session token in module globals, a keep-alive client for api.lab.test
+ * and the customer CSV in memory.
+ *
+ * No layer can apply without a process boundary, so the engine runs this
+ * rung as a container run with no layer at all, inside the range as every
+ * run is (the machine stays safe). The toggles are kept for the record and
+ * shown as n/a; the verdict is the evidence's, as on every rung.
+ *
+ * Life cycle (run.c): inprocess_config -> plan_snippet -> inprocess_plan
+ * (the app server and its token in the run) -> the run -> inprocess_gather
+ * (before the run's folder goes) -> verdict -> inprocess_explain. */
+#ifndef LAB_INPROCESS_H
+#define LAB_INPROCESS_H
+
+#include "run.h"
+#include "util.h" /* struct strbuf */
+
+/* What the lab saw of the app's own decoys after the run. */
+struct inprocess_seen {
+	bool token_in_output;   /* the session token (a module global only) came out in the output */
+	bool token_at_attacker; /* ... or reached the attacker (the first bytes it kept) */
+	bool planned;           /* the app server ran the snippet */
+};
+
+/* The rung is in-process: *own becomes cfg run as a container and true is
+ * returned (run with no layer); false leaves own untouched. */
+bool inprocess_config(const struct lab_config *cfg, struct lab_config *own);
+/* After plan_snippet: writes the app server into the run's work folder,
+ * hands it a fresh session token and makes it the command, the snippet its
+ * argument. 0, or -1 with ev->error naming the file. */
+int inprocess_plan(struct run *r, struct lab_evidence *ev);
+/* Before the run's folder is removed: where the token went. */
+void inprocess_gather(const struct run *r, const struct strbuf *output, struct inprocess_seen *seen);
+/* After the verdict (judged with the layers that applied: none): the
+ * toggles back for the record, the rung, why no layer applied (evidence
+ * and mechanisms), and the token: out = ESCAPED whatever the snippet's
+ * threat. */
+void inprocess_explain(struct lab_result *res, unsigned toggles, const struct inprocess_seen *seen);
+
+#endif
