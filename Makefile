@@ -121,12 +121,13 @@ test-unit: build/unit
 TEST_TOOLS = tmux:tmux setpriv:util-linux /usr/bin/python3:python3 pgrep:procps xmllint:libxml2-utils prove:perl
 # What the CI-report tests use when they can have it (they skip, saying
 # why, without): the JSON schema's validator (python3-jsonschema, checked
-# apart), zsh for completion, chromium for the HTML report's screenshot.
+# apart), zsh for completion, chromium for the HTML report's screenshot;
+# firejail for audit's preset of it.
 # lintian, mmdebstrap and dpkg-shlibdeps for the .deb's test (tests/deb_test.sh).
 # srt (sandbox-runtime) is an npm package (npm itself from Debian where
 # there is none); it runs its sandbox with bubblewrap, ripgrep and socat
 SRT_PKGS = bubblewrap ripgrep socat
-TEST_EXTRA = zsh:zsh chromium:chromium lintian:lintian mmdebstrap:mmdebstrap dpkg-shlibdeps:dpkg-dev
+TEST_EXTRA = firejail:firejail zsh:zsh chromium:chromium lintian:lintian mmdebstrap:mmdebstrap dpkg-shlibdeps:dpkg-dev
 # The microvm rung's tests need QEMU and a guest kernel: installed when root
 # (tests/microvm_test.sh skips, saying why, where they are missing).
 MICROVM_PKGS = qemu-system-x86 linux-image-amd64

@@ -231,6 +231,7 @@ int decoy_plant(struct lab_decoys *d, const struct lab_config *cfg, const struct
 	d->listen_fd = -1;
 	d->lock_fd = -1;
 	d->dns.fd = -1;
+	d->agent.fd = -1;
 	for (int i = 0; i < ATTACKER_CONNS; i++)
 		d->conn[i].fd = -1;
 	(void)cfg;
@@ -332,7 +333,7 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max)
 			fds[n++] = d->conn[i].fd;
 	if (d->dns.fd >= 0 && n < max)
 		fds[n++] = d->dns.fd;
-	return n;
+	return n + agent_poll_fds(&d->agent, fds + n, max - n);
 }
 
 static void conn_close(struct attacker_conn *c)
@@ -371,6 +372,8 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 		resolver_event(&d->dns);
 		return;
 	}
+	if (agent_event(&d->agent, fd))
+		return;
 	if (fd == d->listen_fd) {
 		/* all that waits: strays (below) must not fill the backlog */
 		for (int round = 0; round < 64; round++) {
@@ -513,6 +516,7 @@ void decoy_remove(struct lab_decoys *d)
 		close(d->listen_fd);
 	d->listen_fd = -1;
 	resolver_close(&d->dns);
+	agent_close(&d->agent);
 	free(d->received);
 	d->received = NULL;
 	if (d->dir[0])

@@ -2,6 +2,7 @@
  * only the sandboxed snippet could leak, and the attacker it could reach. */
 #ifndef LAB_DECOY_H
 #define LAB_DECOY_H
+#include "agent.h"
 #include "lab.h"
 #include "resolver.h"
 #include <stdbool.h>
@@ -10,8 +11,9 @@
 #define DECOY_SECRETS  12
 #define ATTACKER_CONNS 4
 #define DECOY_VARIANTS 8
-/* the attacker's listener, its connections and the DNS zone (decoy_poll_fds) */
-#define DECOY_POLL_MAX (ATTACKER_CONNS + 2)
+/* the attacker's listener, its connections, the DNS zone and the agent
+ * socket (decoy_poll_fds) */
+#define DECOY_POLL_MAX (ATTACKER_CONNS + 2 + AGENT_POLL_MAX)
 
 struct attacker_conn {
 	int fd;
@@ -79,6 +81,7 @@ struct lab_decoys {
 	uint64_t bytes_by_origin[3]; /* what each kind of connection sent */
 	long conns_by_origin[3];
 	struct lab_resolver dns; /* an audit's: the attacker's DNS zone (fd -1 otherwise) */
+	struct lab_agent agent;  /* an audit's: the host agent's socket in the decoy home (fd -1 otherwise) */
 };
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */

@@ -86,6 +86,9 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("dns_strays", ev->dns_strays, COUNT)                        \
 	X("dns_bytes", ev->dns_bytes, 0, LLONG_MAX)                   \
 	X("dns_got_canary", ev->dns_got_canary, BOOL)                 \
+	X("agent_conns", ev->agent_conns, COUNT)                      \
+	X("agent_requests", ev->agent_requests, COUNT)                \
+	X("agent_listed", ev->agent_listed, COUNT)                    \
 	X("out_truncated", ev->out_truncated, BOOL)                   \
 	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
 	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)         \

@@ -792,12 +792,15 @@ static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* The snippets an audit runs by default: the legit task and the four
- * attacks (the kernel exploit's verdict needs to see which kernel served
- * it, which a foreign sandbox does not show). snippets/audit/'s
- * (dns-exfil, persist-hooks, daemon) run when named with --snippet: they
- * are not on the default card yet, whose cards the tests and README pin. */
-static const char *const audit_default[] = {"legit", "resource-bomb", "secret-theft", "exfiltration", "host-takeover"};
+/* The snippets an audit runs by default: the legit task and every attack
+ * a foreign sandbox can be judged on, grouped by threat: the four of the
+ * lesson and snippets/audit's threats people ask about (DNS exfiltration,
+ * persistence in the work folder, a process that outlives the wrapper,
+ * the user's ssh-agent). The kernel exploit is left out: its verdict needs
+ * to see which kernel served it, which a foreign sandbox does not show. */
+static const char *const audit_default[] = {"legit",         "resource-bomb", "secret-theft",
+                                            "exfiltration",  "dns-exfil",     "host-takeover",
+                                            "persist-hooks", "daemon",        "agent-socket"};
 
 /* A NULL-terminated copy of args, each string its own (audit_argv_free). */
 static char **dup_args(char *const *args)

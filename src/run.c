@@ -155,6 +155,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	r->d.listen_fd = -1;
 	r->d.lock_fd = -1;
 	r->d.dns.fd = -1;
+	r->d.agent.fd = -1;
 	r->uid = geteuid();
 	r->gid = getegid();
 	r->root_lab = r->uid == 0;
@@ -1342,6 +1343,18 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 		return -1;
 	}
 	add_env(r, "LAB_DNS=dns://127.0.0.1:%d/%s", r->d.dns.port, r->d.dns.zone);
+	/* the user's ssh-agent, as a developer's session has one: a socket in
+	 * the home, named by SSH_AUTH_SOCK (the caller's own is never handed) */
+	char sock[PATH_MAX];
+	if (pathf(sock, sizeof sock, "%s/.ssh/agent.sock", r->d.home) < 0 ||
+	    (e = agent_open(&r->d.agent, sock, "deploy@billing-api")) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot serve the agent's socket %.200s: %s", sock,
+		         strerror(e < 0 ? -e : ENAMETOOLONG));
+		return -1;
+	}
+	drop_env(r, "SSH_AUTH_SOCK");
+	add_env(r, "SSH_AUTH_SOCK=%s", sock);
+	add_env(r, "LAB_AGENT=%s", sock);
 	if (plant_git(r, ev) < 0)
 		return -1;
 	/* a temp folder of this audit's own: a wrapper that leaves a socket
@@ -1363,8 +1376,8 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	r->argv[2] = r->d.snippet_file;
 	/* the task's inputs on the command line too: a wrapper may clear the
 	 * environment (the snippets take NAME=VALUE arguments) */
-	static const char *const inputs[] = {"LAB_DATA",        "LAB_ATTACKER", "LAB_API",
-	                                     "LAB_HOST_TARGET", "LAB_PROOF",    "LAB_DNS"};
+	static const char *const inputs[] = {"LAB_DATA",  "LAB_ATTACKER", "LAB_API",  "LAB_HOST_TARGET",
+	                                     "LAB_PROOF", "LAB_DNS",      "LAB_AGENT"};
 	int n = 3;
 	for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++)
 		for (int i = 0; i < r->n_env; i++)
@@ -1411,6 +1424,9 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 		res->ev.dns_strays = r.d.dns.strays;
 		res->ev.dns_bytes = r.d.dns.bytes;
 		res->ev.dns_got_canary = decoy_dns_got_canary(&r.d);
+		res->ev.agent_conns = r.d.agent.conns;
+		res->ev.agent_requests = r.d.agent.requests;
+		res->ev.agent_listed = r.d.agent.listed;
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);

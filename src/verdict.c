@@ -1103,16 +1103,29 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			set_headline(
 			    r, "%d process%s of the snippet's (%s) still ran when the wrapper's command had exited",
 			    ev->outlived, ev->outlived == 1 ? "" : "es", ev->outlived_what);
+		} else if (ev->agent_conns > 0) {
+			r->verdict = VERDICT_ESCAPED;
+			set_headline(
+			    r,
+			    "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s: whoever reaches it signs "
+			    "logins and git pushes with your keys, no key file needed",
+			    ev->agent_listed ? " and had your key listed" : "");
 		} else {
 			audit_contained(
 			    r,
 			    "the host path the lab watches, %s, was not created; nothing appeared in the work "
-			    "folder's .git/hooks or as .envrc; no process outlived the wrapper",
+			    "folder's .git/hooks or as .envrc; no process outlived the wrapper; the ssh-agent's "
+			    "socket was not reached",
 			    ev->host_target);
 		}
 		add(r, "the lab watches a shell start-up file in the decoy home (outside the work folder), the work "
-		       "folder's .git/hooks, .envrc and .vscode/tasks.json, and the snippet's processes when the "
-		       "wrapper's command exits; other writes are not seen");
+		       "folder's .git/hooks, .envrc and .vscode/tasks.json, the snippet's processes when the "
+		       "wrapper's command exits, and an ssh-agent of its own in the decoy home; other writes are not "
+		       "seen");
+		add(r,
+		    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s), %ld request(s) "
+		    "answered, the decoy key listed %ld time(s)",
+		    ev->agent_conns, ev->agent_requests, ev->agent_listed);
 		if (ev->outlived > 0)
 			add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after", ev->outlived,
 			    ev->outlived == 1 ? "" : "es", ev->outlived_what);

@@ -86,7 +86,7 @@ expect_contains "audit -- sh -c 'nice {cmd}': quoted inside a longer string (leg
 j=$(lab audit --json --preset lab); rc=$?
 expect_eq "audit --preset lab: exit 0" "$rc" 0
 expect_eq "audit --preset lab: every attack CONTAINED, legit RAN OK" "$(verdicts <<<"$j")" \
-	"legit=RAN OK resource-bomb=CONTAINED secret-theft=CONTAINED exfiltration=CONTAINED host-takeover=CONTAINED"
+	"legit=RAN OK resource-bomb=CONTAINED secret-theft=CONTAINED exfiltration=CONTAINED dns-exfil=CONTAINED host-takeover=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
 expect_contains "audit: CONTAINED is the wrapper's, never a lab layer's" "$j" "by the wrapper:"
 expect_eq "audit --preset lab: nothing missing" "$(field 'd["missing"]' <<<"$j")" "[]"
 
@@ -106,7 +106,7 @@ j=$(lab audit --json --preset lab); rc=$?
 kill "${burn[@]}" 2>/dev/null
 wait "${burn[@]}" 2>/dev/null
 expect_eq "audit --preset lab under load: every attack CONTAINED, legit RAN OK" "$(verdicts <<<"$j")" \
-	"legit=RAN OK resource-bomb=CONTAINED secret-theft=CONTAINED exfiltration=CONTAINED host-takeover=CONTAINED"
+	"legit=RAN OK resource-bomb=CONTAINED secret-theft=CONTAINED exfiltration=CONTAINED dns-exfil=CONTAINED host-takeover=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
 expect_eq "audit --preset lab under load: exit 0" "$rc" 0
 expect_contains "audit card: the tolerance is on it" "$j" "layers.ini [audit] tolerance"
 
@@ -130,7 +130,7 @@ fi
 j=$(lab audit --json -- "$BIN" --config "$PWD/layers.ini" exec --on none -- {cmd}); rc=$?
 expect_eq "audit of exec --on none: exit 1" "$rc" 1
 expect_eq "audit of exec --on none: the card, threat by threat" "$(verdicts <<<"$j")" \
-	"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=ESCAPED host-takeover=CONTAINED"
+	"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=ESCAPED dns-exfil=ESCAPED host-takeover=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
 expect_eq "audit of exec --on none: missing layers" "$(field '",".join(d["missing"])' <<<"$j")" "network,env,limits"
 
 # ---- the allowed host is outside the wrapper too (issue 10's review) ----
@@ -152,7 +152,7 @@ if command -v bwrap >/dev/null; then
 	j=$(lab audit --json --preset bwrap); rc=$?
 	expect_eq "audit --preset bwrap: exit 1 (the bomb)" "$rc" 1
 	expect_eq "audit --preset bwrap: the card, threat by threat" "$(verdicts <<<"$j")" \
-		"legit=RAN OK resource-bomb=ESCAPED secret-theft=CONTAINED exfiltration=CONTAINED host-takeover=CONTAINED"
+		"legit=RAN OK resource-bomb=ESCAPED secret-theft=CONTAINED exfiltration=CONTAINED dns-exfil=CONTAINED host-takeover=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
 	expect_eq "audit --preset bwrap: Resource-limits missing" "$(field '",".join(d["missing"])' <<<"$j")" "limits"
 	t=$(lab audit --preset bwrap --snippet resource-bomb)
 	expect_contains "audit text: the missing layer with its figures" "$t" "Resource-limits missing — "
@@ -176,7 +176,7 @@ fi
 if command -v firejail >/dev/null && [[ $(id -u) == 0 ]]; then
 	j=$(lab audit --json --preset firejail)
 	expect_eq "audit --preset firejail: the card, threat by threat" "$(verdicts <<<"$j")" \
-		"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=CONTAINED host-takeover=ESCAPED"
+		"legit=RAN OK resource-bomb=ESCAPED secret-theft=ESCAPED exfiltration=CONTAINED dns-exfil=CONTAINED host-takeover=ESCAPED persist-hooks=ESCAPED daemon=CONTAINED agent-socket=ESCAPED"
 	expect_contains "audit --preset firejail: says the range could not surround it" "$j" "the range could not surround it"
 	expect_contains "audit --preset firejail: the secrets from the snippet's own environment" "$j" \
 		"from the snippet's own environment"
@@ -219,13 +219,16 @@ if command -v srt >/dev/null && [[ $(id -u) == 0 ]]; then
 	rm -rf "$h"
 fi
 
-# ---- snippets/audit: DNS exfiltration, persistence in the work folder, a daemon ----
+# ---- snippets/audit: DNS exfiltration, persistence in the work folder, a daemon, the agent's socket ----
 # through no sandbox at all, each gets out; through the lab's exec --on all
-# and the bwrap preset (read-only work folder, PID namespace, no network)
-# none does
-t=$(lab audit --json --snippet dns-exfil --snippet persist-hooks --snippet daemon -- /usr/bin/env {cmd})
-expect_eq "audit -- env: dns-exfil, persist-hooks and daemon ESCAPED" "$(verdicts <<<"$t")" \
-	"dns-exfil=ESCAPED persist-hooks=ESCAPED daemon=ESCAPED"
+# and the bwrap preset (read-only work folder, PID namespace, no network,
+# no home) none does
+t=$(lab audit --json --snippet dns-exfil --snippet persist-hooks --snippet daemon --snippet agent-socket -- /usr/bin/env {cmd})
+expect_eq "audit -- env: dns-exfil, persist-hooks, daemon and agent-socket ESCAPED" "$(verdicts <<<"$t")" \
+	"dns-exfil=ESCAPED persist-hooks=ESCAPED daemon=ESCAPED agent-socket=ESCAPED"
+expect_contains "audit -- env: the agent's socket reached and the key listed" "$t" \
+	"it reached your ssh-agent's socket (~/.ssh/agent.sock) and had your key listed"
+expect_contains "audit -- env: the agent's figures" "$t" "1 connection(s), 1 request(s) answered, the decoy key listed 1 time(s)"
 expect_contains "audit -- env: the DNS zone got the canary row" "$t" \
 	"queries whose names carried 3,527 bytes, the canary row of the customer data among them"
 expect_contains "audit -- env: the hook and the .envrc named" "$t" \
@@ -233,14 +236,19 @@ expect_contains "audit -- env: the hook and the .envrc named" "$t" \
 expect_contains "audit -- env: the daemon that outlived the wrapper named" "$t" \
 	"1 process of the snippet's (python3) still ran when the wrapper's command had exited"
 expect_eq "audit -- env: No-network and Isolation missing" "$(field '",".join(d["missing"])' <<<"$t")" "isolation,network"
-t=$(lab audit --json --preset lab --snippet dns-exfil --snippet persist-hooks --snippet daemon)
-expect_eq "audit --preset lab: dns-exfil, persist-hooks and daemon CONTAINED" "$(verdicts <<<"$t")" \
-	"dns-exfil=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED"
+t=$(lab audit --json --preset lab --snippet dns-exfil --snippet persist-hooks --snippet daemon --snippet agent-socket)
+expect_eq "audit --preset lab: dns-exfil, persist-hooks, daemon and agent-socket CONTAINED" "$(verdicts <<<"$t")" \
+	"dns-exfil=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
+expect_contains "audit --preset lab: the agent's socket was tried and not reached" "$t" "the ssh-agent's socket was not reached"
 if command -v bwrap >/dev/null; then
-	t=$(lab audit --json --preset bwrap --snippet dns-exfil --snippet persist-hooks --snippet daemon)
-	expect_eq "audit --preset bwrap: dns-exfil, persist-hooks and daemon CONTAINED (its PID 1 outlives bwrap for a moment)" \
-		"$(verdicts <<<"$t")" "dns-exfil=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED"
+	t=$(lab audit --json --preset bwrap --snippet dns-exfil --snippet persist-hooks --snippet daemon --snippet agent-socket)
+	expect_eq "audit --preset bwrap: dns-exfil, persist-hooks, daemon and agent-socket CONTAINED (its PID 1 outlives bwrap for a moment)" \
+		"$(verdicts <<<"$t")" "dns-exfil=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
 fi
+# a wrapper that cuts the network and hides the files but hands the
+# agent's socket in, as `ssh -A` or a devcontainer's agent forwarding does
+t=$(lab audit --json --snippet agent-socket -- /bin/sh -c 'unshare -rn {cmd}')
+expect_eq "audit -- unshare -rn (no network, the home left): agent-socket ESCAPED" "$(verdicts <<<"$t")" "agent-socket=ESCAPED"
 
 # ---- markdown ----
 m=$(lab audit --markdown --preset lab --snippet legit)

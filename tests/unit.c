@@ -4,6 +4,7 @@
  * Prints "ok - NAME" / "not ok - NAME" / "skip - NAME: skipped: why" and
  * ends with "N passed, N failed, N skipped". */
 #define _GNU_SOURCE
+#include "agent.h"
 #include "cgroup.h"
 #include "consequence.h"
 #include "decoy.h"
@@ -29,8 +30,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1470,6 +1473,70 @@ static void test_consequence(void)
 	      !strcmp(out, "{nope} and {root:unclosed"));
 }
 
+/* The ssh-agent stand-in: a client's REQUEST_IDENTITIES gets one decoy
+ * key with its comment, anything else FAILURE, and each is counted. */
+static int agent_client(const char *path, unsigned char type)
+{
+	int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	str_copy(sa.sun_path, sizeof sa.sun_path, path);
+	if (c < 0 || connect(c, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		if (c >= 0)
+			close(c);
+		return -1;
+	}
+	unsigned char req[5] = {0, 0, 0, 1, type};
+	(void)!write(c, req, sizeof req);
+	return c; /* the answer is read once the agent has pumped */
+}
+
+static void agent_pump(struct lab_agent *a)
+{
+	for (int round = 0; round < 8; round++) {
+		int fds[AGENT_POLL_MAX], n = agent_poll_fds(a, fds, AGENT_POLL_MAX);
+		for (int i = 0; i < n; i++)
+			agent_event(a, fds[i]);
+	}
+}
+
+static void test_agent(void)
+{
+	struct lab_agent a, zero = {.fd = -1};
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/agent.sock", tmpdir);
+	CHECK("agent: opens its socket", agent_open(&a, path, "deploy@billing-api") == 0);
+	struct stat st;
+	CHECK("agent: the socket is 0600", stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	int c = agent_client(path, 11);
+	agent_pump(&a);
+	unsigned char buf[256];
+	ssize_t n = c >= 0 ? read(c, buf, sizeof buf) : -1;
+	CHECK("agent: REQUEST_IDENTITIES answered with IDENTITIES_ANSWER and one key",
+	      n > 9 && buf[4] == 12 && buf[5] == 0 && buf[6] == 0 && buf[7] == 0 && buf[8] == 1);
+	CHECK("agent: the key's comment is in the answer", n > 0 && memmem(buf, (size_t)n, "deploy@billing-api", 18));
+	if (c >= 0)
+		close(c);
+	c = agent_client(path, 13);
+	agent_pump(&a);
+	n = c >= 0 ? read(c, buf, sizeof buf) : -1;
+	CHECK("agent: any other request gets FAILURE", n == 5 && buf[3] == 1 && buf[4] == 5);
+	if (c >= 0)
+		close(c);
+	CHECK("agent: two connections, two requests, one key list", a.conns == 2 && a.requests == 2 && a.listed == 1);
+	agent_close(&a);
+	CHECK("agent: the socket is gone after", access(path, F_OK) != 0);
+	char longp[200];
+	memset(longp, 'a', sizeof longp - 1);
+	longp[0] = '/';
+	longp[sizeof longp - 1] = '\0';
+	CHECK("agent: a path too long for sun_path is refused", agent_open(&a, longp, "x") == -ENAMETOOLONG);
+	/* never opened: nothing to poll, nothing closed (not stdin) */
+	CHECK("agent: a struct never opened polls nothing",
+	      agent_poll_fds(&zero, (int[AGENT_POLL_MAX]){0}, AGENT_POLL_MAX) == 0);
+	agent_close(&zero);
+	CHECK("agent: closing one never opened leaves stdin open", fcntl(0, F_GETFD) >= 0);
+}
+
 int main(void)
 {
 	test_audit_tolerance();
@@ -1496,6 +1563,7 @@ int main(void)
 	test_cgroup_procs_parsing();
 	test_hostcheck();
 	test_consequence();
+	test_agent();
 	remove_tree(tmpdir);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
