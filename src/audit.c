@@ -188,6 +188,16 @@ int audit_custom(char *const *wrapper, bool *outside_range, char *why, size_t wh
 	return 0;
 }
 
+/* The snippets an audit runs by default: the legit task and every attack
+ * a foreign sandbox can be judged on, grouped by threat: the four of the
+ * lesson and snippets/audit's threats people ask about (DNS exfiltration,
+ * persistence in the work folder, a process that outlives the wrapper,
+ * the user's ssh-agent). The kernel exploit is left out: its verdict needs
+ * to see which kernel served it, which a foreign sandbox does not show. */
+const char *const audit_default_names[] = {
+    "legit",         "resource-bomb", "secret-theft", "exfiltration", "dns-exfil",
+    "host-takeover", "persist-hooks", "daemon",       "agent-socket", NULL};
+
 /* ---------------- presets ---------------- */
 
 const char *const audit_preset_names[] = {"bwrap", "firejail", "srt", "runsc", "lab", NULL};
@@ -284,6 +294,47 @@ static char **dup_argv(const char *const *v)
 	return out;
 }
 
+int audit_lab_wrapper(const struct lab_config *cfg, unsigned layers, char ***argv, char *why, size_t whylen)
+{
+	char self[PATH_MAX], on[64] = "";
+	ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+	*argv = NULL;
+	if (k <= 0) {
+		snprintf(why, whylen, "cannot find the lab's own binary (/proc/self/exe)");
+		return 1;
+	}
+	self[k] = '\0';
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (layers & LAYER_BIT(l))
+			str_append(on, sizeof on, "%s%s", on[0] ? "," : "", lab_layers[l].key);
+	if ((layers & LAYERS_ALL) == LAYERS_ALL)
+		str_copy(on, sizeof on, "all");
+	else if (!on[0])
+		str_copy(on, sizeof on, "none");
+	char **out = NULL;
+	int n = 0;
+	argv_push(&out, &n, strdup(self));
+	if (cfg->path[0]) {
+		argv_push(&out, &n, strdup("--config"));
+		argv_push(&out, &n, strdup(cfg->path));
+	}
+	const char *const rest[] = {"exec",
+	                            "--on",
+	                            on,
+	                            "--",
+	                            "/usr/bin/env",
+	                            "LAB_DATA={LAB_DATA}",
+	                            "LAB_ATTACKER={LAB_ATTACKER}",
+	                            "LAB_API={LAB_API}",
+	                            "LAB_HOST_TARGET={LAB_HOST_TARGET}",
+	                            "{cmd}",
+	                            NULL};
+	for (int i = 0; rest[i]; i++)
+		argv_push(&out, &n, strdup(rest[i]));
+	*argv = out;
+	return 0;
+}
+
 int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
                  size_t whylen, char *note, size_t notelen)
 {
@@ -301,36 +352,8 @@ int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, b
 	*outside_range = false;
 	note[0] = why[0] = '\0';
 	if (!strcmp(name, "lab")) {
-		char self[PATH_MAX];
-		ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (k <= 0) {
-			snprintf(why, whylen, "cannot find the lab's own binary (/proc/self/exe)");
+		if (audit_lab_wrapper(cfg, LAYERS_ALL, argv, why, whylen))
 			return 1;
-		}
-		self[k] = '\0';
-		char **out = NULL;
-		int n = 0;
-		argv_push(&out, &n, strdup(self));
-		if (cfg->path[0]) {
-			argv_push(&out, &n, strdup("--config"));
-			argv_push(&out, &n, strdup(cfg->path));
-		}
-		/* Clean-env lets only layers.ini's allow-list through: the task's
-		 * inputs are handed over explicitly, as an integration would */
-		const char *const rest[] = {"exec",
-		                            "--on",
-		                            "all",
-		                            "--",
-		                            "/usr/bin/env",
-		                            "LAB_DATA={LAB_DATA}",
-		                            "LAB_ATTACKER={LAB_ATTACKER}",
-		                            "LAB_API={LAB_API}",
-		                            "LAB_HOST_TARGET={LAB_HOST_TARGET}",
-		                            "{cmd}",
-		                            NULL};
-		for (int i = 0; rest[i]; i++)
-			argv_push(&out, &n, strdup(rest[i]));
-		*argv = out;
 		/* the inner exec's proxy would reach its own api.lab.test, out of
 		 * the audit's sight: the wrapper gets mode none, and is told so */
 		if (cfg->net_mode == NET_MODE_ALLOWLIST)
@@ -463,6 +486,11 @@ static void missing_layers(const struct audit_card *c, struct strbuf *b, const c
 		          errors ? sep : "none seen, but the card proves little: ");
 	if (!errors && !legit_failed(c))
 		sb_puts(b, "none: no attack got out");
+}
+
+void audit_card_missing(const struct audit_card *c, struct strbuf *b, const char *sep)
+{
+	missing_layers(c, b, sep);
 }
 
 static void wrapper_line(const struct audit_card *c, struct strbuf *b)

@@ -8,6 +8,7 @@
 #define LAB_AUDIT_H
 
 #include "lab.h"
+#include "util.h"
 
 #define AUDIT_SNIPPETS_MAX 16
 
@@ -30,6 +31,13 @@ void audit_argv_free(char **argv);
 int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
                  size_t whylen, char *note, size_t notelen);
 extern const char *const audit_preset_names[]; /* NULL-terminated */
+/* The snippets a card holds unless --snippet names others, NULL-terminated. */
+extern const char *const audit_default_names[];
+/* The lab's own layers as a wrapper: this binary's `exec --on LAYERS`,
+ * handed the task's inputs explicitly (Clean-env lets only layers.ini's
+ * allow-list through); the "lab" preset is it with every layer on. 0 and
+ * *argv, or 1 with why. */
+int audit_lab_wrapper(const struct lab_config *cfg, unsigned layers, char ***argv, char *why, size_t whylen);
 /* A prefix of the caller's own, resolved: run as its preset would be. A
  * firejail anywhere before {cmd} runs outside the range (*outside_range,
  * note says why), or cannot run at all, rootless: 1 with why; else 0. */
@@ -44,6 +52,10 @@ struct audit_card {
 };
 
 void audit_card_text(const struct audit_card *c);
+/* The card's "missing:" line without its label: each layer whose attack
+ * escaped, with what came out ("Clean-env missing — ..."), joined by sep;
+ * or why none can be said ("none: no attack got out", "none seen, but"). */
+void audit_card_missing(const struct audit_card *c, struct strbuf *b, const char *sep);
 void audit_card_markdown(const struct audit_card *c);
 void audit_card_json(const struct audit_card *c);
 /* The exit status the card earns: 1 when an attack escaped; else 4 when

@@ -152,7 +152,8 @@ static bool is_exe(pid_t pid, const char *path)
  * name,name" to the lab. The wrapper's own processes may take a moment to
  * go (bwrap's PID 1 dies of --die-with-parent after its parent, and its
  * PID namespace with it): up to SURVIVOR_WAIT_MS, while any is left. */
-#define SURVIVOR_WAIT_MS 3000
+#define SURVIVOR_WAIT_MS    3000
+#define SURVIVOR_CONFIRM_MS 500
 
 static void wr_report_survivors(struct run *r)
 {
@@ -171,6 +172,18 @@ static void wr_report_survivors(struct run *r)
 		if (!theirs || monotonic_ms() >= end)
 			break;
 		usleep(10000);
+	}
+	/* one still running the interpreter with no SIGKILL pending may yet
+	 * be dying of its PID namespace's end (the kill already taken from
+	 * the queue, its exit under way): only one alive SURVIVOR_CONFIRM_MS
+	 * later outlived the wrapper. A daemon lives on for seconds. */
+	for (long end = monotonic_ms() + SURVIVOR_CONFIRM_MS;;) {
+		bool any = false;
+		for (int i = 0; i < n && i < 512; i++)
+			any |= pids[i] > 0 && is_exe(pids[i], py) && !kill_pending(pids[i]);
+		if (!any || monotonic_ms() >= end)
+			break;
+		usleep(20000);
 	}
 	for (int i = 0; i < n && i < 512; i++) {
 		if (kill_pending(pids[i]) || !is_exe(pids[i], py))

@@ -557,8 +557,18 @@ static void live_take(struct job *j)
 	}
 }
 
-int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
+/* What a worker runs: lab_run, or lab_audit_run through a wrapper. */
+struct job_work {
+	const struct lab_config *cfg;
+	const struct snippet *s;
+	unsigned layers;
+	char *const *wrapper; /* non-NULL: an audit */
+	bool outside_range;
+};
+
+static int job_fork(struct job *j, const struct job_work *w)
 {
+	unsigned layers = w->layers;
 	memset(j, 0, sizeof *j);
 	j->fd = -1;
 	j->layers = layers;
@@ -609,7 +619,10 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 		struct live_sink sink = {.fd = p[1], .told = true};
 		struct lab_run_opts opts = {.abort_fd = abort_pipe[0], .on_output = live_send, .output_ctx = &sink};
 		struct lab_result res;
-		lab_run(cfg, s, layers, &opts, &res);
+		if (w->wrapper)
+			lab_audit_run(w->cfg, w->s, w->wrapper, w->outside_range, &opts, &res);
+		else
+			lab_run(w->cfg, w->s, layers, &opts, &res);
 		result_write(p[1], &res);
 		lab_result_free(&res);
 		_exit(0);
@@ -619,6 +632,17 @@ int job_start(struct job *j, const struct lab_config *cfg, const struct snippet 
 	j->pid = pid;
 	j->fd = p[0];
 	return 0;
+}
+
+int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
+{
+	return job_fork(j, &(struct job_work){.cfg = cfg, .s = s, .layers = layers});
+}
+
+int job_start_audit(struct job *j, const struct lab_config *cfg, const struct snippet *s, char *const *wrapper,
+                    bool outside_range)
+{
+	return job_fork(j, &(struct job_work){.cfg = cfg, .s = s, .wrapper = wrapper, .outside_range = outside_range});
 }
 
 /* Waits for the worker, but never forever: after the grace (counted from

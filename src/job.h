@@ -41,6 +41,10 @@ struct job {
  *
  * 0 on success, -errno on failure (nothing to clean then). */
 int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
+/* The same for `audit`'s run of s through wrapper (lab_audit_run); the
+ * result's layers are 0. wrapper must outlive the job. */
+int job_start_audit(struct job *j, const struct lab_config *cfg, const struct snippet *s, char *const *wrapper,
+                    bool outside_range);
 /* Reads what is there. 1 = done (j->res filled, worker reaped), 0 = more to
  * come, -1 = the worker died without a result (j->res is an ERROR). */
 int job_pump(struct job *j, const struct snippet *s, const struct lab_config *cfg);

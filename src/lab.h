@@ -323,10 +323,11 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
  * instead of the lab's layers, with the decoys a real integration exposes
  * (audit.h says how the prefix's placeholders expand); same contract as
  * lab_run, but outside_range runs the wrapper without the range's PID and
- * mount namespaces (for wrappers that refuse to run inside one).
+ * mount namespaces (for wrappers that refuse to run inside one); opts as
+ * lab_run's (may be NULL).
  * res->audit is set and res->layers is 0. */
 void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
-                   struct lab_result *res);
+                   const struct lab_run_opts *opts, struct lab_result *res);
 
 /* `exec`: any command, stdio passed through (a terminal among it as a pty
  * of the lab's, see term.c), same contract as lab_run.

@@ -792,16 +792,6 @@ static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* The snippets an audit runs by default: the legit task and every attack
- * a foreign sandbox can be judged on, grouped by threat: the four of the
- * lesson and snippets/audit's threats people ask about (DNS exfiltration,
- * persistence in the work folder, a process that outlives the wrapper,
- * the user's ssh-agent). The kernel exploit is left out: its verdict needs
- * to see which kernel served it, which a foreign sandbox does not show. */
-static const char *const audit_default[] = {"legit",         "resource-bomb", "secret-theft",
-                                            "exfiltration",  "dns-exfil",     "host-takeover",
-                                            "persist-hooks", "daemon",        "agent-socket"};
-
 /* A NULL-terminated copy of args, each string its own (audit_argv_free). */
 static char **dup_args(char *const *args)
 {
@@ -909,8 +899,8 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 			return audit_skipped(preset, why, &o, junit);
 	}
 	if (!n_names)
-		for (size_t k = 0; k < sizeof audit_default / sizeof *audit_default; k++)
-			names[n_names++] = audit_default[k];
+		for (int k = 0; audit_default_names[k]; k++)
+			names[n_names++] = audit_default_names[k];
 	struct audit_card *card = calloc(1, sizeof *card);
 	if (!card)
 		abort();
@@ -949,7 +939,7 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 			differ += card->res[r].verdict !=
 			          (card->res[r].threat == THREAT_LEGIT ? VERDICT_RAN_OK : VERDICT_CONTAINED);
 		progress_update(&line, k, n_names, differ, s.name);
-		lab_audit_run(cfg, &s, card->wrapper, outside, &card->res[card->n++]);
+		lab_audit_run(cfg, &s, card->wrapper, outside, NULL, &card->res[card->n++]);
 		snippet_free(&s);
 	}
 	progress_end(&line);

@@ -1404,7 +1404,7 @@ static bool attempt_in(const struct run *r, const struct strbuf *output)
 }
 
 void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *const *wrapper, bool outside_range,
-                   struct lab_result *res)
+                   const struct lab_run_opts *opts, struct lab_result *res)
 {
 	result_begin(res, s);
 	res->audit = true;
@@ -1417,7 +1417,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	if (plan_audit(&r, s, &res->ev) == 0) {
 		argv = audit_expand(wrapper, r.argv, r.d.work, r.envp);
 		r.user_argv = argv;
-		run_watch(&r, &box_wrapper, NULL, &res->ev, &output);
+		run_watch(&r, &box_wrapper, opts, &res->ev, &output);
 		res->ev.attempt_seen = attempt_in(&r, &output);
 		gather_work(&r, &res->ev);
 		res->ev.dns_queries = r.d.dns.queries;

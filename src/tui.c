@@ -41,8 +41,8 @@ static bool saved_tty_ok;
 /* Terminal strings fetched while it is safe, written from the crash path. */
 static char crash_restore[256];
 static size_t crash_restore_len;
-static volatile pid_t crash_pids[1 + TUI_MATRIX_JOBS_MAX];
-static pid_t tui_pid; /* workers inherit the handler: only we own the tty */
+static volatile pid_t crash_pids[2 + TUI_MATRIX_JOBS_MAX]; /* the single run, the matrix's, the audit's */
+static pid_t tui_pid;                                      /* workers inherit the handler: only we own the tty */
 
 static void on_quit_signal(int sig)
 {
@@ -94,6 +94,7 @@ static void crash_pids_update(const struct tui_state *st)
 	crash_pids[0] = st->job_live ? st->job.pid : 0;
 	for (i = 0; i < TUI_MATRIX_JOBS_MAX; i++)
 		crash_pids[1 + i] = i < n ? mx[i] : 0;
+	crash_pids[1 + TUI_MATRIX_JOBS_MAX] = st->audit.live ? st->audit.job.pid : 0;
 }
 
 static void install_signals(void)
@@ -130,7 +131,7 @@ void tui_message(struct tui_state *st, const char *fmt, ...)
 
 bool tui_busy(const struct tui_state *st)
 {
-	return st->job_live || matrix_running(&st->mx);
+	return st->job_live || matrix_running(&st->mx) || st->audit.live;
 }
 
 /* Moves a finished job's result into dst without its raw output. */
@@ -337,6 +338,10 @@ void tui_abort(struct tui_state *st)
 		matrix_abort(&st->mx);
 		any = true;
 	}
+	if (st->audit.live) {
+		tui_audit_abort(st);
+		any = true;
+	}
 	if (any)
 		tui_message(st, "aborting: the sandbox is being killed and cleaned up");
 	else
@@ -351,7 +356,10 @@ static void jobs_teardown(struct tui_state *st)
 {
 	if (st->job_live)
 		job_stop(&st->job);
+	if (st->audit.live)
+		job_stop(&st->audit.job);
 	matrix_halt(&st->mx);
+	tui_audit_free(st);
 	if (st->job_live) {
 		job_free(&st->job);
 		st->job_live = false;
@@ -412,8 +420,8 @@ static void pump(struct tui_state *st, struct job *j, bool *done)
 
 static int event_loop(struct tui_state *st)
 {
-	struct pollfd pfd[2 + TUI_MATRIX_JOBS_MAX];
-	int owner[2 + TUI_MATRIX_JOBS_MAX]; /* -1 stdin, -2 single, -3 matrix */
+	struct pollfd pfd[3 + TUI_MATRIX_JOBS_MAX];
+	int owner[3 + TUI_MATRIX_JOBS_MAX]; /* -1 stdin, -2 single, -3 matrix, -4 audit */
 	bool dirty = true, done;
 	int n, i, r, ch, flags, timeout;
 
@@ -439,6 +447,11 @@ static int event_loop(struct tui_state *st)
 		}
 		for (i = matrix_fds(&st->mx, pfd + n, TUI_MATRIX_JOBS_MAX); i > 0; i--)
 			owner[n++] = -3;
+		if (tui_audit_fd(st) >= 0) {
+			pfd[n].fd = tui_audit_fd(st);
+			pfd[n].events = POLLIN;
+			owner[n++] = -4;
+		}
 		timeout = tui_busy(st) ? 100 : st->msg[0] ? 250 : 1000;
 		r = poll(pfd, (nfds_t)n, timeout);
 		if (r < 0 && errno != EINTR) {
@@ -459,6 +472,9 @@ static int event_loop(struct tui_state *st)
 				pump(st, &st->job, &done);
 				if (done)
 					finish_single(st);
+			} else if (owner[i] == -4) {
+				tui_audit_ready(st);
+				crash_pids_update(st);
 			} else if (matrix_on_ready(&st->mx, pfd[i].fd) == 1) {
 				crash_pids_update(st);
 			}

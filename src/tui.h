@@ -9,6 +9,7 @@
  *   tui_draw.c   safe text, colours, the main screen and the sandbox box
  *   tui_matrix.c the matrix screen
  *   tui_predict.c predict mode's guesses, locked to their cell
+ *   tui_audit.c  a: an audit preset's card beside the lab's own layers
  * Handlers never draw: they change the state and return TUI_* flags; the
  * loop in tui.c repaints everything from the state (htop style). Nothing
  * here forks: a single run goes through job.h, the matrix through the
@@ -94,6 +95,30 @@ struct tui_rows {
 	int width;
 };
 
+/* a: the card of an audit preset (audit.h) beside the same card through
+ * the lab's own layers as toggled (`exec --on ...`), snippet by snippet:
+ * the same attacks, the same outside evidence, two sandboxes. The runs go
+ * one at a time, each snippet's two in turn, through job_start_audit. */
+enum { TUI_AUDIT_LAB, TUI_AUDIT_PRESET, TUI_AUDIT_COLS };
+struct tui_audit {
+	bool open;
+	int preset;            /* audit_preset_names[preset] */
+	int cur;               /* the row whose evidence is shown */
+	unsigned layers;       /* the toggles the lab's column runs with */
+	struct snippet *snips; /* the default card's (audit_default_names) */
+	int n;
+	struct lab_result *res[TUI_AUDIT_COLS]; /* n each, valid where have */
+	bool *have[TUI_AUDIT_COLS];
+	char **wrapper[TUI_AUDIT_COLS];
+	bool outside[TUI_AUDIT_COLS];
+	char why[LAB_LINE];  /* the preset cannot run here: why ("" if it can) */
+	char note[LAB_LINE]; /* what the preset's card says of how it runs */
+	struct job job;
+	bool live;
+	int step, steps; /* the run going (or next): snippet step / 2, column step % 2 */
+	bool stopping;   /* aborted: no step after this one */
+};
+
 struct tui_state {
 	const struct lab_config *cfg;
 	struct lab_config own_cfg; /* cfg points here: r changes its rung */
@@ -135,6 +160,8 @@ struct tui_state {
 	struct tui_cell *locks;   /* guesses waiting for their cell's verdict */
 	int n_locks;
 	struct tui_run *runs; /* one per snippet */
+
+	struct tui_audit audit; /* a */
 
 	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
 	struct matrix mx;
@@ -179,6 +206,17 @@ int tui_guess_settle(struct tui_state *st, const struct tui_cell *c, bool verdic
 void tui_guess_locks_free(struct tui_state *st);
 /* Enter in predict mode: ask, or rerun with the locked guess (says so). */
 void tui_predict_then_run(struct tui_state *st);
+
+/* tui_audit.c: a opens it (idle), and it holds the keys while open */
+void tui_audit_open(struct tui_state *st);
+int tui_audit_key(struct tui_state *st, int ch);
+void tui_audit_draw(struct tui_state *st);
+/* The running step's descriptor (-1 none), and its data arrived. */
+int tui_audit_fd(const struct tui_state *st);
+void tui_audit_ready(struct tui_state *st);
+void tui_audit_abort(struct tui_state *st);
+/* Stops and reaps the running step, frees everything (the screen ends). */
+void tui_audit_free(struct tui_state *st);
 
 /* tui_keys.c */
 int tui_key_dispatch(struct tui_state *st, int ch);

@@ -724,6 +724,8 @@ void tui_draw(struct tui_state *st)
 	tui_draw_footer(st, LINES - 1, COLS);
 	if (st->twin)
 		tui_draw_twin(st);
+	if (st->audit.open)
+		tui_audit_draw(st);
 	if (st->help)
 		tui_draw_help(st);
 	refresh();

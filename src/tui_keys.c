@@ -266,10 +266,14 @@ static int key_matrix(struct tui_state *st, int ch)
 	return TUI_REDRAW;
 }
 
+/* a: abort what runs; when nothing does, the audit card (tui_audit.c) */
 static int key_abort(struct tui_state *st, int ch)
 {
 	(void)ch;
-	tui_abort(st);
+	if (tui_busy(st))
+		tui_abort(st);
+	else
+		tui_audit_open(st);
 	return TUI_REDRAW;
 }
 
@@ -434,7 +438,13 @@ static const struct tui_key keys[] = {
      key_enter},
     {{'m', 0}, "m", "matrix", "back", "matrix: all snippets x 16 layer sets; m again: back", key_matrix},
     {{'d', 0}, "d", NULL, NULL, "the docker twin of the toggles, flag by flag (b: bwrap; Esc/q/d closes)", key_twin},
-    {{'a', 0}, "a", NULL, "abort", "abort the run(s): the sandbox is killed and cleaned up", key_abort},
+    {{'a', 0},
+     "a",
+     "audit",
+     "abort",
+     "a sandbox you may use (bwrap, firejail, srt, runsc) beside the lab's layers, attack by attack; while "
+     "running: abort the run(s), the sandbox is killed and cleaned up",
+     key_abort},
     {{'\t', KEY_BTAB, 0}, "Tab", "pane", NULL, "focus: list -> code -> result; j/k then scroll it", key_tab},
     {{KEY_PPAGE, '[', KEY_NPAGE, ']', 0},
      "PgUp/PgDn [ ]",
@@ -523,6 +533,8 @@ int tui_key_dispatch(struct tui_state *st, int ch)
 		return help_key(st, ch);
 	if (st->twin)
 		return twin_key(st, ch);
+	if (st->audit.open)
+		return tui_audit_key(st, ch);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		for (k = 0; keys[i].codes[k]; k++) {
 			if (keys[i].codes[k] != ch)
