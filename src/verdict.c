@@ -1112,16 +1112,15 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			    ev->agent_listed ? " and had your key listed" : "");
 		} else {
 			audit_contained(
-			    r,
-			    "the host path the lab watches, %s, was not created; nothing appeared in the work "
-			    "folder's .git/hooks or as .envrc; no process outlived the wrapper; the ssh-agent's "
-			    "socket was not reached",
-			    ev->host_target);
+			    r, "nothing reached the host: the start-up file ~/.bashrc.d/persist was not created, no "
+			       ".git/hooks or .envrc appeared in the work folder, no process outlived the wrapper, "
+			       "the ssh-agent's socket was not reached");
 		}
-		add(r, "the lab watches a shell start-up file in the decoy home (outside the work folder), the work "
-		       "folder's .git/hooks, .envrc and .vscode/tasks.json, the snippet's processes when the "
-		       "wrapper's command exits, and an ssh-agent of its own in the decoy home; other writes are not "
-		       "seen");
+		add(r,
+		    "the lab watches a shell start-up file in the decoy home (%s, outside the work folder), the work "
+		    "folder's .git/hooks, .envrc and .vscode/tasks.json, the snippet's processes when the wrapper's "
+		    "command exits, and an ssh-agent of its own in the decoy home; other writes are not seen",
+		    ev->host_target);
 		add(r,
 		    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s), %ld request(s) "
 		    "answered, the decoy key listed %ld time(s)",
