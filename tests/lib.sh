@@ -93,10 +93,12 @@ in_suite_tree() {
 	return 1
 }
 
-# suite_owns_run RUN: RUN is "run-PID-SEQ"; ours unless PID is a live
-# process outside the suite's tree, or a dead lab whose temp folder (what
-# a SIGKILLed lab leaves beside its cgroups, until the next run sweeps
-# both) is in another script's suite folder, not ours
+# suite_owns_run RUN [CGROUP]: RUN is "run-PID-SEQ"; ours unless PID is a
+# live process outside the suite's tree, or a dead lab whose temp folder
+# (what a SIGKILLed lab leaves beside its cgroups, until the next run
+# sweeps both) is in another script's suite folder, not ours, or a dead
+# lab with no temp folder in ours whose CGROUP folder is older than our
+# suite folder (a stranger's killed lab, swept by the next run of anyone's)
 suite_owns_run() {
 	local pid=${1#run-} f
 	pid=${pid%%-*}
@@ -108,7 +110,7 @@ suite_owns_run() {
 	for f in /tmp/cl-suite.*/containment-lab."$pid".*; do
 		[[ -e $f ]] && return 1
 	done
-	return 0
+	[[ -z ${2:-} || ! $2 -ot $CL_SUITE_TMP ]]
 }
 
 # suite_owns_pid PID: a process of the suite (see above)
@@ -127,7 +129,7 @@ leftovers_snapshot() {
 		for cg in /sys/fs/cgroup/*/containment-lab.* /sys/fs/cgroup/containment-lab.*; do
 			[[ -d $cg ]] || continue
 			name=${cg##*/containment-lab.}
-			suite_owns_run "$name" && echo "$cg"
+			suite_owns_run "$name" "$cg" && echo "$cg"
 		done
 		# processes still running a lab snippet or worker. The snapshot's
 		# own shell, its ancestors (the test scripts, whose command lines
