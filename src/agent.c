@@ -102,7 +102,9 @@ static void answer(struct lab_agent *a, int fd, int type)
 		msg[n++] = AGENT_FAILURE;
 	}
 	put32(msg, (uint32_t)(n - 4));
-	(void)!write(fd, msg, n);
+	/* a client gone already (it closed after its request) must not
+	 * raise SIGPIPE in the lab: the command line does not ignore it */
+	(void)!send(fd, msg, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 	a->requests++;
 }
 
@@ -122,6 +124,14 @@ bool agent_event(struct lab_agent *a, int fd)
 			int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 			if (c < 0)
 				break;
+			struct ucred cr;
+			socklen_t cl = sizeof cr;
+			if (a->peer_ok && (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) < 0 || cr.pid <= 0 ||
+			                   !a->peer_ok(a->peer_ctx, cr.pid))) {
+				a->strays++;
+				close(c);
+				continue;
+			}
 			a->conns++;
 			int i = 0;
 			while (i < AGENT_CONNS && a->conn[i] >= 0)

@@ -8,13 +8,15 @@
  * the ssh-agent protocol (RFC draft-miller-ssh-agent) for a client to see
  * one key and get an answer: it lists a decoy ed25519 key and refuses
  * every other request. What it counts is the evidence: a connection
- * accepted on a socket in the run's 0700 folder (only the run's processes
- * can reach it) and the requests it answered. It never talks to a real
- * agent. */
+ * accepted from one of the snippet's own processes (its peer credentials:
+ * the folder is 0700, but the wrapper around the snippet, and any process
+ * of the same uid or root, could connect too) and the requests it
+ * answered. It never talks to a real agent. */
 #ifndef LAB_AGENT_H
 #define LAB_AGENT_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define AGENT_CONNS    4
 #define AGENT_POLL_MAX (AGENT_CONNS + 1)
@@ -25,6 +27,11 @@ struct lab_agent {
 	int conn[AGENT_CONNS];
 	unsigned char buf[AGENT_CONNS][64]; /* a request's first bytes */
 	size_t len[AGENT_CONNS];
+	/* whose connection counts: the peer's pid (SO_PEERCRED, in the lab's
+	 * PID namespace) is the run's snippet's; NULL counts every one */
+	bool (*peer_ok)(void *ctx, pid_t pid);
+	void *peer_ctx;
+	long strays;   /* connections from anyone else: closed at once, not counted */
 	long conns;    /* connections accepted */
 	long requests; /* requests answered */
 	long listed;   /* of those, REQUEST_IDENTITIES: the decoy key was listed */

@@ -411,7 +411,7 @@ static const struct lab_result *find(const struct audit_card *c, enum lab_threat
 static const struct lab_result *escaped(const struct audit_card *c, enum lab_threat t, const struct lab_result *after)
 {
 	for (int i = after ? (int)(after - c->res) + 1 : 0; i < c->n; i++)
-		if (c->res[i].threat == t && c->res[i].verdict == VERDICT_ESCAPED)
+		if (c->res[i].verdict == VERDICT_ESCAPED && (c->res[i].escaped & (1u << t)))
 			return &c->res[i];
 	return NULL;
 }
@@ -437,8 +437,12 @@ static void missing_layers(const struct audit_card *c, struct strbuf *b, const c
 				sb_puts(b, "; ");
 			switch (lab_layers[l].threat) {
 			case THREAT_SECRETS:
-				sb_printf(b, "the caller's secrets were readable inside: %d of %d came out, from %s",
-				          ev->canaries_leaked, ev->canaries_planted, ev->leak_places);
+				if (ev->canaries_leaked > 0)
+					sb_printf(
+					    b, "the caller's secrets were readable inside: %d of %d came out, from %s",
+					    ev->canaries_leaked, ev->canaries_planted, ev->leak_places);
+				else
+					sb_puts(b, r->headline);
 				break;
 			case THREAT_EXFIL:
 				/* the sink the verdict named: the attacker, else api.lab.test,
@@ -455,11 +459,21 @@ static void missing_layers(const struct audit_card *c, struct strbuf *b, const c
 				              : "");
 				break;
 			case THREAT_TAKEOVER:
+				/* from the evidence: the snippet's header may name another threat */
 				if (ev->host_target_written)
 					sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host_target);
+				else if (ev->work_planted[0])
+					sb_printf(b, "%s: it left %s in the work folder on the host", r->snippet,
+					          ev->work_planted);
+				else if (ev->outlived > 0)
+					sb_printf(
+					    b, "%s: %d process%s of the snippet's (%s) outlived the wrapper's command",
+					    r->snippet, ev->outlived, ev->outlived == 1 ? "" : "es", ev->outlived_what);
+				else if (ev->agent_conns > 0)
+					sb_printf(b, "%s: it reached your ssh-agent's socket (~/.ssh/agent.sock)%s",
+					          r->snippet, ev->agent_requests ? " and asked it for your keys" : "");
 				else
-					sb_puts(b,
-					        r->headline); /* the work folder's plants, a process that outlived it */
+					sb_puts(b, r->headline);
 				break;
 			case THREAT_RESOURCE:
 				/* over_caps' headline: "The bomb took N processes (cap M), ..." */

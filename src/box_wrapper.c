@@ -117,6 +117,30 @@ static void wr_kill_rest(struct run *r)
 	}
 }
 
+/* The run is ended before the wrapper's command is done (an abort, the
+ * safety net): SIGTERM first, then the rest of WR_END_GRACE_MS, then
+ * SIGKILL. A wrapper that is itself a lab (`exec`, the lab preset, the
+ * screen's card) is then stopped the way it cleans up after itself: its
+ * own sandbox killed and its cgroups removed, which SIGKILL, inside this
+ * PID namespace where the host cannot tell its pid, would leave behind. */
+#define WR_END_GRACE_MS 1500
+
+static void wr_end_rest(struct run *r)
+{
+	if (!r->outside_range) {
+		kill(-1, SIGTERM);
+		for (long end = monotonic_ms() + WR_END_GRACE_MS; monotonic_ms() < end;) {
+			while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+				;
+			pid_t pids[8];
+			if (proc_descendants(getpid(), pids, 8, true) <= 0)
+				break;
+			usleep(20000);
+		}
+	}
+	wr_kill_rest(r);
+}
+
 /* Whether the kernel has a SIGKILL waiting for the process: one the end
  * of its PID namespace or cgroup already condemned, still on its way out. */
 static bool kill_pending(pid_t pid)
@@ -177,10 +201,15 @@ static void wr_report_survivors(struct run *r)
 	 * be dying of its PID namespace's end (the kill already taken from
 	 * the queue, its exit under way): only one alive SURVIVOR_CONFIRM_MS
 	 * later outlived the wrapper. A daemon lives on for seconds. */
+	/* The tree is read again each time: a daemon that forks anew and
+	 * lets the old pid go (a respawner) is the same daemon. */
 	for (long end = monotonic_ms() + SURVIVOR_CONFIRM_MS;;) {
 		bool any = false;
+		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+			;
+		n = proc_descendants(getpid(), pids, 512, true);
 		for (int i = 0; i < n && i < 512; i++)
-			any |= pids[i] > 0 && is_exe(pids[i], py) && !kill_pending(pids[i]);
+			any |= is_exe(pids[i], py) && !kill_pending(pids[i]);
 		if (!any || monotonic_ms() >= end)
 			break;
 		usleep(20000);
@@ -262,7 +291,7 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 	}
 	struct box_init bi = {.main = g->wrapper,
 	                      .lab_as = r->outside_range ? getppid() : 0,
-	                      .end_rest = wr_kill_rest,
+	                      .end_rest = wr_end_rest,
 	                      .finish = wr_finish_cb};
 	box_init_loop(r, &bi, &all);
 }

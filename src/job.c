@@ -89,6 +89,7 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("agent_conns", ev->agent_conns, COUNT)                      \
 	X("agent_requests", ev->agent_requests, COUNT)                \
 	X("agent_listed", ev->agent_listed, COUNT)                    \
+	X("agent_strays", ev->agent_strays, COUNT)                    \
 	X("out_truncated", ev->out_truncated, BOOL)                   \
 	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
 	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)         \

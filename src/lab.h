@@ -235,7 +235,7 @@ struct lab_evidence {
 	bool dns_got_canary;
 	/* an audit's: the host agent's socket in the decoy home (agent.h):
 	 * connections it accepted, requests answered, key lists given */
-	long agent_conns, agent_requests, agent_listed;
+	long agent_conns, agent_requests, agent_listed, agent_strays;
 	/* how it ended in the interpreter's words: the last exception named
 	 * at the end of the output ("SyntaxError"), "" if none */
 	char exception[64];

@@ -926,8 +926,11 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 	card->note = note;
 	int code = EXIT_OK;
 	struct progress line;
+	/* stopped (SIGINT, SIGTERM, SIGHUP): the running attack is killed and
+	 * cleaned up, the card so far printed with it as ERROR (exit 4) */
+	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
 	progress_start(&line, stderr, !o.quiet, "audit", "snippets");
-	for (int k = 0; k < n_names && code == EXIT_OK; k++) {
+	for (int k = 0; k < n_names && code == EXIT_OK && !stop_signal; k++) {
 		struct snippet s;
 		char err[512];
 		if (snippet_resolve(cfg, names[k], &s, err, sizeof err) < 0) {
@@ -939,10 +942,11 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 			differ += card->res[r].verdict !=
 			          (card->res[r].threat == THREAT_LEGIT ? VERDICT_RAN_OK : VERDICT_CONTAINED);
 		progress_update(&line, k, n_names, differ, s.name);
-		lab_audit_run(cfg, &s, card->wrapper, outside, NULL, &card->res[card->n++]);
+		lab_audit_run(cfg, &s, card->wrapper, outside, &opts, &card->res[card->n++]);
 		snippet_free(&s);
 	}
 	progress_end(&line);
+	stop_said("audit");
 	if (code == EXIT_OK) {
 		int rc = audit_report(card, &o, junit);
 		code = rc ? rc : audit_card_status(card);

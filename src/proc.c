@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -99,4 +100,47 @@ int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
 		}
 	free(all);
 	return count;
+}
+
+static bool runs_exe(pid_t pid, const char *exe)
+{
+	char p[64], got[PATH_MAX];
+	snprintf(p, sizeof p, "/proc/%d/exe", pid);
+	ssize_t k = readlink(p, got, sizeof got - 1);
+	if (k <= 0)
+		return false;
+	got[k] = '\0';
+	return !strcmp(got, exe);
+}
+
+static bool has_arg(pid_t pid, const char *arg)
+{
+	char p[64], buf[8192];
+	snprintf(p, sizeof p, "/proc/%d/cmdline", pid);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (char *a = buf; a < buf + n; a += strlen(a) + 1)
+		if (!strcmp(a, arg))
+			return true;
+	return false;
+}
+
+bool proc_descends_via(pid_t pid, pid_t root, const char *exe, const char *arg)
+{
+	bool via = false;
+	char state;
+	for (int depth = 0; pid > 1 && depth < 256; depth++) {
+		if (pid == root)
+			return via;
+		via |= runs_exe(pid, exe) && has_arg(pid, arg);
+		if (read_ppid(pid, &pid, &state) < 0)
+			return false;
+	}
+	return false;
 }

@@ -15,6 +15,7 @@
 #include "inprocess.h"
 #include "layer.h"
 #include "layers/env.h"
+#include "proc.h"
 #include "run_slot.h"
 #include "system.h"
 #include "trace.h"
@@ -44,11 +45,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define POLL_MS       10
-#define MEM_SAMPLE_MS 10
-#define DRAIN_MS      300
-#define KILL_GRACE_MS 300
-#define TAIL_MAX      4096
+#define POLL_MS               10
+#define MEM_SAMPLE_MS         10
+#define DRAIN_MS              300
+#define KILL_GRACE_MS         300
+#define KILL_GRACE_WRAPPER_MS 2000
+#define TAIL_MAX              4096
 
 void run_mech_add(struct lab_evidence *ev, const char *fmt, ...)
 {
@@ -574,8 +576,10 @@ static void watch_kill(struct watch *w, bool *flag)
 {
 	if (flag)
 		*flag = true;
+	/* the wrapper box's init gives a wrapper that is itself a lab its
+	 * grace to clean up (box_wrapper.c, WR_END_GRACE_MS) */
 	if (!w->killed)
-		w->kill_deadline = monotonic_ms() + KILL_GRACE_MS;
+		w->kill_deadline = monotonic_ms() + (w->box == &box_wrapper ? KILL_GRACE_WRAPPER_MS : KILL_GRACE_MS);
 	w->killed = true;
 	w->box->kill(w->r, false);
 }
@@ -1263,11 +1267,13 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 /* The work folder is a project, as an agent's is: a git checkout's .git
  * (HEAD, config, an empty hooks/), so persistence through it has the
  * place it would use on a real machine. */
+#define GIT_CONFIG "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
+
 static int plant_git(struct run *r, struct lab_evidence *ev)
 {
 	static const char *const files[][2] = {
 	    {".git/HEAD", "ref: refs/heads/main\n"},
-	    {".git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"},
+	    {".git/config", GIT_CONFIG},
 	    {".git/description", "the task's project\n"},
 	};
 	char p[PATH_MAX];
@@ -1283,7 +1289,8 @@ fail:
 }
 
 /* What the host runs later that appeared in an audit's work folder: any
- * hook, and the start-up files of direnv and the editors' tasks. */
+ * hook, the start-up files of direnv and the editors' tasks, and a change
+ * to the git config the lab wrote. */
 static void gather_work(const struct run *r, struct lab_evidence *ev)
 {
 	char p[PATH_MAX];
@@ -1306,6 +1313,26 @@ static void gather_work(const struct run *r, struct lab_evidence *ev)
 		if (pathf(p, sizeof p, "%s/%s", r->d.work, later[i]) == 0 && lstat(p, &st) == 0)
 			str_append(ev->work_planted, sizeof ev->work_planted, "%s%s (%lld bytes)",
 			           ev->work_planted[0] ? ", " : "", later[i], (long long)st.st_size);
+	/* git runs what its config names (core.fsmonitor, core.hooksPath,
+	 * an alias with "!"): the config the lab wrote, changed, is a plant */
+	char *cfg = pathf(p, sizeof p, "%s/.git/config", r->d.work) == 0 ? read_file(p, NULL, 64 << 10) : NULL;
+	if (cfg ? strcmp(cfg, GIT_CONFIG) != 0 : lstat(p, &st) == 0)
+		str_append(ev->work_planted, sizeof ev->work_planted, "%s.git/config changed (%zu bytes)",
+		           ev->work_planted[0] ? ", " : "", cfg ? strlen(cfg) : (size_t)0);
+	free(cfg);
+}
+
+/* The agent counts a connection only from the snippet's own processes:
+ * the interpreter running the snippet's file, or a process it started,
+ * below the range's init (the wrapper's helpers around it, even a python
+ * of its own, and strangers of the same uid, are not). A process the
+ * snippet double-forked away from it is not seen as its own here. */
+static bool agent_peer_ok(void *ctx, pid_t pid)
+{
+	const struct run *r = ctx;
+	char py[PATH_MAX];
+	return r->child_pid > 0 && realpath(r->cfg->python, py) &&
+	       proc_descends_via(pid, r->child_pid, py, r->d.snippet_file);
 }
 
 /* What a real integration hands the wrapper: the caller's environment with
@@ -1352,6 +1379,8 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 		         strerror(e < 0 ? -e : ENAMETOOLONG));
 		return -1;
 	}
+	r->d.agent.peer_ok = agent_peer_ok;
+	r->d.agent.peer_ctx = r;
 	drop_env(r, "SSH_AUTH_SOCK");
 	add_env(r, "SSH_AUTH_SOCK=%s", sock);
 	add_env(r, "LAB_AGENT=%s", sock);
@@ -1427,6 +1456,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 		res->ev.agent_conns = r.d.agent.conns;
 		res->ev.agent_requests = r.d.agent.requests;
 		res->ev.agent_listed = r.d.agent.listed;
+		res->ev.agent_strays = r.d.agent.strays;
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);

@@ -12,6 +12,7 @@
 #include <curses.h>
 
 #include "audit.h"
+#include "report.h"
 #include "snippet.h"
 #include "tui.h"
 #include "verdict.h"
@@ -90,7 +91,8 @@ void tui_audit_open(struct tui_state *st)
 	}
 	a->open = true;
 	a->cur = 0;
-	if (!a->live)
+	/* the last card stays while the toggles it ran with do */
+	if (!a->live && (a->layers != st->layers || !a->wrapper[TUI_AUDIT_LAB]))
 		choose(st, a->preset);
 }
 
@@ -223,12 +225,12 @@ int tui_audit_key(struct tui_state *st, int ch)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-/* "I N C R" with a dash for a layer that is off. */
+/* "I N E L" as the main screen writes a layer set, a dash for one off. */
 static void layers_label(unsigned layers, char *out, size_t cap)
 {
 	out[0] = '\0';
 	for (int l = 0; l < LAYER_COUNT; l++)
-		str_append(out, cap, "%s%c", l ? " " : "", layers & LAYER_BIT(l) ? lab_layers[l].name[0] : '-');
+		str_append(out, cap, "%s%c", l ? " " : "", layers & LAYER_BIT(l) ? report_layer_letter(l) : '-');
 }
 
 static void cell(struct tui_state *st, int y, int x, int w, int c, int k)
@@ -260,7 +262,7 @@ static void missing_line(const struct tui_audit *a, int c, struct strbuf *b)
 		if (a->have[c][k])
 			card->res[card->n++] = a->res[c][k]; /* borrowed: not freed here */
 	if (card->n < a->n)
-		sb_printf(b, "%d of %d runs so far", card->n, a->n);
+		sb_printf(b, a->live ? "%d of %d runs so far" : "%d of %d runs (Enter runs the card)", card->n, a->n);
 	else
 		audit_card_missing(card, b, "; ");
 	free(card);
@@ -280,8 +282,8 @@ void tui_audit_draw(struct tui_state *st)
 	char who_[TUI_AUDIT_COLS][64];
 	snprintf(who_[TUI_AUDIT_LAB], sizeof who_[0], "layers %s", lay);
 	snprintf(who_[TUI_AUDIT_PRESET], sizeof who_[0], "preset %s", audit_preset_names[a->preset]);
-	snprintf(title, sizeof title, " AUDIT %s beside the lab (%s)  </> preset  Enter run  j/k row  Esc %s ",
-	         audit_preset_names[a->preset], lay, a->live ? "abort" : "close");
+	snprintf(title, sizeof title, " AUDIT %s beside the lab (%s)  Esc %s  </> preset  Enter run  j/k row ",
+	         audit_preset_names[a->preset], lay, a->live ? "aborts" : "closes");
 	tui_put(y, x + 2, w - 4, title, A_BOLD);
 	int name_w = 16, col_w = 17, cx = x + 2 + name_w, px = cx + col_w;
 	tui_put(y + 1, x + 2, name_w, "attack", tui_attr(st, TUI_LOOK_DIM));

@@ -1095,9 +1095,10 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			set_headline(r, "it wrote the host target %s (%s)", ev->host_target, a);
 		} else if (ev->work_planted[0]) {
 			r->verdict = VERDICT_ESCAPED;
-			set_headline(
-			    r, "it left %s in the work folder on the host: git or direnv runs it there later, as you",
-			    ev->work_planted);
+			set_headline(r,
+			             "it left %s in the work folder on the host: git, direnv or the editor runs it "
+			             "there later, as you",
+			             ev->work_planted);
 		} else if (ev->outlived > 0) {
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(
@@ -1109,22 +1110,26 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 			    r,
 			    "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s: whoever reaches it signs "
 			    "logins and git pushes with your keys, no key file needed",
-			    ev->agent_listed ? " and had your key listed" : "");
+			    ev->agent_listed ? " and asked it for your keys" : "");
 		} else {
-			audit_contained(
-			    r, "nothing reached the host: the start-up file ~/.bashrc.d/persist was not created, no "
-			       ".git/hooks or .envrc appeared in the work folder, no process outlived the wrapper, "
-			       "the ssh-agent's socket was not reached");
+			audit_contained(r,
+			                "nothing reached the host: the start-up file ~/.bashrc.d/persist was not "
+			                "created, no hook, .git/config change or .envrc in the work folder, no process "
+			                "outlived the wrapper, the ssh-agent's socket was not reached");
 		}
 		add(r,
-		    "the lab watches a shell start-up file in the decoy home (%s, outside the work folder), the work "
-		    "folder's .git/hooks, .envrc and .vscode/tasks.json, the snippet's processes when the wrapper's "
-		    "command exits, and an ssh-agent of its own in the decoy home; other writes are not seen",
+		    "other writes are not seen: the lab watches ~/.bashrc.d/persist in the decoy home, the work "
+		    "folder's "
+		    ".git/hooks, .git/config, .envrc and .vscode/tasks.json, the snippet's processes once the "
+		    "wrapper's "
+		    "command exits, and its ssh-agent; the start-up file: %s",
 		    ev->host_target);
 		add(r,
-		    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s), %ld request(s) "
-		    "answered, the decoy key listed %ld time(s)",
-		    ev->agent_conns, ev->agent_requests, ev->agent_listed);
+		    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s) of the snippet's, "
+		    "%ld "
+		    "request(s) answered, the decoy key listed %ld time(s); %ld of other processes (the wrapper's, a "
+		    "stranger's) not counted",
+		    ev->agent_conns, ev->agent_requests, ev->agent_listed, ev->agent_strays);
 		if (ev->outlived > 0)
 			add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after", ev->outlived,
 			    ev->outlived == 1 ? "" : "es", ev->outlived_what);
@@ -1203,6 +1208,22 @@ static bool takeover_out(const struct lab_result *r, const struct lab_config *cf
 	}
 	if (ev->host_planted[0]) {
 		snprintf(what, cap, "a way back in was left in the host folder: %s", ev->host_planted);
+		return true;
+	}
+	/* an audit's: the work folder, a survivor, the user's agent (whatever
+	 * the snippet's header says: a "legit" task that plants a hook got out) */
+	if (ev->work_planted[0]) {
+		snprintf(what, cap, "it left %s in the work folder on the host", ev->work_planted);
+		return true;
+	}
+	if (ev->outlived > 0) {
+		snprintf(what, cap, "%d process%s of the snippet's (%s) outlived the wrapper's command", ev->outlived,
+		         ev->outlived == 1 ? "" : "es", ev->outlived_what);
+		return true;
+	}
+	if (ev->agent_conns > 0) {
+		snprintf(what, cap, "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s",
+		         ev->agent_requests ? " and asked it for your keys" : "");
 		return true;
 	}
 	return false;

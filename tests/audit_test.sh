@@ -114,14 +114,14 @@ expect_contains "audit card: the tolerance is on it" "$j" "layers.ini [audit] to
 if [[ $(id -u) == 0 ]]; then
 	esc=0
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		j=$(lab audit --json --snippet resource-bomb -- "$PWD/tests/memonly_wrapper.sh" {cmd})
+		j=$(lab audit --json --snippet resource-bomb -- "$PWD/tests/memonly_wrapper.sh" "${CL_SUITE_TMP##*.}" {cmd})
 		v=$(field 'd["results"][0]["verdict"], d["results"][0]["peak_procs"]' <<<"$j")
 		[[ $v == "ESCAPED 65" ]] && esc=$((esc + 1))
 	done
 	expect_eq "a memory-only cgroup wrapper: resource-bomb ESCAPED with all 65 processes counted, 10 of 10" \
 		"$esc" 10
 	expect_contains "the figures are the measuring cgroup's" "$j" "the lab's measuring cgroup"
-	expect_eq "no memory-only cgroup left behind" "$(ls /sys/fs/cgroup/memory /sys/fs/cgroup 2>/dev/null | grep -c memonly-wrapper)" 0
+	expect_eq "no memory-only cgroup left behind" "$(ls /sys/fs/cgroup/memory /sys/fs/cgroup 2>/dev/null | grep -c "memonly-wrapper\.${CL_SUITE_TMP##*.}\.")" 0
 else
 	skip "audit of a memory-only cgroup wrapper" "the wrapper writes /sys/fs/cgroup: root only"
 fi
@@ -237,8 +237,8 @@ t=$(lab audit --json --snippet dns-exfil --snippet persist-hooks --snippet daemo
 expect_eq "audit -- env: dns-exfil, persist-hooks, daemon and agent-socket ESCAPED" "$(verdicts <<<"$t")" \
 	"dns-exfil=ESCAPED persist-hooks=ESCAPED daemon=ESCAPED agent-socket=ESCAPED"
 expect_contains "audit -- env: the agent's socket reached and the key listed" "$t" \
-	"it reached your ssh-agent's socket (~/.ssh/agent.sock) and had your key listed"
-expect_contains "audit -- env: the agent's figures" "$t" "1 connection(s), 1 request(s) answered, the decoy key listed 1 time(s)"
+	"it reached your ssh-agent's socket (~/.ssh/agent.sock) and asked it for your keys"
+expect_contains "audit -- env: the agent's figures" "$t" "1 connection(s) of the snippet's, 1 request(s) answered, the decoy key listed 1 time(s)"
 expect_contains "audit -- env: the DNS zone got the canary row" "$t" \
 	"queries whose names carried 3,527 bytes, the canary row of the customer data among them"
 expect_contains "audit -- env: the hook and the .envrc named" "$t" \
@@ -270,6 +270,53 @@ fi
 # agent's socket in, as `ssh -A` or a devcontainer's agent forwarding does
 t=$(lab audit --json --snippet agent-socket -- /bin/sh -c 'unshare -rn {cmd}')
 expect_eq "audit -- unshare -rn (no network, the home left): agent-socket ESCAPED" "$(verdicts <<<"$t")" "agent-socket=ESCAPED"
+
+# ---- the red team against audit's new threats (tests/audit-redteam/) ----
+RT=$PWD/tests/audit-redteam
+# a client that hangs up before the agent's answer: SIGPIPE killed the
+# command line (exit 141, no card, the run folder left behind)
+out=$(lab -q audit --snippet "$RT/agent-hangs-up.py" -- /usr/bin/env {cmd} 2>&1); rc=$?
+expect_eq "audit: a snippet that hangs up on the agent: the card, exit 1 (was 141, SIGPIPE)" "$rc" 1
+expect_contains "audit: a snippet that hangs up on the agent: ESCAPED" "$out" "agent-hangs-up  ESCAPED    it reached your ssh-agent's socket"
+# the wrapper's own probe of the agent is not the snippet's
+if command -v bwrap >/dev/null; then
+	mapfile -t bw < <(lab audit --json --preset bwrap --snippet legit | $PY -c 'import json,sys; print("\n".join(json.load(sys.stdin)["wrapper"]))')
+	t=$(lab audit --json --snippet host-takeover --snippet persist-hooks --snippet daemon --snippet agent-socket -- "$RT/wrapper-probes-agent.sh" "${bw[@]}")
+	expect_eq "audit: a wrapper that probes the agent around bwrap: every takeover row CONTAINED" "$(verdicts <<<"$t")" \
+		"host-takeover=CONTAINED persist-hooks=CONTAINED daemon=CONTAINED agent-socket=CONTAINED"
+	expect_contains "audit: the wrapper's connection is counted apart" "$t" "0 connection(s) of the snippet's, 0 request(s) answered, the decoy key listed 0 time(s); 1 of other processes"
+fi
+# the new evidence is judged whatever the header says; .git/config is watched
+t=$(lab audit --json --snippet "$RT/legit-but-plants.py" --snippet "$RT/secrets-but-agent.py" --snippet "$RT/persist-git-config.py" -- /usr/bin/env {cmd})
+expect_eq "audit: a legit task that plants, secrets that ask the agent, a git config: all ESCAPED" "$(verdicts <<<"$t")" \
+	"legit-but-plants=ESCAPED secrets-but-agent=ESCAPED persist-git-config=ESCAPED"
+expect_contains "audit: .git/config changed is named" "$t" ".git/config changed"
+expect_eq "audit: their missing layer is Isolation" "$(field '",".join(d["missing"])' <<<"$t")" "isolation"
+
+# a daemon that forks anew every 100 ms and lets the old pid go: the
+# survivor check only re-tested the pids it saw first (CONTAINED, wrongly)
+t=$(lab audit --json --snippet "$RT/daemon-respawn.py" -- /usr/bin/env {cmd})
+expect_eq "audit: a respawning daemon outlives the wrapper: ESCAPED" "$(verdicts <<<"$t")" "daemon-respawn=ESCAPED"
+# a daemon that execs another program (/bin/sh): the survivor check counts
+# only processes running the snippet's interpreter. Not fixed yet: the
+# init cannot tell a wrapper's helper from the snippet's exec'd child
+skip "audit: a daemon that execs /bin/sh outlives the wrapper: ESCAPED (tests/audit-redteam/daemon-exec.py)" \
+	"known gap: only the interpreter's processes are counted as survivors (issue 18 red team)"
+
+# stopped by SIGTERM mid-card: the running attack killed and cleaned up,
+# the card so far, exit 4 (it was exit 143 with the run folder left)
+# (the binary itself in the background, not the lab function: its subshell
+# would take the signal)
+"$BIN" --config layers.ini -q audit --preset lab --snippet resource-bomb --snippet legit >"$CL_SUITE_TMP/stopped.out" 2>&1 &
+p=$!
+# the card is printed at the end: wait for the run's folder, then a second
+for _ in $(seq 1 100); do compgen -G "$CL_SUITE_TMP/containment-lab.*" >/dev/null && break; sleep 0.1; done
+sleep 1
+kill -TERM "$p"
+wait "$p"; rc=$?
+expect_eq "audit stopped by SIGTERM: exit 4 (the card is incomplete)" "$rc" 4
+expect_contains "audit stopped by SIGTERM: says so" "$(cat "$CL_SUITE_TMP/stopped.out")" "audit stopped by Terminated: the sandbox was killed and cleaned up"
+expect_eq "audit stopped by SIGTERM: no run folder left" "$(ls -d "$CL_SUITE_TMP"/containment-lab.* 2>/dev/null)" ""
 
 # ---- markdown ----
 m=$(lab audit --markdown --preset lab --snippet legit)

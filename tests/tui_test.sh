@@ -243,21 +243,21 @@ if wait_for main "[4] Resource-limits ON" 5; then ok "growing back redraws the l
 keys main 3
 wait_for main "Clean-env OFF" 5
 keys main a
-check_on "a (idle) opens the audit card, the lesson-like preset first" main wait_for main "AUDIT bwrap beside the lab (I N - R)" 5
+check_on "a (idle) opens the audit card, the lesson-like preset first" main wait_for main "AUDIT bwrap beside the lab (I N - L)" 5
 check_on "the card lists the threats people ask about" main all_of main "dns-exfil" "persist-hooks" "daemon" "agent-socket"
 keys main Left
-check_on "Left: the previous preset, wrapping to the lab's own" main wait_for main "AUDIT lab beside the lab (I N - R)" 5
+check_on "Left: the previous preset, wrapping to the lab's own" main wait_for main "AUDIT lab beside the lab (I N - L)" 5
 keys main Enter
 if [ "$ASAN" = 1 ]; then
 	# under the sanitizer: the first verdicts, then a abort the rest
 	check_on "Enter runs the card: the legit task RAN OK in both columns" main wait_for main "RAN OK           RAN OK" 60
 	keys main a
-	check_on "a while the card runs: aborting, then closable" main wait_for main "Esc close " 60
+	check_on "a while the card runs: aborting, then closable" main wait_for main "Esc closes" 60
 else
 	# the preset's column finishes last (each snippet's two runs go in turn)
 	check_on "Enter runs the card: every row of both columns, the preset's: nothing missing" main \
 		wait_for main "preset lab missing: none: no attack got out" 240
-	check_on "the lab's column without Clean-env: Clean-env missing" main has main "layers I N - R missing: Clean-env missing"
+	check_on "the lab's column without Clean-env: Clean-env missing" main has main "layers I N - L missing: Clean-env missing"
 	check_on "the lab's column without Clean-env: secret-theft ESCAPED, the preset's CONTAINED" main \
 		has main "secret-theft    ESCAPED          CONTAINED"
 	keys main j j

@@ -1,0 +1,28 @@
+# lab:title: T
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: A process of the attacker kept running after the sandbox ended.
+import os, sys, time, shutil
+def lab_input(name):
+    for arg in sys.argv[1:]:
+        k, eq, v = arg.partition("=")
+        if eq and k == name and not os.environ.get(name):
+            return v
+    return os.environ.get(name)
+print("lab-attempt: " + lab_input("LAB_PROOF")[::-1], flush=True)
+def detach():
+    if os.fork(): 
+        os.wait(); return False
+    os.setsid()
+    if os.fork(): os._exit(0)
+    fd = os.open(os.devnull, os.O_RDWR)
+    for i in (0,1,2): os.dup2(fd, i)
+    return True
+
+if detach():
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        time.sleep(0.1)
+        if os.fork():
+            os._exit(0)   # a new pid every 100 ms: the same daemon, never the same process
+print("daemon started", flush=True)
