@@ -69,10 +69,11 @@ void tui_audit_open(struct tui_state *st)
 		int n = 0;
 		while (audit_default_names[n])
 			n++;
-		a->snips = calloc((size_t)n, sizeof *a->snips);
+		size_t cap = n > 0 ? (size_t)n : 1; /* the card is never empty; calloc(0) is no card */
+		a->snips = calloc(cap, sizeof *a->snips);
 		for (int c = 0; c < TUI_AUDIT_COLS; c++) {
-			a->res[c] = calloc((size_t)n, sizeof *a->res[c]);
-			a->have[c] = calloc((size_t)n, sizeof *a->have[c]);
+			a->res[c] = calloc(cap, sizeof *a->res[c]);
+			a->have[c] = calloc(cap, sizeof *a->have[c]);
 		}
 		if (!a->snips || !a->res[0] || !a->res[1] || !a->have[0] || !a->have[1])
 			abort();
@@ -203,6 +204,8 @@ int tui_audit_key(struct tui_state *st, int ch)
 			tui_message(st, "the card is running: wait, or press a to abort it");
 			break;
 		}
+		if (n <= 0)
+			break;
 		choose(st, (a->preset + (ch == KEY_LEFT || ch == 'h' ? n - 1 : 1)) % n);
 		break;
 	case KEY_UP:
