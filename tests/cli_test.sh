@@ -353,10 +353,16 @@ else
 	dead=$(( $(cat /proc/sys/kernel/pid_max) - 7 ))
 	while kill -0 $dead 2>/dev/null; do dead=$((dead - 1)); done
 	cg=/sys/fs/cgroup/pids/containment-lab.run-$dead-0
-	mkdir "$cg"
-	sh -c "echo \$\$ > $cg/cgroup.procs; exec /bin/sleep 3$RANDOM" &
+	/bin/sleep 3$RANDOM &
 	orphan=$!
 	disown $orphan # its end is the point: no job-control notice
+	# another script's run may sweep the empty cgroup between the mkdir
+	# and the move (its pid is gone: stale): made and filled back to back,
+	# again if it went
+	for _ in 1 2 3 4 5; do
+		mkdir "$cg" 2>/dev/null
+		echo "$orphan" 2>/dev/null >"$cg/cgroup.procs" && break
+	done
 	sleep 0.2
 	lab exec --on none -- /bin/true
 	sleep 0.2
