@@ -158,18 +158,6 @@ static bool kill_pending(pid_t pid)
 	return pending;
 }
 
-/* Whether the process runs PATH (/proc/PID/exe; a zombie has none). */
-static bool is_exe(pid_t pid, const char *path)
-{
-	char p[64], exe[PATH_MAX];
-	snprintf(p, sizeof p, "/proc/%d/exe", pid);
-	ssize_t k = readlink(p, exe, sizeof exe - 1);
-	if (k <= 0)
-		return false;
-	exe[k] = '\0';
-	return !strcmp(exe, path);
-}
-
 /* The snippet's processes still alive once the wrapper's command has
  * exited and the rest of its tree is gone, before the range ends them (a
  * daemon that outlived the sandbox): its interpreter, by its exe; "O N
@@ -192,30 +180,30 @@ static void wr_report_survivors(struct run *r)
 		n = proc_descendants(getpid(), pids, 512, true);
 		int theirs = 0;
 		for (int i = 0; i < n && i < 512; i++)
-			theirs += !is_exe(pids[i], py) && !kill_pending(pids[i]);
+			theirs += !proc_runs_exe(pids[i], py) && !kill_pending(pids[i]);
 		if (!theirs || monotonic_ms() >= end)
 			break;
 		usleep(10000);
 	}
-	/* one still running the interpreter with no SIGKILL pending may yet
+	/* One still running the interpreter with no SIGKILL pending may yet
 	 * be dying of its PID namespace's end (the kill already taken from
 	 * the queue, its exit under way): only one alive SURVIVOR_CONFIRM_MS
-	 * later outlived the wrapper. A daemon lives on for seconds. */
-	/* The tree is read again each time: a daemon that forks anew and
-	 * lets the old pid go (a respawner) is the same daemon. */
+	 * later outlived the wrapper. A daemon lives on for seconds. The tree
+	 * is read again each time: a daemon that forks anew and lets the old
+	 * pid go (a respawner) is the same daemon. */
 	for (long end = monotonic_ms() + SURVIVOR_CONFIRM_MS;;) {
 		bool any = false;
 		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
 			;
 		n = proc_descendants(getpid(), pids, 512, true);
 		for (int i = 0; i < n && i < 512; i++)
-			any |= is_exe(pids[i], py) && !kill_pending(pids[i]);
+			any |= proc_runs_exe(pids[i], py) && !kill_pending(pids[i]);
 		if (!any || monotonic_ms() >= end)
 			break;
 		usleep(20000);
 	}
 	for (int i = 0; i < n && i < 512; i++) {
-		if (kill_pending(pids[i]) || !is_exe(pids[i], py))
+		if (kill_pending(pids[i]) || !proc_runs_exe(pids[i], py))
 			continue;
 		alive++;
 		snprintf(p, sizeof p, "/proc/%d/comm", pids[i]);
@@ -519,7 +507,7 @@ static bool task_read(pid_t pid, const char *python, struct wr_task *t)
 		return false;
 	*t = (struct wr_task){
 	    .pid = pid, .ppid = ppid, .threads = threads < 1 ? 1 : threads, .start = start, .cpu = utime + stime};
-	t->python = is_exe(pid, python); /* a zombie has no exe */
+	t->python = proc_runs_exe(pid, python); /* a zombie has no exe */
 	return true;
 }
 

@@ -102,7 +102,7 @@ int proc_descendants(pid_t root, pid_t *out, int max, bool alive_only)
 	return count;
 }
 
-static bool runs_exe(pid_t pid, const char *exe)
+bool proc_runs_exe(pid_t pid, const char *exe)
 {
 	char p[64], got[PATH_MAX];
 	snprintf(p, sizeof p, "/proc/%d/exe", pid);
@@ -138,7 +138,7 @@ bool proc_descends_via(pid_t pid, pid_t root, const char *exe, const char *arg)
 	for (int depth = 0; pid > 1 && depth < 256; depth++) {
 		if (pid == root)
 			return via;
-		via |= runs_exe(pid, exe) && has_arg(pid, arg);
+		via |= proc_runs_exe(pid, exe) && has_arg(pid, arg);
 		if (read_ppid(pid, &pid, &state) < 0)
 			return false;
 	}
