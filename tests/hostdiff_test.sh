@@ -97,7 +97,7 @@ done < <($PY -c '
 import sys, zlib
 for c in sys.argv[2:]:
     n = ("cl-%s-%s" % (sys.argv[1], c)).encode()  # as sysv.py and unixsock.py make them
-    print(c, "0x%08x" % (0x6C000000 | (zlib.crc32(n) & 0xFFFFFF)), 20000 + zlib.crc32(n) % 30000)' "$NONCE" "${cells[@]}")
+    print(c, "0x%08x" % (0x6C000000 | (zlib.crc32(n) & 0xFFFFFF)), 20000 + zlib.crc32(n) % 12000)' "$NONCE" "${cells[@]}")
 
 ipcs_lines() { # every SysV object on the host: TYPE KEY ID OWNER
 	local t

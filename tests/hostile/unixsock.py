@@ -12,7 +12,9 @@ import time
 import zlib
 
 N = "cl-@NONCE@"
-PORT = 20000 + zlib.crc32(N.encode()) % 30000
+# below the kernel's ephemeral range (32768-60999): no other program's
+# bind(port 0) or connect() can land on it and be taken for this cell's
+PORT = 20000 + zlib.crc32(N.encode()) % 12000
 HOST = os.path.dirname(os.environ.get("LAB_HOST_TARGET", "/nonexistent/x"))
 
 socks = []
