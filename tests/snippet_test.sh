@@ -16,6 +16,8 @@ SOCK=clsnip-$$
 tmux_() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
 	tmux_ kill-server >/dev/null 2>&1
+	# where tmux -L puts its socket: it outlives the server
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	rm -rf "$T"
 	suite_cleanup
 }
