@@ -20,10 +20,9 @@ T=$(mktemp -d /tmp/cl-progress.XXXXXX)
 chmod 755 "$T"
 tmux_() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
-	local sock
-	sock=$(tmux_ display -p '#{socket_path}' 2>/dev/null)
 	tmux_ kill-server >/dev/null 2>&1
-	[[ -n $sock ]] && rm -f "$sock"
+	# where tmux -L puts its socket (the server, killed earlier, cannot say)
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	rm -rf "$T"
 	suite_cleanup
 }
