@@ -12,9 +12,10 @@
  * A file that is not a regular file (a symlink planted there) is not a
  * slot. Waiters try again the more often the longer they have waited, so
  * the oldest one mostly takes the slot that comes free (the kernel gives
- * flock() waiters no order). A wait longer than RUN_SLOT_WAIT_FACTOR
- * safety timeouts (other runs stuck, or a local user holding every slot)
- * ends the run as ERROR, saying so; an abort ends the wait. */
+ * flock() waiters no order). A wait in which no slot changes hands (seen
+ * in /proc/locks) for RUN_SLOT_WAIT_FACTOR safety timeouts (other runs
+ * stuck, or a local user holding every slot) ends the run as ERROR,
+ * saying so; a long queue that moves does not; an abort ends the wait. */
 #ifndef LAB_RUN_SLOT_H
 #define LAB_RUN_SLOT_H
 
