@@ -4,7 +4,8 @@
 # bubblewrap with equivalent isolation, measured side by side (the variants
 # take turns in every round, so drift hits them all alike), reported as
 # medians and ratios of medians; then the wall time of the full matrix.
-# Goals: start <= 0.8x bwrap with all four layers on; matrix <= 10 s.
+# Goals: start <= 0.8x bwrap with all four layers on; each upper rung <=
+# 1.2x its bare tool (runsc do, a bare QEMU microvm boot); matrix <= 10 s.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=$(realpath "${1:-./containment-lab}")
@@ -123,6 +124,70 @@ for cmd in (["/bin/true"], ["/usr/bin/python3", "-c", "pass"]):
     for r in rungs:
         base = f"   x{med[r] / med['container']:6.1f} container" if "container" in med else ""
         print(f"    {r:10s} {med[r]:8.2f} ms{base}")
+
+# each upper rung beside its bare tool, in the same interleaved rounds: the
+# rung's `exec --on all -- /bin/true` against `runsc do /bin/true` (same
+# platform and network flags the rung uses) and against a bare QEMU microvm
+# boot of the same guest kernel, same accelerator and command line, whose
+# initramfs holds only an init that powers off (tests/bench_bare_init.c).
+# Goal: each rung <= 1.2x its bare tool.
+import glob, re, tempfile
+def bare_tools(tmp):
+    tools = {}
+    runsc = shutil.which("runsc")
+    if "gvisor" in rungs and runsc:
+        flags = (["--rootless"] if os.geteuid() else []) + ["--network=none", "--platform=ptrace",
+                                                           "--ignore-cgroups"]
+        tools["gvisor"] = ("runsc do /bin/true", lambda: [runsc] + flags + [
+            "--root=" + tempfile.mkdtemp(dir=tmp), "do", "/bin/true"])
+    qemu = shutil.which("qemu-system-x86_64")
+    kernels = sorted(glob.glob("/boot/vmlinuz-*"),
+                     key=lambda k: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", k)])
+    if "microvm" in rungs and qemu and kernels:
+        init = os.path.join(tmp, "init")
+        subprocess.run(["cc", "-static", "-Os", "-o", init, "tests/bench_bare_init.c"], check=True)
+        data = open(init, "rb").read()
+        def entry(name, mode, body):
+            n = name.encode() + b"\0"
+            h = b"070701" + b"".join(b"%08X" % v for v in (1, mode, 0, 0, 1, 0, len(body), 0, 0, 0, 0, len(n), 0))
+            pad = lambda b: b + b"\0" * (-len(b) % 4)
+            return pad(h + n) + pad(body)
+        initrd = os.path.join(tmp, "initrd")
+        with open(initrd, "wb") as f:
+            f.write(entry("init", 0o100755, data) + entry("TRAILER!!!", 0, b""))
+        tsc = subprocess.run([init, "tsc"], stdout=subprocess.PIPE, text=True).stdout.strip()
+        line = "quiet loglevel=1 panic=-1 random.trust_cpu=on" + (
+            f" tsc_early_khz={tsc} tsc=reliable" if tsc not in ("", "0") else "")
+        argv = [qemu, "-M", "microvm", "-accel", "tcg", "-cpu", "max", "-m", "512M", "-smp", "1",
+                "-nodefaults", "-nographic", "-no-reboot", "-serial", "stdio", "-kernel", kernels[-1],
+                "-initrd", initrd, "-append", line]
+        tools["microvm"] = (f"bare QEMU microvm boot ({os.path.basename(kernels[-1])}, TCG)", lambda: argv)
+    return tools
+
+with tempfile.TemporaryDirectory(prefix="cl-bench.") as tmp:
+    tools = bare_tools(tmp)
+    print(f"\neach upper rung beside its bare tool ({RUNG_ROUNDS} interleaved rounds, median ms; goal <= 1.2x)")
+    for rung in ("gvisor", "microvm"):
+        if rung not in rungs:
+            print(f"  {rung:10s} skipped: the rung does not run here (above)")
+        elif rung not in tools:
+            print(f"  {rung:10s} skipped: its bare tool is not installed")
+    for rung, (what, bare) in tools.items():
+        lab_argv = [lab, "--config", conf, "exec", "--on", "all", "--rung", rung, "--", "/bin/true"]
+        env = dict(os.environ, LAB_MICROVM_ACCEL="tcg") if rung == "microvm" else None
+        t_lab, t_bare = [], []
+        for i in range(RUNG_ROUNDS):
+            for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+                t = time.perf_counter()
+                if which == 0:
+                    subprocess.run(lab_argv, check=True, stdin=subprocess.DEVNULL, env=env)
+                    t_lab.append((time.perf_counter() - t) * 1000)
+                else:
+                    subprocess.run(bare(), check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                    t_bare.append((time.perf_counter() - t) * 1000)
+        ml, mb = statistics.median(t_lab), statistics.median(t_bare)
+        print(f"  {rung:10s} lab {ml:8.2f} ms   {what} {mb:8.2f} ms   x{ml / mb:5.2f} -> goal <= 1.2x "
+              f"{'met' if ml / mb <= 1.2 else 'NOT met'}")
 
 # No-network's setting: what the allow-list's door costs at start (lo up,
 # a socket handed over, the proxy and the small internet in the loop)
