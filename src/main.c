@@ -51,6 +51,9 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "commands:\n"
                                  "  (none) | tui [--predict]           the lab screen (needs a terminal);\n"
                                  "                                      --predict: ask before each run\n"
+                                 "  tour                               the lab screen's guided tour (t): the\n"
+                                 "                                     lesson step by step, predicted, run for\n"
+                                 "                                     real, scored; resumes where you left it\n"
                                  "  list [--json]                      the snippets\n"
                                  "  run NAME|PATH [--on L|--off L] [--json]\n"
                                  "                                     run one snippet and judge it\n"
@@ -1022,7 +1025,7 @@ static int take_choice_options(int out[], int argc, char **argv)
  * box needs one only rootless). */
 static bool host_blocks(const char *cmd)
 {
-	static const char *const builds[] = {"tui", "run", "matrix", "exec"};
+	static const char *const builds[] = {"tui", "tour", "run", "matrix", "exec"};
 	for (size_t k = 0; k < sizeof builds / sizeof *builds; k++)
 		if (!strcmp(cmd, builds[k]))
 			return true;
@@ -1117,10 +1120,15 @@ int main(int argc, char **argv)
 				return usage_error("tui: unknown option '%s' (--predict)", argv[k]);
 			predict = true;
 		}
-		return tui_main(&cfg, predict);
+		return tui_main(&cfg, predict, false);
+	}
+	if (i < argc && !strcmp(argv[i], "tour")) {
+		if (i + 1 < argc)
+			return usage_error("tour takes no options ('%s')", argv[i + 1]);
+		return tui_main(&cfg, true, true);
 	}
 	if (i >= argc)
-		return tui_main(&cfg, predict);
+		return tui_main(&cfg, predict, false);
 	if (predict)
 		return usage_error("--predict is for the lab screen: containment-lab --predict (or tui --predict)");
 	const char *cmd = argv[i];

@@ -176,6 +176,12 @@ static void run_clear(struct tui_run *r)
 	memset(r, 0, sizeof *r);
 }
 
+void tui_run_forget(struct tui_state *st, int i)
+{
+	if (i >= 0 && i < st->n_snips && !(st->job_live && st->job.snippet_index == i))
+		run_clear(&st->runs[i]);
+}
+
 /* Only a yes-or-no answer of the lab scores a guess: an ERROR, an attack
  * that broke by itself or an aborted run says nothing about it. */
 static bool yes_or_no(const struct lab_result *res)
@@ -212,6 +218,7 @@ static void finish_single(struct tui_state *st)
 	r->guess = st->job_guess >= 0 ? st->job_guess : locked;
 	st->job_guess = -1;
 	score_guess(st, r);
+	tui_tour_settled(st, &st->job_cell, r);
 	/* the verdict first: the pane opens at its top */
 	if (i == st->sel)
 		st->res_view = (struct tui_view_pos){0};
@@ -278,23 +285,37 @@ void tui_matrix_start(struct tui_state *st)
 	crash_pids_update(st);
 }
 
+int tui_set_rung_mode(struct tui_state *st, int rung, int net_mode)
+{
+	struct matrix fresh;
+	int was_rung = st->own_cfg.rung, was_mode = st->own_cfg.net_mode;
+	if (rung == was_rung && net_mode == was_mode)
+		return 0;
+	st->own_cfg.rung = rung;
+	st->own_cfg.net_mode = net_mode;
+	/* the truth table follows both (kernel-exploit, legit-api, exfil-allowed) */
+	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
+		st->own_cfg.rung = was_rung;
+		st->own_cfg.net_mode = was_mode;
+		return -1;
+	}
+	matrix_free(&st->mx);
+	st->mx = fresh;
+	st->mx_started = false;
+	return 0;
+}
+
 void tui_cycle_rung(struct tui_state *st)
 {
 	if (tui_busy(st)) {
 		tui_message(st, "a run is going: wait, or press a to abort it, then change the rung");
 		return;
 	}
-	struct matrix fresh;
-	int next = (int)lab_rung_next((enum lab_rung)st->own_cfg.rung), was = st->own_cfg.rung;
-	st->own_cfg.rung = next;
-	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
-		st->own_cfg.rung = was;
+	int was = st->own_cfg.rung, next = (int)lab_rung_next((enum lab_rung)was);
+	if (tui_set_rung_mode(st, next, st->own_cfg.net_mode) < 0) {
 		tui_message(st, "out of memory: the rung stays %s", lab_rung_key((enum lab_rung)was));
 		return;
 	}
-	matrix_free(&st->mx);
-	st->mx = fresh;
-	st->mx_started = false;
 	tui_message(st, "Isolation's rung: %s (%s)", lab_rung_key((enum lab_rung)next),
 	            next == RUNG_INPROCESS   ? "exec() inside the lab's app server: no layer can apply"
 	            : next == RUNG_CONTAINER ? "namespaces + seccomp on the host kernel"
@@ -308,18 +329,11 @@ void tui_cycle_net_mode(struct tui_state *st)
 		tui_message(st, "a run is going: wait, or press a to abort it, then change No-network's mode");
 		return;
 	}
-	struct matrix fresh;
 	int was = st->own_cfg.net_mode, next = (was + 1) % NET_MODE_COUNT;
-	st->own_cfg.net_mode = next;
-	/* the truth table follows the mode (legit-api, exfil-allowed) */
-	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
-		st->own_cfg.net_mode = was;
+	if (tui_set_rung_mode(st, st->own_cfg.rung, next) < 0) {
 		tui_message(st, "out of memory: No-network's mode stays %s", lab_net_mode_key((enum lab_net_mode)was));
 		return;
 	}
-	matrix_free(&st->mx);
-	st->mx = fresh;
-	st->mx_started = false;
 	tui_message(st, "No-network's mode: %s (%s)", lab_net_mode_key((enum lab_net_mode)next),
 	            next == NET_MODE_NONE ? "no interface at all"
 	                                  : "only the lab's egress proxy, which lets out [network] allow");
@@ -782,7 +796,7 @@ void tui_edit_selected(struct tui_state *st)
 		tui_run_selected(st);
 }
 
-int tui_main(const struct lab_config *cfg, bool predict)
+int tui_main(const struct lab_config *cfg, bool predict, bool tour)
 {
 	static struct tui_state st;
 	char err[512], note[512];
@@ -834,6 +848,8 @@ int tui_main(const struct lab_config *cfg, bool predict)
 	live_state = &st;
 	atexit(at_exit);
 	curses_start(&st);
+	if (tour)
+		tui_tour_start(&st);
 
 	rc = event_loop(&st);
 

@@ -10,6 +10,7 @@
  *   tui_matrix.c the matrix screen
  *   tui_predict.c predict mode's guesses, locked to their cell
  *   tui_audit.c  a: an audit preset's card beside the lab's own layers
+ *   tui_tour.c   t: the lesson in order, step by step, scored and resumable
  * Handlers never draw: they change the state and return TUI_* flags; the
  * loop in tui.c repaints everything from the state (htop style). Nothing
  * here forks: a single run goes through job.h, the matrix through the
@@ -21,9 +22,10 @@
 #include <stdbool.h>
 
 /* Runs the lab screen until the user quits; predict: start in predict mode
- * (p). Returns the process exit status (0, 1 on a set-up failure, 2 when
- * stdin/stdout is not a terminal). */
-int tui_main(const struct lab_config *cfg, bool predict);
+ * (p); tour: start in the tour (t), where the student left it. Returns the
+ * process exit status (0, 1 on a set-up failure, 2 when stdin/stdout is
+ * not a terminal). */
+int tui_main(const struct lab_config *cfg, bool predict, bool tour);
 
 #ifdef TUI_INTERNAL
 
@@ -119,6 +121,16 @@ struct tui_audit {
 	bool stopping;   /* aborted: no step after this one */
 };
 
+/* t: the tour (tui_tour.c). */
+struct tui_tour {
+	bool on;
+	int step;            /* the step shown; the number of steps: done */
+	int right, total;    /* predictions scored over the tour, kept with it */
+	bool counted;        /* this step's run is in the score */
+	char why[LAB_LINE];  /* the step cannot run here, and why ("" if it can) */
+	char path[PATH_MAX]; /* where progress is kept ("" nowhere) */
+};
+
 struct tui_state {
 	const struct lab_config *cfg;
 	struct lab_config own_cfg; /* cfg points here: r changes its rung */
@@ -162,6 +174,7 @@ struct tui_state {
 	struct tui_run *runs; /* one per snippet */
 
 	struct tui_audit audit; /* a */
+	struct tui_tour tour;   /* t */
 
 	/* the matrix: the runner the `matrix` command uses too (matrix.h) */
 	struct matrix mx;
@@ -185,6 +198,12 @@ bool tui_busy(const struct tui_state *st);
 void tui_cycle_rung(struct tui_state *st);
 /* n: No-network's setting, none <-> allowlist (the matrix starts over for it). */
 void tui_cycle_net_mode(struct tui_state *st);
+/* The last result of snippet i is gone from the screen (not while it runs). */
+void tui_run_forget(struct tui_state *st, int i);
+/* The rung and No-network's mode both set (the matrix starts over when
+ * either changes): 0, or -1 (out of memory: neither changed). Not while
+ * anything runs. */
+int tui_set_rung_mode(struct tui_state *st, int rung, int net_mode);
 void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Predict mode: the answer to the question; starts the run. */
 void tui_answer(struct tui_state *st, enum lab_verdict guess);
@@ -217,6 +236,18 @@ void tui_audit_ready(struct tui_state *st);
 void tui_audit_abort(struct tui_state *st);
 /* Stops and reaps the running step, frees everything (the screen ends). */
 void tui_audit_free(struct tui_state *st);
+
+/* tui_tour.c: t starts or resumes the tour, then moves it on; T leaves */
+void tui_tour_start(struct tui_state *st);
+int tui_tour_key(struct tui_state *st, int ch);
+/* c is the cell of the tour's current step. */
+bool tui_tour_cell(const struct tui_state *st, const struct tui_cell *c);
+/* A single run of c ended with r: the step's first scored run counts. */
+void tui_tour_settled(struct tui_state *st, const struct tui_cell *c, const struct tui_run *r);
+/* The tour's rows at the top of the result pane (after: the step's run
+ * has its result on screen). */
+void tui_tour_rows(const struct tui_state *st, struct tui_rows *L, bool after);
+int tui_tour_steps(void);
 
 /* tui_keys.c */
 int tui_key_dispatch(struct tui_state *st, int ch);

@@ -402,6 +402,17 @@ static int key_repaint(struct tui_state *st, int ch)
 	return TUI_REDRAW | TUI_CLEAR;
 }
 
+/* t: the tour from where the student left it; in it, the next step. T
+ * leaves it (the place is kept). The tour is on the main screen. */
+static int key_tour(struct tui_state *st, int ch)
+{
+	if (ch == 'T' && !st->tour.on)
+		return TUI_REDRAW;
+	st->view = TUI_VIEW_MAIN;
+	st->help = false;
+	return tui_tour_key(st, ch);
+}
+
 static int key_quit(struct tui_state *st, int ch)
 {
 	(void)st;
@@ -468,6 +479,12 @@ static const struct tui_key keys[] = {
     {{'p', 0}, "p", "predict", "predict", "predict mode: guess, then run; scored (matrix: a row)", key_predict},
     {{'c', 'o', 'f', 0}, "c/e o/f", NULL, NULL, "predict: contained/escaped (legit: ran ok/failed)", key_answer},
     {{'e', 0}, "e", "edit", NULL, "your own attack: copy, $EDITOR, list as yours, run", key_edit},
+    {{'t', 'T', 0},
+     "t T",
+     "tour",
+     NULL,
+     "the guided tour: the lesson step by step, predicted, run, scored and kept; t: the next step, T: leave it",
+     key_tour},
     {{KEY_MOUSE, 0}, "click", NULL, NULL, "click a toggle to switch it, a snippet/cell to pick it", key_mouse},
     {{'?', KEY_F(1), 0}, "?", NULL, "help", "show or hide this help", key_help},
     {{KEY_ESC, 0}, "Esc", NULL, NULL, "close help, cancel a question, unzoom, leave matrix", key_escape},

@@ -570,6 +570,7 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 
 	build_verdict(st, r, L);
 	add_guess(st, L, r);
+	tui_tour_rows(st, L, true);
 	buf[0] = '\0';
 	if (res->verdict == VERDICT_CONTAINED && res->caught_by >= 0 && res->caught_by < LAYER_COUNT)
 		snprintf(buf, sizeof buf, "caught by %s (it stops %s)", lab_layers[res->caught_by].name,
@@ -651,6 +652,7 @@ static void build_ask(const struct tui_state *st, struct tui_rows *L)
 	char lbl[REPORT_LABEL_MAX];
 	attr_t key = tui_attr(st, TUI_LOOK_KEY);
 
+	tui_tour_rows(st, L, false);
 	report_layers_label(st->layers, true, lbl);
 	tui_rows_printf(L, A_BOLD, "PREDICT: %s (%s) with layers %s on the %s rung%s", s->name, threat_name(s->threat),
 	                lbl, lab_rung_key((enum lab_rung)st->cfg->rung),
@@ -674,6 +676,9 @@ static void build_idle(const struct tui_state *st, struct tui_rows *L)
 	const struct snippet *s = &st->snips[st->sel];
 	char lbl[REPORT_LABEL_MAX], where[96];
 
+	tui_tour_rows(st, L, false);
+	if (st->tour.on)
+		return;
 	report_layers_label(st->layers, true, lbl);
 	snprintf(where, sizeof where, "layers %s on the %s rung", lbl, lab_rung_key((enum lab_rung)st->cfg->rung));
 	if (st->predict)
