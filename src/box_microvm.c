@@ -10,9 +10,9 @@
  *                    supervisor): the guest kernel, our init (src/vm/init.c)
  *                    as its PID 1, the snippet as the init's child
  *
- * The initramfs is written at run time into the run folder (cpio newc, by
- * the code below): our static init, /lab/conf (what to mount, the probe,
- * the limits, argv), /lab/env (r->envp, LAB_ATTACKER rewritten to the
+ * The initramfs is written at run time into a memfd (cpio newc, by the
+ * code below): our static init, /lab/conf (what to mount, the probe, the
+ * limits), /lab/argv, /lab/env (r->envp, LAB_ATTACKER rewritten to the
  * user-mode NIC's gateway) and the guest kernel's own modules for
  * virtio-mmio, 9p and (with a NIC) virtio-net. The host's /usr, the run's
  * work folder and, with Clean-env off, the decoy home are 9p shares that
@@ -36,6 +36,16 @@
  * boot id (the first "K" frame, sent before the snippet exists) into a
  * private pipe (r->sync, unused by this box otherwise) that observe()
  * reads.
+ *
+ * exec: the command runs as the snippet does (uid 65534 in the guest), in
+ * the current folder shared read-only at its own path; its stdout and
+ * stderr come as frames the supervisor writes on its own stdout and stderr
+ * (the lab's, or its pty's slave), and the supervisor's stdin goes to the
+ * guest as frames on QEMU's stdin, the serial line's other way.
+ *
+ * No-network's allow-list: the supervisor's network namespace holds only
+ * the egress proxy's door (127.0.0.1:EGRESS_PORT, egress_child_door), and
+ * the guest's NIC routes only to its gateway, that 127.0.0.1.
  *
  * KVM: a guest under -accel kvm may hang where the host is itself a VM. If
  * /dev/kvm is usable the supervisor tries it first and falls back to TCG
@@ -277,6 +287,12 @@ static void argv_block(const struct run *r, struct strbuf *b)
 	}
 }
 
+/* No-network off, or its allow-list: the guest has a user-mode NIC. */
+static bool has_nic(const struct run *r)
+{
+	return !run_on(r, LAYER_NETWORK) || run_allowlist(r);
+}
+
 /* The 9p shares, in QEMU's order (box_microvm's share_fd): the host's /usr,
  * then the run's work folder (exec: the current folder) and, for a run
  * with Clean-env off, the decoy home at /root. */
@@ -345,7 +361,7 @@ static int write_initramfs(const struct run *r, int fd, const char *init, const 
 	if (!rc)
 		rc = cpio_entry(f, "lab/argv", S_IFREG | 0644, b.s ? b.s : "", b.len, 0, 0);
 	sb_free(&b);
-	size_t nb = sizeof base_modules / sizeof *base_modules, nn = run_on(r, LAYER_NETWORK) ? 0 : 3;
+	size_t nb = sizeof base_modules / sizeof *base_modules, nn = has_nic(r) ? 3 : 0;
 	for (size_t i = 0; i < nb + nn && !rc; i++) {
 		const char *mod = i < nb ? base_modules[i] : nic_modules[i - nb];
 		char src[PATH_MAX], name[128];
@@ -684,7 +700,7 @@ static void build_args(struct sup *s)
 	/* No-network off, or its allow-list: a user-mode NIC. QEMU runs in a
 	 * network namespace of the run's own then (supervise), where the
 	 * small internet, or the egress proxy alone, listens on 127.0.0.1 */
-	if (!run_on(r, LAYER_NETWORK) || run_allowlist(r)) {
+	if (has_nic(r)) {
 		arg_add(a, "-netdev");
 		arg_add(a, "user,id=n0,ipv6=off");
 		arg_add(a, "-device");

@@ -18,14 +18,19 @@
  *   report its raw wait status; power off.
  *
  * Frames on the serial line: 0xFE, a type byte, a 16-bit big-endian length,
- * the bytes. 'O' the snippet's output, 'R' a report line ("K release
- * boot_id", "P errno", "C figures" (report_cgroup), "S status", "E errno
- * stage: what"). The kernel is
- * not given the serial line as its console, so nothing else is on it.
+ * the bytes. 'O' the snippet's output (exec: its stdout), 'e' exec's
+ * stderr, 'R' a report line ("K release boot_id", "P errno", "R errno",
+ * "C figures" (report_cgroup), "S status", "E errno stage: what"). The
+ * kernel is not given the serial line as its console, so nothing else is
+ * on it. The other way (exec only) the lab sends 'I' frames, the command's
+ * stdin (an empty one ends it): only we, PID 1, read the line.
  *
- * /lab/conf, one setting a line: "share TAG PATH", "net 1", "probe IP PORT",
- * "limit memory|pids|cpu_time|file_size|open_files N", "arg X" (argv, in
- * order), "cwd PATH", "leak FILE" (opened as the snippet's fd 3). /lab/env: the environment, one NUL-ended entry each.
+ * /lab/conf, one setting a line: "share TAG PATH", "net 1" (a NIC, default
+ * route) or "net 2" (the allow-list's: one route, to the gateway), "probe
+ * IP PORT", "route IP PORT" (the probe off the door), "exec 1", "limit
+ * memory|pids|cpu_time|file_size|open_files N", "cwd PATH", "leak FILE"
+ * (opened as the snippet's fd 3). /lab/argv and /lab/env: the command line
+ * and the environment, one NUL-ended entry each.
  * Every failure is reported with its stage and path, then the guest powers
  * off. */
 #define _GNU_SOURCE
