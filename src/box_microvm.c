@@ -327,8 +327,7 @@ static void conf_block(const struct run *r, struct strbuf *b)
 
 /* The initramfs goes into a memfd (fd): no file of the run's on disk, and
  * exec has no run folder. */
-static int write_initramfs(const struct run *r, int fd, const char *init, const char *release,
-                           struct lab_evidence *ev)
+static int write_initramfs(const struct run *r, int fd, const char *init, const char *release, struct lab_evidence *ev)
 {
 	static const char path[] = "the memfd";
 	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
@@ -751,8 +750,8 @@ static void own_network(struct run *r)
 	if (!e)
 		e = egress_child_door(&r->eg, run_allowlist(r), &what);
 	if (e) {
-		dprintf(r->rep[1], "E %d %s: %s\n", e, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet",
-		        what);
+		dprintf(r->rep[1], "E %d %s: %s\n", e,
+		        run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what);
 		_exit(125);
 	}
 }
@@ -963,7 +962,7 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 	}
 	if (!r->exec_mode)
 		setpgid(pid, pid); /* whichever of us is first */
-	close(s.initrd_memfd); /* the supervisor's now */
+	close(s.initrd_memfd);     /* the supervisor's now */
 	egress_after_clone(&r->eg);
 	r->child_pid = pid;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

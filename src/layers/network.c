@@ -46,11 +46,11 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 	 * (box_microvm.c) */
 	if (run_allowlist(r) && run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER &&
 	    r->cfg->rung != RUNG_MICROVM) {
-		snprintf(
-		    ev->error, sizeof ev->error,
-		    "No-network's allowlist mode is built on the container rung only: the %s rung gives the lab no "
-		    "socket inside its network to run the proxy on. Use --network-mode none, or --rung container",
-		    lab_rung_key((enum lab_rung)r->cfg->rung));
+		snprintf(ev->error, sizeof ev->error,
+		         "No-network's allowlist mode is built on the container and microvm rungs only: the %s rung "
+		         "gives the lab no "
+		         "socket inside its network to run the proxy on. Use --network-mode none, or --rung container",
+		         lab_rung_key((enum lab_rung)r->cfg->rung));
 		return -1;
 	}
 	int e = egress_open_door(&r->eg);

@@ -508,9 +508,9 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, const i
 /* exec's stdin, from the lab: "I" frames on the serial line (an empty one
  * is its end), held in pend until the command's stdin pipe takes them. */
 struct stdin_relay {
-	int pipe;                      /* the write end, non-blocking; -1 once closed */
-	bool eof;                      /* the lab's stdin ended: close the pipe once pend is out */
-	unsigned char in[4 + 65535];   /* what the serial line gave, not yet a whole frame */
+	int pipe;                    /* the write end, non-blocking; -1 once closed */
+	bool eof;                    /* the lab's stdin ended: close the pipe once pend is out */
+	unsigned char in[4 + 65535]; /* what the serial line gave, not yet a whole frame */
 	size_t n_in;
 	char pend[STDIN_PEND];
 	size_t n_pend;
