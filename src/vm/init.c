@@ -134,6 +134,8 @@ static void __attribute__((noreturn)) power_off(void)
 static void __attribute__((noreturn)) fail(const char *stage, const char *what, int err)
 {
 	report("E %d %s: %s\n", err, stage, what);
+	if (getpid() != 1) /* the snippet's process (set_limit, put_file): see child_fail */
+		_exit(127);
 	power_off();
 }
 
@@ -468,26 +470,35 @@ static void set_limit(int res, unsigned long long v, const char *what)
 
 /* The snippet's (or exec's command's) descriptors: fds[0] its stdin (-1:
  * /dev/null), fds[1] its stdout, fds[2] its stderr. */
+/* A failure in the snippet's own process (our fork, maybe uid 65534
+ * already): reported, then that process ends; only PID 1 may power off,
+ * once it has reaped it (a reboot() here would fail and hang the run). */
+static void __attribute__((noreturn)) child_fail(const char *stage, const char *what, int err)
+{
+	report("E %d %s: %s\n", err, stage, what);
+	_exit(127);
+}
+
 static void __attribute__((noreturn)) snippet_main(const struct conf *c, const int fds[3])
 {
 	int in = fds[0] >= 0 ? fds[0] : open("/dev/null", O_RDONLY);
 	if (in < 0 || dup2(in, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
-		fail("set up stdio", "stdin and the output pipes", errno);
+		child_fail("set up stdio", "stdin and the output pipes", errno);
 	signal(SIGPIPE, SIG_DFL); /* ours is ignored: the command's is its own */
 	setsid();
 	if (c->leak[0]) {
 		int fd = open(c->leak, O_RDONLY);
 		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
-			fail("hand over the leaked credentials handle", c->leak, errno);
+			child_fail("hand over the leaked credentials handle", c->leak, errno);
 	}
 	put_file("/sys/fs/cgroup/snippet/cgroup.procs", "0");
 	if (c->cwd[0] && chdir(c->cwd) < 0)
-		fail("chdir", c->cwd, errno);
+		child_fail("chdir", c->cwd, errno);
 	/* The serial line carries the lab's evidence: the snippet runs as an
 	 * unprivileged uid, which can neither open it, nor lift the guest's
 	 * cgroup and rlimits, nor make a device node of its own. */
 	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
-		fail("drop to uid 65534", "the snippet", errno);
+		child_fail("drop to uid 65534", "the snippet", errno);
 	if (c->memory) {
 		set_limit(RLIMIT_AS, c->memory, "RLIMIT_AS");
 		set_limit(RLIMIT_NPROC, (unsigned long long)c->pids, "RLIMIT_NPROC");
@@ -502,7 +513,7 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, const i
 		execve(c->argv[0], c->argv, c->envp);
 	else
 		execvpe(c->argv[0], c->argv, c->envp);
-	fail("execve", c->argv[0], errno);
+	child_fail("execve", c->argv[0], errno);
 }
 
 /* exec's stdin, from the lab: "I" frames on the serial line (an empty one
