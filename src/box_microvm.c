@@ -10,9 +10,9 @@
  *                    supervisor): the guest kernel, our init (src/vm/init.c)
  *                    as its PID 1, the snippet as the init's child
  *
- * The initramfs is written at run time into the run folder (cpio newc, by
- * the code below): our static init, /lab/conf (what to mount, the probe,
- * the limits, argv), /lab/env (r->envp, LAB_ATTACKER rewritten to the
+ * The initramfs is written at run time into a memfd (cpio newc, by the
+ * code below): our static init, /lab/conf (what to mount, the probe, the
+ * limits), /lab/argv, /lab/env (r->envp, LAB_ATTACKER rewritten to the
  * user-mode NIC's gateway) and the guest kernel's own modules for
  * virtio-mmio, 9p and (with a NIC) virtio-net. The host's /usr, the run's
  * work folder and, with Clean-env off, the decoy home are 9p shares that
@@ -37,6 +37,16 @@
  * private pipe (r->sync, unused by this box otherwise) that observe()
  * reads.
  *
+ * exec: the command runs as the snippet does (uid 65534 in the guest), in
+ * the current folder shared read-only at its own path; its stdout and
+ * stderr come as frames the supervisor writes on its own stdout and stderr
+ * (the lab's, or its pty's slave), and the supervisor's stdin goes to the
+ * guest as frames on QEMU's stdin, the serial line's other way.
+ *
+ * No-network's allow-list: the supervisor's network namespace holds only
+ * the egress proxy's door (127.0.0.1:EGRESS_PORT, egress_child_door), and
+ * the guest's NIC routes only to its gateway, that 127.0.0.1.
+ *
  * KVM: a guest under -accel kvm may hang where the host is itself a VM. If
  * /dev/kvm is usable the supervisor tries it first and falls back to TCG
  * when the guest's init has not spoken within KVM_DEADLINE_MS; nothing of
@@ -57,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -241,49 +252,90 @@ static int cpio_file(FILE *f, const char *name, const char *src, unsigned mode, 
 	return r;
 }
 
-/* The guest's environment: the run's, with the attacker behind the NIC's
- * gateway (the host's 127.0.0.1 is the guest's 10.0.2.2). */
+/* The guest's environment: the run's, with the attacker and the egress
+ * proxy behind the NIC's gateway (QEMU's 127.0.0.1 is the guest's
+ * 10.0.2.2). */
 static void env_block(const struct run *r, struct strbuf *b)
 {
-	static const char from[] = "LAB_ATTACKER=http://127.0.0.1:";
+	static const char *const names[] = {"LAB_ATTACKER", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
+	static const char local[] = "http://127.0.0.1:";
 	for (char **e = r->envp; e && *e; e++) {
-		if (!strncmp(*e, from, sizeof from - 1))
-			sb_printf(b, "LAB_ATTACKER=http://" GATEWAY ":%s", *e + sizeof from - 1);
+		const char *eq = strchr(*e, '='), *rest = NULL;
+		for (size_t i = 0; eq && i < sizeof names / sizeof *names; i++)
+			if ((size_t)(eq - *e) == strlen(names[i]) && !strncmp(*e, names[i], strlen(names[i])) &&
+			    !strncmp(eq + 1, local, sizeof local - 1))
+				rest = eq + sizeof local;
+		if (rest)
+			sb_printf(b, "%.*s=http://" GATEWAY ":%s", (int)(eq - *e), *e, rest);
 		else
 			sb_puts(b, *e);
 		sb_add(b, "", 1);
 	}
 }
 
+/* The command line, NUL-ended entries (vm/init.c reads /lab/argv): the
+ * interpreter as the guest finds it, its real path in /usr (a link
+ * outside /usr or "/usr/../" would name nothing there); exec's command
+ * as the user typed it, looked up in the guest. */
+static void argv_block(const struct run *r, struct strbuf *b)
+{
+	char real[PATH_MAX];
+	char *const *argv = r->exec_mode ? r->user_argv : r->argv;
+	for (int i = 0; argv[i]; i++) {
+		sb_puts(b, i == 0 && !r->exec_mode && realpath(argv[0], real) ? real : argv[i]);
+		sb_add(b, "", 1);
+	}
+}
+
+/* No-network off, or its allow-list: the guest has a user-mode NIC. */
+static bool has_nic(const struct run *r)
+{
+	return !run_on(r, LAYER_NETWORK) || run_allowlist(r);
+}
+
+/* The 9p shares, in QEMU's order (box_microvm's share_fd): the host's /usr,
+ * then the run's work folder (exec: the current folder) and, for a run
+ * with Clean-env off, the decoy home at /root. */
+static int share_count(const struct run *r)
+{
+	return r->exec_mode ? 2 : run_on(r, LAYER_ENV) ? 2 : 3;
+}
+
 static void conf_block(const struct run *r, struct strbuf *b)
 {
-	sb_printf(b, "share usr /usr\nshare work /work\n");
-	if (!run_on(r, LAYER_ENV)) /* the naive integration's credentials */
+	sb_printf(b, "share usr /usr\nshare work %s\n", r->exec_mode ? r->cwd : "/work");
+	if (r->exec_mode)
+		sb_printf(b, "exec 1\n");
+	else if (!run_on(r, LAYER_ENV)) /* the naive integration's credentials */
 		sb_printf(b, "share home /root\nleak /root/.aws/credentials\n");
 	if (!run_on(r, LAYER_NETWORK))
 		sb_printf(b, "net 1\n");
-	else if (r->have_decoys)
+	else if (run_allowlist(r))
+		sb_printf(b, "net 2\n"); /* the NIC reaches the gateway alone: the proxy's door */
+	if (run_on(r, LAYER_NETWORK) && r->have_decoys)
 		sb_printf(b, "probe " GATEWAY " %d\n", r->d.port);
+	if (run_allowlist(r) && r->have_decoys) /* off the door: TEST-NET-1, nothing would answer */
+		sb_printf(b, "route 192.0.2.1 80\n");
 	if (run_on(r, LAYER_LIMITS)) {
 		const struct lab_limits *l = &r->cfg->limits;
 		sb_printf(b, "limit memory %llu\nlimit pids %ld\nlimit cpu_time %ld\nlimit file_size %llu\n",
 		          (unsigned long long)l->memory, l->pids, l->cpu_time, (unsigned long long)l->file_size);
 		sb_printf(b, "limit open_files %ld\n", l->open_files);
 	}
-	/* the interpreter as the guest finds it: its real path in /usr (a link
-	 * outside /usr or "/usr/../" would name nothing there) */
-	char real[PATH_MAX];
-	for (int i = 0; r->argv[i]; i++)
-		sb_printf(b, "arg %s\n", i == 0 && realpath(r->argv[0], real) ? real : r->argv[i]);
 	sb_printf(b, "cwd %s\n", r->workdir);
 }
 
-static int write_initramfs(const struct run *r, const char *path, const char *init, const char *release,
-                           struct lab_evidence *ev)
+/* The initramfs goes into a memfd (fd): no file of the run's on disk, and
+ * exec has no run folder. */
+static int write_initramfs(const struct run *r, int fd, const char *init, const char *release, struct lab_evidence *ev)
 {
-	FILE *f = fopen(path, "we");
+	static const char path[] = "the memfd";
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	FILE *f = dup_fd < 0 ? NULL : fdopen(dup_fd, "w");
 	if (!f) {
-		snprintf(ev->error, sizeof ev->error, "cannot write the guest's initramfs %.200s: %s", path,
+		if (dup_fd >= 0)
+			close(dup_fd);
+		snprintf(ev->error, sizeof ev->error, "cannot write the guest's initramfs into %s: %s", path,
 		         strerror(errno));
 		return -1;
 	}
@@ -304,7 +356,11 @@ static int write_initramfs(const struct run *r, const char *path, const char *in
 	if (!rc)
 		rc = cpio_entry(f, "lab/env", S_IFREG | 0644, b.s ? b.s : "", b.len, 0, 0);
 	sb_free(&b);
-	size_t nb = sizeof base_modules / sizeof *base_modules, nn = run_on(r, LAYER_NETWORK) ? 0 : 3;
+	argv_block(r, &b);
+	if (!rc)
+		rc = cpio_entry(f, "lab/argv", S_IFREG | 0644, b.s ? b.s : "", b.len, 0, 0);
+	sb_free(&b);
+	size_t nb = sizeof base_modules / sizeof *base_modules, nn = has_nic(r) ? 3 : 0;
 	for (size_t i = 0; i < nb + nn && !rc; i++) {
 		const char *mod = i < nb ? base_modules[i] : nic_modules[i - nb];
 		char src[PATH_MAX], name[128];
@@ -324,7 +380,7 @@ static int write_initramfs(const struct run *r, const char *path, const char *in
 	if (fclose(f) != 0 && !rc)
 		rc = -1;
 	if (rc == -1 && !ev->error[0])
-		snprintf(ev->error, sizeof ev->error, "cannot write the guest's initramfs %.200s: %s", path,
+		snprintf(ev->error, sizeof ev->error, "cannot write the guest's initramfs into %s: %s", path,
 		         strerror(errno));
 	return rc ? -1 : 0;
 }
@@ -344,7 +400,8 @@ static void on_stop(int sig)
 
 struct sup {
 	struct run *r;
-	char qemu[PATH_MAX], kernel[PATH_MAX], initrd[PATH_MAX + 32];
+	char qemu[PATH_MAX], kernel[PATH_MAX];
+	int initrd_memfd; /* the lab wrote the initramfs there */
 	const char *accel;
 	char why[120];
 	struct vm_args args;
@@ -357,19 +414,26 @@ struct sup {
 	bool debug;
 	long tsc_khz;
 	int share_fd[3], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
+	/* exec: the lab's stdin to the guest, as "I" frames on QEMU's stdin
+	 * (an empty frame is its end) */
+	int qin;      /* QEMU's stdin, non-blocking; -1 when none */
+	bool in_done; /* our stdin ended (its end frame is queued or sent) */
+	unsigned char in_buf[4 + 4096];
+	size_t in_len, in_off;
 };
 
 static pid_t spawn_qemu(struct sup *s)
 {
-	int out[2], err[2];
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+	int out[2], err[2], in[2] = {-1, -1};
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || (s->r->exec_mode && pipe2(in, O_CLOEXEC) < 0))
 		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() == 1)
 			_exit(127);
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		/* exec: the serial line's other way is the command's stdin */
+		int null = in[0] >= 0 ? in[0] : open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 			_exit(127);
 		struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -391,15 +455,55 @@ static pid_t spawn_qemu(struct sup *s)
 	}
 	close(out[1]);
 	close(err[1]);
+	if (in[0] >= 0)
+		close(in[0]);
 	if (pid < 0) {
 		close(out[0]);
 		close(err[0]);
+		if (in[1] >= 0)
+			close(in[1]);
 		return -1;
 	}
 	s->serial = out[0];
 	s->err = err[0];
 	s->have = 0;
+	if (s->qin >= 0) /* a KVM attempt's: that guest is gone, and so is what it had not read */
+		close(s->qin);
+	s->qin = in[1];
+	if (s->qin >= 0)
+		fcntl(s->qin, F_SETFL, O_NONBLOCK);
+	s->in_len = s->in_off = 0;
+	s->in_done = false;
 	return pid;
+}
+
+/* exec: one chunk of our stdin as an "I" frame, once the last one is out;
+ * at its end (or an error: a terminal hung up) the empty frame. */
+static void stdin_read(struct sup *s)
+{
+	ssize_t n = read(0, s->in_buf + 4, sizeof s->in_buf - 4);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0)
+		n = 0;
+	s->in_buf[0] = 0xFE;
+	s->in_buf[1] = 'I';
+	s->in_buf[2] = (unsigned char)((size_t)n >> 8);
+	s->in_buf[3] = (unsigned char)n;
+	s->in_len = 4 + (size_t)n;
+	s->in_off = 0;
+	s->in_done = n == 0;
+}
+
+static void stdin_write(struct sup *s)
+{
+	ssize_t w = write(s->qin, s->in_buf + s->in_off, s->in_len - s->in_off);
+	if (w > 0 && (s->in_off += (size_t)w) == s->in_len)
+		s->in_len = s->in_off = 0;
+	else if (w < 0 && errno != EAGAIN && errno != EINTR) { /* QEMU is gone */
+		close(s->qin);
+		s->qin = -1;
+	}
 }
 
 static void put_line(int fd, const char *text, size_t n)
@@ -411,9 +515,12 @@ static void put_line(int fd, const char *text, size_t n)
 static void on_frame(struct sup *s, char type, const char *data, size_t n)
 {
 	struct run *r = s->r;
-	if (type == 'O') {
-		if (r->out[1] >= 0)
-			(void)write_all(r->out[1], data, n);
+	if (type == 'O' || (type == 'e' && r->exec_mode)) {
+		/* a run's output goes to the lab's pipe; exec's command writes
+		 * on our stdout and stderr, the lab's own (or its pty) */
+		int fd = !r->exec_mode ? r->out[1] : type == 'O' ? 1 : 2;
+		if (fd >= 0)
+			(void)write_all(fd, data, n);
 		return;
 	}
 	if (type != 'R' || n < 2)
@@ -442,7 +549,7 @@ static void on_frame(struct sup *s, char type, const char *data, size_t n)
 		s->said_status = true;
 	if (data[0] == 'E')
 		s->said_error = true;
-	if (data[0] == 'S' || data[0] == 'E' || data[0] == 'P')
+	if (data[0] == 'S' || data[0] == 'E' || data[0] == 'P' || data[0] == 'R')
 		put_line(r->rep[1], data, n);
 }
 
@@ -475,7 +582,13 @@ static void parse_frames(struct sup *s)
 static int watch_qemu(struct sup *s, pid_t pid, long deadline)
 {
 	while (s->serial >= 0 || s->err >= 0) {
-		struct pollfd pf[2] = {{s->serial, POLLIN, 0}, {s->err, POLLIN, 0}};
+		/* exec's stdin: read once the guest has spoken (a KVM attempt
+		 * that never boots must not eat it), one chunk at a time */
+		bool want_in = s->qin >= 0 && s->said_kernel && !s->in_len && !s->in_done;
+		struct pollfd pf[4] = {{s->serial, POLLIN, 0},
+		                       {s->err, POLLIN, 0},
+		                       {want_in ? 0 : -1, POLLIN, 0},
+		                       {s->qin >= 0 && s->in_len ? s->qin : -1, POLLOUT, 0}};
 		long wait = deadline > 0 && !s->said_kernel ? deadline - monotonic_ms() : -1;
 		if (wait == 0 || (deadline > 0 && !s->said_kernel && wait < 0)) {
 			kill(pid, SIGKILL);
@@ -485,8 +598,12 @@ static int watch_qemu(struct sup *s, pid_t pid, long deadline)
 			s->serial = s->err = -1;
 			return -2;
 		}
-		if (poll(pf, 2, (int)wait) < 0)
+		if (poll(pf, 4, (int)wait) < 0)
 			continue;
+		if (pf[2].revents)
+			stdin_read(s);
+		if (pf[3].revents)
+			stdin_write(s);
 		if (pf[0].revents) {
 			ssize_t n = read(s->serial, s->buf + s->have, sizeof s->buf - s->have);
 			if (n > 0) {
@@ -573,13 +690,16 @@ static void build_args(struct sup *s)
 	arg_add(a, "%s panic=-1 random.trust_cpu=on%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
 	        tsc);
 	const char *tags[3] = {"usr", "work", "home"};
-	for (int i = 0; i < (run_on(r, LAYER_ENV) ? 2 : 3); i++) {
+	for (int i = 0; i < share_count(r); i++) {
 		arg_add(a, "-fsdev");
 		arg_add(a, "local,id=f%d,path=/proc/self/fd/%d,security_model=none,readonly=on", i, s->share_fd[i]);
 		arg_add(a, "-device");
 		arg_add(a, "virtio-9p-device,fsdev=f%d,mount_tag=%s", i, tags[i]);
 	}
-	if (!run_on(r, LAYER_NETWORK)) {
+	/* No-network off, or its allow-list: a user-mode NIC. QEMU runs in a
+	 * network namespace of the run's own then (supervise), where the
+	 * small internet, or the egress proxy alone, listens on 127.0.0.1 */
+	if (has_nic(r)) {
 		arg_add(a, "-netdev");
 		arg_add(a, "user,id=n0,ipv6=off");
 		arg_add(a, "-device");
@@ -591,21 +711,24 @@ static void build_args(struct sup *s)
  * close-on-exec: QEMU opens them again as /proc/self/fd/N). */
 static void open_shares(struct run *r, struct sup *s)
 {
-	const char *paths[3] = {"/usr", r->d.work, r->d.home};
-	for (int i = 0; i < 3; i++)
+	const char *paths[3] = {"/usr", r->exec_mode ? r->cwd : r->d.work, r->d.home};
+	for (int i = 0; i < share_count(r); i++)
 		if ((s->share_fd[i] = open(paths[i], O_PATH | O_DIRECTORY)) < 0) {
 			dprintf(r->rep[1], "E %d open a 9p share: %s\n", errno, paths[i]);
 			_exit(125);
 		}
-	if ((s->initrd_fd = open(s->initrd, O_RDONLY)) < 0) {
-		dprintf(r->rep[1], "E %d open the initramfs: %s\n", errno, s->initrd);
+	if ((s->initrd_fd = dup(s->initrd_memfd)) < 0) { /* without close-on-exec */
+		dprintf(r->rep[1], "E %d keep the initramfs for QEMU: memfd\n", errno);
 		_exit(125);
 	}
 }
 
 /* No-network off: a network namespace of the run's own for QEMU, with the
- * small internet on its lo. Rootless, a user namespace owns it: our own
- * uid and gid mapped to themselves, so QEMU's files are the same. */
+ * small internet on its lo; with No-network's allow-list, the egress
+ * proxy's door alone on it (127.0.0.1:EGRESS_PORT, the guest's
+ * 10.0.2.2:EGRESS_PORT), nothing else anywhere. Rootless, a user namespace
+ * owns it: our own uid and gid mapped to themselves, so QEMU's files are
+ * the same. */
 static void own_network(struct run *r)
 {
 	uid_t uid = geteuid();
@@ -625,9 +748,10 @@ static void own_network(struct run *r)
 			e = errno;
 	}
 	if (!e)
-		e = egress_child_door(&r->eg, false, &what);
+		e = egress_child_door(&r->eg, run_allowlist(r), &what);
 	if (e) {
-		dprintf(r->rep[1], "E %d open the small internet: %s\n", e, what);
+		dprintf(r->rep[1], "E %d %s: %s\n", e,
+		        run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what);
 		_exit(125);
 	}
 }
@@ -638,8 +762,22 @@ static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
 	if (getppid() == 1)
 		_exit(125);
 	open_shares(r, s);
-	if (r->eg.inside)
+	if (r->eg.inside || run_allowlist(r))
 		own_network(r);
+	if (r->exec_mode) {
+		/* exec: our stdio is the command's (the terminal among it as
+		 * the lab's pty, our session's own), so Ctrl-C there ends the
+		 * guest as it would end a command (SIGINT: exit 130) */
+		int e = term_child_stdio(&r->term);
+		if (!e)
+			e = term_child_ctty(&r->term);
+		if (e < 0) {
+			dprintf(r->rep[1], "E %d give the command the lab's pty: its stdin, stdout and stderr\n", -e);
+			_exit(125);
+		}
+		if (r->term.master >= 0)
+			close(r->term.master);
+	}
 	struct sigaction sa = {.sa_handler = on_stop};
 	sigaction(SIGTERM, &sa, NULL);
 	sigset_t none;
@@ -743,7 +881,7 @@ static int find_parts(const struct lab_config *cfg, const char *python, struct v
 		         p->init);
 		return -1;
 	}
-	if (!under_usr(python)) {
+	if (python && !under_usr(python)) {
 		snprintf(why, cap, "the microVM sees only the host's /usr: [paths] python (%.200s) is not under /usr",
 		         python);
 		return -1;
@@ -760,43 +898,71 @@ bool microvm_ready(const struct lab_config *cfg, char *why, size_t cap)
 
 static int microvm_start(struct run *r, struct lab_evidence *ev)
 {
-	char initrd[PATH_MAX + 32];
-	if (r->exec_mode || !r->have_decoys) {
+	if (r->exec_mode && r->rw) {
 		snprintf(ev->error, sizeof ev->error,
-		         "exec on the microvm rung is not built yet: use `run`, or exec with --rung container");
+		         "exec --rw is not built on the microvm rung: the guest sees the current folder read-only "
+		         "(drop --rw, or use --rung container)");
+		ev->exit_code = 2;
+		return -1;
+	}
+	if (r->exec_mode && strchr(r->cwd, '\n')) {
+		snprintf(ev->error, sizeof ev->error,
+		         "the current folder's name holds a newline, which the guest's /lab/conf cannot carry: cd "
+		         "elsewhere");
+		ev->exit_code = 2;
+		return -1;
+	}
+	if (!r->exec_mode && !r->have_decoys) {
+		snprintf(ev->error, sizeof ev->error, "the microvm rung runs a snippet of the lab's or exec's command");
 		return -1;
 	}
 	static struct vm_parts vp; /* large, like the supervisor's state below */
-	if (find_parts(r->cfg, r->argv[0], &vp, ev->error, sizeof ev->error) < 0)
+	if (find_parts(r->cfg, r->exec_mode ? NULL : r->argv[0], &vp, ev->error, sizeof ev->error) < 0)
 		return -1;
-	pathf(initrd, sizeof initrd, "%s/initramfs.cpio", r->d.dir);
-	if (write_initramfs(r, initrd, vp.init, vp.release, ev) < 0)
+	int memfd = memfd_create("containment-lab-initramfs", MFD_CLOEXEC);
+	if (memfd < 0) {
+		snprintf(ev->error, sizeof ev->error, "memfd_create for the guest's initramfs: %s", strerror(errno));
 		return -1;
-	if (pipe2(r->rep, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 || pipe2(r->sync, O_CLOEXEC) < 0) {
+	}
+	if (write_initramfs(r, memfd, vp.init, vp.release, ev) < 0) {
+		close(memfd);
+		return -1;
+	}
+	/* exec's command writes on the lab's stdout and stderr itself (the
+	 * supervisor's): no output pipe to the lab */
+	if (pipe2(r->rep, O_CLOEXEC) < 0 || (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0) ||
+	    pipe2(r->sync, O_CLOEXEC) < 0) {
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
+		close(memfd);
 		return -1;
 	}
 	static struct sup s; /* large; the supervisor's own copy after fork */
 	memset(&s, 0, sizeof s);
 	s.r = r;
 	s.accel = kvm_usable() ? "kvm" : "tcg";
-	s.serial = s.err = -1;
+	s.serial = s.err = s.qin = -1;
+	s.initrd_memfd = memfd;
 	str_copy(s.qemu, sizeof s.qemu, vp.qemu);
 	str_copy(s.kernel, sizeof s.kernel, vp.kernel);
-	str_copy(s.initrd, sizeof s.initrd, initrd);
 	s.debug = getenv("LAB_VM_DEBUG") != NULL;
 	s.tsc_khz = host_tsc_khz();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(ev->error, sizeof ev->error, "fork: %s", strerror(errno));
+		close(memfd);
 		return -1;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
+		/* a group of its own, QEMU in it (exec: a session, whose
+		 * terminal the lab's pty becomes) */
+		if (r->exec_mode ? setsid() < 0 : setpgid(0, 0) < 0)
+			_exit(125);
 		supervise(r, &s);
 	}
-	setpgid(pid, pid); /* whichever of us is first */
+	if (!r->exec_mode)
+		setpgid(pid, pid); /* whichever of us is first */
+	close(s.initrd_memfd);     /* the supervisor's now */
 	egress_after_clone(&r->eg);
 	r->child_pid = pid;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -867,7 +1033,13 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	             why ? line + pos : "");
 	if (r->root_lab)
 		run_mech_add(ev, "QEMU as uid %ld (%s), no capabilities, no_new_privs", r->map_uid, r->map_why);
-	if (run_on(r, LAYER_NETWORK))
+	if (run_allowlist(r))
+		run_mech_add(ev,
+		             "allow-list: a user-mode NIC whose one route is its gateway " GATEWAY
+		             ", QEMU's 127.0.0.1 in the run's own netns, where only the lab's egress proxy listens "
+		             "(" GATEWAY ":%d)",
+		             EGRESS_PORT);
+	else if (run_on(r, LAYER_NETWORK))
 		run_mech_add(ev, "microVM without a NIC");
 	else
 		run_mech_add(ev,

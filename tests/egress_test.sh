@@ -305,7 +305,7 @@ expect_contains "the listed attacker: the proxy let it out, and says so" "$out" 
 out=$(cd "$T/lab" && "$BIN" --config layers.ini --rung gvisor --network-mode allowlist run exfiltration --on all); rc=$?
 expect_eq "allowlist on the gvisor rung: ERROR (exit 4)" "$rc" 4
 expect_contains "allowlist on the gvisor rung: says the rung and what to do" "$out" \
-	"No-network's allowlist mode is built on the container rung only: the gvisor rung"
+	"No-network's allowlist mode is built on the container and microvm rungs only: the gvisor rung"
 
 # ---- the docker and bwrap twins say there is no one-flag equivalent ----
 d=$("$BIN" --config layers.ini --network-mode allowlist twin --on all)

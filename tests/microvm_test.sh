@@ -35,7 +35,10 @@ fi
 # the CPU charges the time it waited to the task that ran when it was cut
 # off (the guest's clock ran on), so the legit task crossed 2 s of "CPU"
 # in CI (FAILED after 28 s at load 10). This test is about the rung.
-sed -e 's/^timeout = .*/timeout = 40s/' -e 's/^cpu_time = .*/cpu_time = 30s/' layers.ini >"$T/layers.ini"
+# At load 30 a TCG guest took ~2 min to boot here: the run's clocks are
+# made loose enough that load changes the time, not the result.
+sed -e '/^\[limits\]/,/^\[/{s/^timeout = .*/timeout = 240s/;s/^cpu_time = .*/cpu_time = 120s/}' \
+	-e '/^\[safety\]/,/^\[/s/^timeout = .*/timeout = 400s/' layers.ini >"$T/layers.ini"
 lab() { LAB_VM_INIT=$PWD/build/vm-init "$BIN" --config "$T/layers.ini" "$@"; }
 field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
@@ -75,6 +78,54 @@ expect_contains "the attacker on the host received the canary row" "$j" '"attack
 # Clean-env off shares the decoy home read-only at /root
 j=$(lab run secret-theft --off env --rung microvm --json)
 expect_eq "secret-theft, Clean-env off: ESCAPED (the decoy home at /root)" "$(field 'd["verdict"]' <<<"$j")" \
+	"ESCAPED"
+
+# exec on the guest kernel (issue 21): its release, stdout and stderr apart,
+# the exit status, uid 65534, stdin passed through, the cwd read-only
+out=$(printf 'from-stdin\n' | lab exec --rung microvm --on all -- \
+	sh -c 'uname -r; id -u; cat; echo to-stderr >&2; touch x 2>/dev/null || echo ro; exit 7' 2>"$T/exec.err")
+rc=$?
+expect_eq "exec --rung microvm: the command's exit status is the lab's" "$rc" 7
+guest_rel=$(head -1 <<<"$out")
+if [[ -n $guest_rel && $guest_rel != "$(uname -r)" ]]; then
+	ok "exec --rung microvm: uname -r is the guest's ($guest_rel, the host runs $(uname -r))"
+else
+	not_ok "exec --rung microvm: uname -r is the guest's" "got '$guest_rel'"
+fi
+expect_eq "exec --rung microvm: the command is uid 65534 in the guest" "$(sed -n 2p <<<"$out")" 65534
+expect_eq "exec --rung microvm: stdin passed through" "$(sed -n 3p <<<"$out")" from-stdin
+expect_eq "exec --rung microvm: the current folder is read-only" "$(sed -n 4p <<<"$out")" ro
+expect_contains "exec --rung microvm: stderr on the lab's stderr" "$(cat "$T/exec.err")" to-stderr
+if [[ $out == *to-stderr* ]]; then
+	not_ok "exec --rung microvm: stderr apart from stdout" "$out"
+else
+	ok "exec --rung microvm: stderr apart from stdout"
+fi
+lab exec --rung microvm --on all -- sh -c 'kill -TERM $$' 2>/dev/null
+expect_eq "exec --rung microvm: death by SIGTERM is 128+15" "$?" 143
+lab exec --rung microvm --on all -- no-such-command-cl 2>"$T/exec.err"
+expect_eq "exec --rung microvm: a missing command is 127" "$?" 127
+# the layer set: No-network on, no NIC; off, a NIC (nothing is sent)
+nics=$(lab exec --rung microvm --on isolation,network -- ls /sys/class/net 2>/dev/null | tr '\n' ' ')
+expect_eq "exec --rung microvm, No-network on: no NIC, only lo" "$nics" "lo "
+nics=$(lab exec --rung microvm --on isolation -- ls /sys/class/net 2>/dev/null | tr '\n' ' ')
+expect_eq "exec --rung microvm, No-network off: a NIC" "$nics" "eth0 lo "
+# Isolation off: every rung is the container, the host's kernel
+expect_eq "exec --rung microvm --on none: the host's kernel" \
+	"$(lab exec --rung microvm --on none -- uname -r 2>/dev/null)" "$(uname -r)"
+
+# No-network's allow-list on the microvm rung: the egress proxy is the one
+# door, judged as on the container rung
+al() { lab run --rung microvm --network-mode allowlist "$@" --json; }
+j=$(al exfiltration)
+expect_eq "allowlist, exfiltration: CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
+expect_eq "allowlist, exfiltration: by No-network" "$(field 'd["caught_by"]' <<<"$j")" "network"
+expect_contains "allowlist, exfiltration: the guest's probe off the door -> ENETUNREACH" "$j" \
+	'"net_route_errno":101'
+j=$(al legit-api)
+expect_eq "allowlist, legit-api: RAN OK (through the proxy)" "$(field 'd["verdict"]' <<<"$j")" "RAN OK"
+j=$(al exfil-allowed)
+expect_eq "allowlist, exfil-allowed: ESCAPED (through an allowed host)" "$(field 'd["verdict"]' <<<"$j")" \
 	"ESCAPED"
 
 sleep 0.3

@@ -41,13 +41,16 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 	if (!run_allowlist(r) && !r->eg.inside)
 		return 0;
 	/* the door is a socket the lab takes from the box's network namespace:
-	 * runsc's netstack and QEMU's guest have none the lab could take */
-	if (run_allowlist(r) && run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
-		snprintf(
-		    ev->error, sizeof ev->error,
-		    "No-network's allowlist mode is built on the container rung only: the %s rung gives the lab no "
-		    "socket inside its network to run the proxy on. Use --network-mode none, or --rung container",
-		    lab_rung_key((enum lab_rung)r->cfg->rung));
+	 * runsc's netstack has none the lab could take. The microVM's QEMU
+	 * runs in a network namespace of the run's own, where the door is
+	 * (box_microvm.c) */
+	if (run_allowlist(r) && run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER &&
+	    r->cfg->rung != RUNG_MICROVM) {
+		snprintf(ev->error, sizeof ev->error,
+		         "No-network's allowlist mode is built on the container and microvm rungs only: the %s rung "
+		         "gives the lab no "
+		         "socket inside its network to run the proxy on. Use --network-mode none, or --rung container",
+		         lab_rung_key((enum lab_rung)r->cfg->rung));
 		return -1;
 	}
 	int e = egress_open_door(&r->eg);
@@ -128,12 +131,13 @@ static void network_child(struct run *r, enum run_phase ph)
 static void network_describe(const struct run *r, struct lab_evidence *ev)
 {
 	/* an upper rung's box names its own network mechanism */
-	if (run_allowlist(r))
+	bool upper = run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER;
+	if (run_allowlist(r) && !upper)
 		run_mech_add(ev,
 		             "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
 		             "AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)",
 		             EGRESS_PORT);
-	else if (run_on(r, LAYER_NETWORK) && !(run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER))
+	else if (run_on(r, LAYER_NETWORK) && !upper)
 		run_mech_add(
 		    ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)");
 	else if (r->eg.inside)

@@ -18,14 +18,19 @@
  *   report its raw wait status; power off.
  *
  * Frames on the serial line: 0xFE, a type byte, a 16-bit big-endian length,
- * the bytes. 'O' the snippet's output, 'R' a report line ("K release
- * boot_id", "P errno", "C figures" (report_cgroup), "S status", "E errno
- * stage: what"). The kernel is
- * not given the serial line as its console, so nothing else is on it.
+ * the bytes. 'O' the snippet's output (exec: its stdout), 'e' exec's
+ * stderr, 'R' a report line ("K release boot_id", "P errno", "R errno",
+ * "C figures" (report_cgroup), "S status", "E errno stage: what"). The
+ * kernel is not given the serial line as its console, so nothing else is
+ * on it. The other way (exec only) the lab sends 'I' frames, the command's
+ * stdin (an empty one ends it): only we, PID 1, read the line.
  *
- * /lab/conf, one setting a line: "share TAG PATH", "net 1", "probe IP PORT",
- * "limit memory|pids|cpu_time|file_size|open_files N", "arg X" (argv, in
- * order), "cwd PATH", "leak FILE" (opened as the snippet's fd 3). /lab/env: the environment, one NUL-ended entry each.
+ * /lab/conf, one setting a line: "share TAG PATH", "net 1" (a NIC, default
+ * route) or "net 2" (the allow-list's: one route, to the gateway), "probe
+ * IP PORT", "route IP PORT" (the probe off the door), "exec 1", "limit
+ * memory|pids|cpu_time|file_size|open_files N", "cwd PATH", "leak FILE"
+ * (opened as the snippet's fd 3). /lab/argv and /lab/env: the command line
+ * and the environment, one NUL-ended entry each.
  * Every failure is reported with its stage and path, then the guest powers
  * off. */
 #define _GNU_SOURCE
@@ -56,24 +61,27 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define MAX_ARGS   16
+#define MAX_ARGS   1024
 #define MAX_SHARES 4
-#define MAX_ENV    256
+#define MAX_ENV    1024
+#define PATH_CAP   4096
+#define STDIN_PEND 65536 /* exec: the command's stdin held back while its pipe is full */
 
 static int con = -1;
 
 struct conf {
-	char share_tag[MAX_SHARES][32], share_path[MAX_SHARES][128];
+	char share_tag[MAX_SHARES][32], share_path[MAX_SHARES][PATH_CAP];
 	int n_share;
-	int net;
-	char probe_ip[32];
-	int probe_port;
+	int net; /* 0 no NIC, 1 a NIC with a default route, 2 a NIC that reaches only the gateway */
+	char probe_ip[32], route_ip[32];
+	int probe_port, route_port;
+	bool exec; /* `exec`: stdout and stderr apart, stdin from the serial line */
 	unsigned long long memory, file_size;
 	long pids, cpu_time, open_files;
 	char *argv[MAX_ARGS + 1];
 	int argc;
-	char cwd[128];
-	char leak[128]; /* Clean-env off: this file is the snippet's fd 3 */
+	char cwd[PATH_CAP];
+	char leak[PATH_CAP]; /* Clean-env off: this file is the snippet's fd 3 */
 	char *envp[MAX_ENV + 1];
 };
 
@@ -126,6 +134,8 @@ static void __attribute__((noreturn)) power_off(void)
 static void __attribute__((noreturn)) fail(const char *stage, const char *what, int err)
 {
 	report("E %d %s: %s\n", err, stage, what);
+	if (getpid() != 1) /* the snippet's process (set_limit, put_file): see child_fail */
+		_exit(127);
 	power_off();
 }
 
@@ -208,8 +218,13 @@ static void read_conf(struct conf *c)
 			c->n_share++;
 		} else if (!strcmp(line, "net")) {
 			c->net = atoi(val);
+		} else if (!strcmp(line, "exec")) {
+			c->exec = atoi(val) != 0;
 		} else if (!strcmp(line, "probe")) {
 			if (sscanf(val, "%31s %d", c->probe_ip, &c->probe_port) != 2)
+				fail("read /lab/conf", val, EINVAL);
+		} else if (!strcmp(line, "route")) {
+			if (sscanf(val, "%31s %d", c->route_ip, &c->route_port) != 2)
 				fail("read /lab/conf", val, EINVAL);
 		} else if (!strcmp(line, "limit")) {
 			char name[32];
@@ -226,16 +241,19 @@ static void read_conf(struct conf *c)
 				c->cpu_time = (long)v;
 			else if (!strcmp(name, "open_files"))
 				c->open_files = (long)v;
-		} else if (!strcmp(line, "arg") && c->argc < MAX_ARGS) {
-			c->argv[c->argc++] = val;
 		} else if (!strcmp(line, "leak")) {
 			snprintf(c->leak, sizeof c->leak, "%s", val);
 		} else if (!strcmp(line, "cwd")) {
 			snprintf(c->cwd, sizeof c->cwd, "%s", val);
 		}
 	}
+	/* argv and the environment: NUL-ended entries, so an argument may
+	 * hold any byte but NUL (a newline too) */
+	char *args = slurp("/lab/argv", &n);
+	for (size_t i = 0; i < n && c->argc < MAX_ARGS; i += strlen(args + i) + 1)
+		c->argv[c->argc++] = args + i;
 	if (!c->argc)
-		fail("read /lab/conf", "no command", EINVAL);
+		fail("read /lab/argv", "no command", EINVAL);
 	char *env = slurp("/lab/env", &n);
 	int k = 0;
 	for (size_t i = 0; i < n && k < MAX_ENV; i += strlen(env + i) + 1)
@@ -267,8 +285,23 @@ static void load_modules(void)
 	}
 }
 
+/* Every folder on the way to path (exec's current folder may be deep). */
+static void make_parents(const char *path)
+{
+	char p[PATH_CAP];
+	snprintf(p, sizeof p, "%s", path);
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			fail("mkdir", p, errno);
+		*s = '/';
+	}
+}
+
 static void mount_shares(const struct conf *c)
 {
+	for (int i = 0; i < c->n_share; i++)
+		make_parents(c->share_path[i]);
 	for (int i = 0; i < c->n_share; i++)
 		must_mount(c->share_tag[i], c->share_path[i], "9p", MS_RDONLY | MS_NODEV | MS_NOSUID,
 		           "trans=virtio,version=9p2000.L,msize=262144,cache=loose");
@@ -310,7 +343,25 @@ static void setup_network(const struct conf *c)
 	if (s < 0)
 		fail("socket", "AF_INET", errno);
 	if_up(s, "lo");
-	if (c->net) {
+	if (c->net == 2) {
+		/* the allow-list's NIC: an address of its own (/32) and one
+		 * route, to the gateway (QEMU's 127.0.0.1, in the run's own
+		 * network namespace, where only the lab's egress proxy listens):
+		 * any other address is unreachable from the guest itself */
+		set_addr(s, SIOCSIFADDR, "eth0", "10.0.2.15", "SIOCSIFADDR eth0");
+		set_addr(s, SIOCSIFNETMASK, "eth0", "255.255.255.255", "SIOCSIFNETMASK eth0");
+		if_up(s, "eth0");
+		struct rtentry rt = {0};
+		struct sockaddr_in *dst = (struct sockaddr_in *)&rt.rt_dst;
+		struct sockaddr_in *mask = (struct sockaddr_in *)&rt.rt_genmask;
+		dst->sin_family = mask->sin_family = AF_INET;
+		inet_pton(AF_INET, "10.0.2.2", &dst->sin_addr);
+		inet_pton(AF_INET, "255.255.255.255", &mask->sin_addr);
+		rt.rt_flags = RTF_UP | RTF_HOST;
+		rt.rt_dev = (char *)"eth0";
+		if (ioctl(s, SIOCADDRT, &rt) < 0)
+			fail("SIOCADDRT", "10.0.2.2 dev eth0", errno);
+	} else if (c->net) {
 		set_addr(s, SIOCSIFADDR, "eth0", "10.0.2.15", "SIOCSIFADDR eth0");
 		set_addr(s, SIOCSIFNETMASK, "eth0", "255.255.255.0", "SIOCSIFNETMASK eth0");
 		if_up(s, "eth0");
@@ -327,20 +378,26 @@ static void setup_network(const struct conf *c)
 	close(s);
 }
 
+static int try_connect(const char *ip, int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+	if (fd < 0)
+		return errno;
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	inet_pton(AF_INET, ip, &a.sin_addr);
+	e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
+	close(fd);
+	return e;
+}
+
+/* No-network's probes: the attacker's address ("P"), and behind the
+ * allow-list an address off the door's ("R"): their errnos are evidence. */
 static void probe(const struct conf *c)
 {
-	if (!c->probe_port)
-		return;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
-	if (fd < 0) {
-		e = errno;
-	} else {
-		struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->probe_port)};
-		inet_pton(AF_INET, c->probe_ip, &a.sin_addr);
-		e = connect(fd, (struct sockaddr *)&a, sizeof a) < 0 ? errno : 0;
-		close(fd);
-	}
-	report("P %d\n", e);
+	if (c->probe_port)
+		report("P %d\n", try_connect(c->probe_ip, c->probe_port));
+	if (c->route_port)
+		report("R %d\n", try_connect(c->route_ip, c->route_port));
 }
 
 static void put_file(const char *path, const char *text)
@@ -411,25 +468,37 @@ static void set_limit(int res, unsigned long long v, const char *what)
 		fail("setrlimit", what, errno);
 }
 
-static void __attribute__((noreturn)) snippet_main(const struct conf *c, int out)
+/* The snippet's (or exec's command's) descriptors: fds[0] its stdin (-1:
+ * /dev/null), fds[1] its stdout, fds[2] its stderr. */
+/* A failure in the snippet's own process (our fork, maybe uid 65534
+ * already): reported, then that process ends; only PID 1 may power off,
+ * once it has reaped it (a reboot() here would fail and hang the run). */
+static void __attribute__((noreturn)) child_fail(const char *stage, const char *what, int err)
 {
-	int null = open("/dev/null", O_RDONLY);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-		fail("set up stdio", "/dev/null and the output pipe", errno);
+	report("E %d %s: %s\n", err, stage, what);
+	_exit(127);
+}
+
+static void __attribute__((noreturn)) snippet_main(const struct conf *c, const int fds[3])
+{
+	int in = fds[0] >= 0 ? fds[0] : open("/dev/null", O_RDONLY);
+	if (in < 0 || dup2(in, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
+		child_fail("set up stdio", "stdin and the output pipes", errno);
+	signal(SIGPIPE, SIG_DFL); /* ours is ignored: the command's is its own */
 	setsid();
 	if (c->leak[0]) {
 		int fd = open(c->leak, O_RDONLY);
 		if (fd >= 0 && fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
-			fail("hand over the leaked credentials handle", c->leak, errno);
+			child_fail("hand over the leaked credentials handle", c->leak, errno);
 	}
 	put_file("/sys/fs/cgroup/snippet/cgroup.procs", "0");
 	if (c->cwd[0] && chdir(c->cwd) < 0)
-		fail("chdir", c->cwd, errno);
+		child_fail("chdir", c->cwd, errno);
 	/* The serial line carries the lab's evidence: the snippet runs as an
 	 * unprivileged uid, which can neither open it, nor lift the guest's
 	 * cgroup and rlimits, nor make a device node of its own. */
 	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
-		fail("drop to uid 65534", "the snippet", errno);
+		child_fail("drop to uid 65534", "the snippet", errno);
 	if (c->memory) {
 		set_limit(RLIMIT_AS, c->memory, "RLIMIT_AS");
 		set_limit(RLIMIT_NPROC, (unsigned long long)c->pids, "RLIMIT_NPROC");
@@ -438,39 +507,125 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, int out
 		set_limit(RLIMIT_NOFILE, (unsigned long long)c->open_files, "RLIMIT_NOFILE");
 		set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
 	}
-	execve(c->argv[0], c->argv, c->envp);
-	fail("execve", c->argv[0], errno);
+	/* a bare name is looked up in the command's own PATH, as the
+	 * container rung's execvpe does */
+	if (strchr(c->argv[0], '/'))
+		execve(c->argv[0], c->argv, c->envp);
+	else
+		execvpe(c->argv[0], c->argv, c->envp);
+	child_fail("execve", c->argv[0], errno);
 }
 
-/* Relays the snippet's output until the pipe closes and the snippet is
- * reaped; then ends what it left behind. */
+/* exec's stdin, from the lab: "I" frames on the serial line (an empty one
+ * is its end), held in pend until the command's stdin pipe takes them. */
+struct stdin_relay {
+	int pipe;                    /* the write end, non-blocking; -1 once closed */
+	bool eof;                    /* the lab's stdin ended: close the pipe once pend is out */
+	unsigned char in[4 + 65535]; /* what the serial line gave, not yet a whole frame */
+	size_t n_in;
+	char pend[STDIN_PEND];
+	size_t n_pend;
+};
+
+static void stdin_frames(struct stdin_relay *sr)
+{
+	size_t i = 0;
+	while (i < sr->n_in) {
+		if (sr->in[i] != 0xFE) {
+			i++;
+			continue;
+		}
+		if (sr->n_in - i < 4)
+			break;
+		size_t len = ((size_t)sr->in[i + 2] << 8) | sr->in[i + 3];
+		if (sr->n_in - i < 4 + len || sr->n_pend + len > sizeof sr->pend)
+			break;
+		if (sr->in[i + 1] == 'I' && len == 0)
+			sr->eof = true;
+		else if (sr->in[i + 1] == 'I')
+			memcpy(sr->pend + sr->n_pend, sr->in + i + 4, len), sr->n_pend += len;
+		i += 4 + len;
+	}
+	memmove(sr->in, sr->in + i, sr->n_in - i);
+	sr->n_in -= i;
+}
+
+static void stdin_flush(struct stdin_relay *sr)
+{
+	if (sr->pipe >= 0 && sr->n_pend) {
+		ssize_t w = write(sr->pipe, sr->pend, sr->n_pend);
+		if (w > 0) {
+			memmove(sr->pend, sr->pend + w, sr->n_pend - (size_t)w);
+			sr->n_pend -= (size_t)w;
+		} else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+			sr->n_pend = 0; /* the command closed its stdin: the rest has nowhere to go */
+			close(sr->pipe);
+			sr->pipe = -1;
+		}
+	}
+	if (sr->pipe >= 0 && sr->eof && !sr->n_pend) {
+		close(sr->pipe);
+		sr->pipe = -1;
+	}
+}
+
+/* Relays the snippet's output until its pipes close and it is reaped
+ * (and, for exec, the lab's stdin to it); then ends what it left behind. */
 static void run_snippet(const struct conf *c)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		fail("pipe", "the output pipe", errno);
+	int out[2], err[2] = {-1, -1}, in[2] = {-1, -1};
+	if (pipe2(out, O_CLOEXEC) < 0 || (c->exec && (pipe2(err, O_CLOEXEC) < 0 || pipe2(in, O_CLOEXEC) < 0)))
+		fail("pipe", "the command's pipes", errno);
+	signal(SIGPIPE, SIG_IGN);
 	pid_t pid = fork();
 	if (pid < 0)
 		fail("fork", "the snippet", errno);
-	if (pid == 0)
-		snippet_main(c, p[1]);
-	close(p[1]);
+	if (pid == 0) /* a run's snippet: stdout and stderr one stream, as on the container rung */
+		snippet_main(c, (const int[3]){in[0], out[1], c->exec ? err[1] : out[1]});
+	close(out[1]);
+	if (c->exec) {
+		close(err[1]);
+		close(in[0]);
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
+	}
+	static struct stdin_relay sr;
+	sr.pipe = in[1];
+	int rd[2] = {out[0], err[0]};
+	const char kind[2] = {'O', 'e'};
 	int status = 0;
-	bool done = false, open_pipe = true;
+	bool done = false;
 	char buf[4096];
-	while (!done || open_pipe) {
-		if (open_pipe) {
-			struct pollfd pf = {p[0], POLLIN, 0};
-			if (poll(&pf, 1, done ? 200 : 100) > 0) {
-				ssize_t n = read(p[0], buf, sizeof buf);
-				if (n > 0)
-					frame('O', buf, (size_t)n);
-				else if (n == 0 || errno != EINTR)
-					open_pipe = false;
-			} else if (done) {
-				open_pipe = false; /* a leftover holds the pipe open */
+	while (!done || rd[0] >= 0 || rd[1] >= 0) {
+		struct pollfd pf[4] = {{rd[0], POLLIN, 0}, {rd[1], POLLIN, 0}, {-1, POLLIN, 0}, {-1, POLLOUT, 0}};
+		if (c->exec && !sr.eof && sr.n_in < sizeof sr.in && sr.n_pend < sizeof sr.pend / 2)
+			pf[2].fd = con;
+		if (sr.pipe >= 0 && (sr.n_pend || sr.eof))
+			pf[3].fd = sr.pipe;
+		int n = poll(pf, 4, done ? 200 : 100);
+		for (int k = 0; k < 2 && n > 0; k++)
+			if (pf[k].revents) {
+				ssize_t got = read(rd[k], buf, sizeof buf);
+				if (got > 0)
+					frame(kind[k], buf, (size_t)got);
+				else if (got == 0 || errno != EINTR)
+					close(rd[k]), rd[k] = -1;
 			}
+		if (n == 0 && done) { /* a leftover holds a pipe open */
+			for (int k = 0; k < 2; k++)
+				if (rd[k] >= 0)
+					close(rd[k]), rd[k] = -1;
 		}
+		if (n > 0 && pf[2].revents) {
+			ssize_t got = read(con, sr.in + sr.n_in, sizeof sr.in - sr.n_in);
+			if (got > 0)
+				sr.n_in += (size_t)got;
+			else if (got == 0 || errno != EINTR)
+				sr.eof = true; /* the line is gone: no more stdin */
+			stdin_frames(&sr);
+		}
+		if (sr.pipe >= 0 && done)
+			sr.n_pend = 0, sr.eof = true; /* nobody left to read it */
+		stdin_flush(&sr);
 		int st;
 		pid_t w;
 		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
