@@ -880,7 +880,7 @@ const struct box_ops box_container = {
 
 bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why, size_t cap)
 {
-	if ((rung == RUNG_GVISOR || rung == RUNG_MICROVM) && cfg->net_mode == NET_MODE_ALLOWLIST) {
+	if (rung == RUNG_MICROVM && cfg->net_mode == NET_MODE_ALLOWLIST) {
 		snprintf(why, cap,
 		         "No-network's allowlist mode is built on the container rung only "
 		         "(--network-mode none runs this rung)");

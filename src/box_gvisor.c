@@ -116,6 +116,22 @@ static void json_rlimits(struct strbuf *b, const struct lab_limits *lim)
 	sb_puts(b, "]");
 }
 
+/* No-network on, mode none: runsc's own netstack with only its loopback.
+ * Otherwise runsc --network=host, and its host is the init's network
+ * namespace: the small internet (No-network off) or the allow-list's one
+ * door, the lab's proxy on 127.0.0.1:EGRESS_PORT. */
+static bool gv_netstack(const struct run *r)
+{
+	return run_on(r, LAYER_NETWORK) && !run_allowlist(r);
+}
+
+/* The init makes a network namespace of the run's own and opens what the
+ * lab serves there (egress_child_door). */
+static bool gv_own_netns(const struct run *r)
+{
+	return r->eg.inside || run_allowlist(r);
+}
+
 /* The snippet's config.json (probe = false) or the probe's. */
 static void gv_config(const struct run *r, bool probe, char *const *args, char *const *env, struct strbuf *b)
 {
@@ -153,7 +169,7 @@ static void gv_config(const struct run *r, bool probe, char *const *args, char *
 	}
 	sb_puts(b, "],\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"ipc\"},{\"type\":\"uts\"},"
 	           "{\"type\":\"mount\"}");
-	if (run_on(r, LAYER_NETWORK))
+	if (gv_netstack(r))
 		sb_puts(b, ",{\"type\":\"network\"}");
 	sb_puts(b, "]}}\n");
 }
@@ -215,6 +231,11 @@ static const char probe_code[] = "import os,socket,sys\n"
                                  " try:\n  s.connect(('127.0.0.1',int(sys.argv[1])));e=0\n"
                                  " except OSError as x:\n  e=x.errno or 110\n"
                                  " o.append('P %d'%e)\n"
+                                 "if len(sys.argv)>2:\n"
+                                 " s=socket.socket();s.settimeout(2)\n"
+                                 " try:\n  s.connect(('192.0.2.1',80));e=0\n"
+                                 " except OSError as x:\n  e=x.errno or 110\n"
+                                 " o.append('R %d'%e)\n"
                                  "os.write(1,('\\n'.join(o)+'\\n').encode())\n";
 
 static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_evidence *ev)
@@ -228,7 +249,10 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 	if (rc < 0 || r->exec_mode)
 		return rc;
 	snprintf(port, sizeof port, "%d", r->d.port);
-	char *probe_args[] = {g->python, "-S", "-c", (char *)probe_code, run_on(r, LAYER_NETWORK) ? port : NULL, NULL};
+	/* the allow-list's lo is up: the attacker's port there is the run's
+	 * own loopback, and only an address off it shows there is no route */
+	char *probe_args[] = {g->python, "-S", "-c", (char *)probe_code, run_on(r, LAYER_NETWORK) ? port : NULL,
+	                      run_allowlist(r) ? "route" : NULL, NULL};
 	char *probe_env[] = {"PATH=/usr/bin:/bin", NULL};
 	memset(&b, 0, sizeof b);
 	gv_config(r, true, probe_args, probe_env, &b);
@@ -250,7 +274,7 @@ static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_sta
 	argv[n++] = g->runsc;
 	if (!r->root_lab)
 		argv[n++] = "--rootless";
-	argv[n++] = run_on(r, LAYER_NETWORK) ? "--network=none" : "--network=host";
+	argv[n++] = gv_netstack(r) ? "--network=none" : "--network=host";
 	argv[n++] = "--platform=ptrace";
 	argv[n++] = "--ignore-cgroups"; /* none of runsc's own: a killed lab would leave them */
 	argv[n++] = root;
@@ -336,11 +360,11 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	sigemptyset(&none);
 	box_child_await_lab(r, g->sync[0]);
 	box_child_own_keyring(r);
-	if (r->eg.inside) { /* still with every capability of our namespaces */
+	if (gv_own_netns(r)) { /* still with every capability of our namespaces */
 		const char *what = "";
-		int e = egress_child_door(&r->eg, false, &what);
+		int e = egress_child_door(&r->eg, run_allowlist(r), &what);
 		if (e)
-			run_fail(r, "open the small internet", what, e);
+			run_fail(r, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what, e);
 	}
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
@@ -508,7 +532,7 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 		goto fail;
 	}
 	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | (r->root_lab ? 0 : CLONE_NEWUSER) |
-	                      (r->eg.inside ? CLONE_NEWNET : 0);
+	                      (gv_own_netns(r) ? CLONE_NEWNET : 0);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
@@ -597,10 +621,16 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	ev->host_scans = g->scans;
 	ev->host_procs = g->host_procs;
 	run_mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
-	run_mech_add(ev, "%s",
-	             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
-	             : r->eg.inside           ? "runsc --network=host, in the run's own netns"
-	                                      : "runsc --network=host");
+	if (run_allowlist(r))
+		run_mech_add(ev,
+		             "runsc --network=host in the run's own netns with only lo, the lab's egress proxy at "
+		             "127.0.0.1:%d as the one door (allow-list)",
+		             EGRESS_PORT);
+	else
+		run_mech_add(ev, "%s",
+		             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
+		             : r->eg.inside           ? "runsc --network=host, in the run's own netns"
+		                                      : "runsc --network=host");
 	gv_free(r);
 }
 

@@ -737,7 +737,8 @@ static void judge_exfil(struct lab_result *r)
 		                                         : "127.0.0.1",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->net_route_errno >= 0)
-		add(r, "probe from inside the sandbox: connect(192.0.2.1:80, off loopback) -> %s (errno %d)",
+		add(r, "probe from inside %s: connect(192.0.2.1:80, off loopback) -> %s (errno %d)",
+		    gv ? "the probe sandbox" : "the sandbox",
 		    ev->net_route_errno ? strerror(ev->net_route_errno) : "connected", ev->net_route_errno);
 	if (ev->attacker_bytes > 0)
 		add(r,

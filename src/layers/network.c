@@ -40,9 +40,10 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 	ev->net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
 	if (!run_allowlist(r) && !r->eg.inside)
 		return 0;
-	/* the door is a socket the lab takes from the box's network namespace:
-	 * runsc's netstack and QEMU's guest have none the lab could take */
-	if (run_allowlist(r) && run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
+	/* the door is a socket the lab takes from the box's network namespace
+	 * (gvisor: runsc --network=host in it); QEMU's guest has none the lab
+	 * could take */
+	if (run_allowlist(r) && run_on(r, LAYER_ISOLATION) && r->cfg->rung == RUNG_MICROVM) {
 		snprintf(
 		    ev->error, sizeof ev->error,
 		    "No-network's allowlist mode is built on the container rung only: the %s rung gives the lab no "
@@ -128,12 +129,13 @@ static void network_child(struct run *r, enum run_phase ph)
 static void network_describe(const struct run *r, struct lab_evidence *ev)
 {
 	/* an upper rung's box names its own network mechanism */
-	if (run_allowlist(r))
+	bool upper = run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER;
+	if (run_allowlist(r) && !upper)
 		run_mech_add(ev,
 		             "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
 		             "AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)",
 		             EGRESS_PORT);
-	else if (run_on(r, LAYER_NETWORK) && !(run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER))
+	else if (run_on(r, LAYER_NETWORK) && !upper)
 		run_mech_add(
 		    ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)");
 	else if (r->eg.inside)
