@@ -259,8 +259,13 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 	snprintf(port, sizeof port, "%d", r->d.port);
 	/* the allow-list's lo is up: the attacker's port there is the run's
 	 * own loopback, and only an address off it shows there is no route */
-	char *probe_args[] = {g->python, "-S", "-c", (char *)probe_code, run_on(r, LAYER_NETWORK) ? port : NULL,
-	                      run_allowlist(r) ? "route" : NULL, NULL};
+	char *probe_args[] = {g->python,
+	                      "-S",
+	                      "-c",
+	                      (char *)probe_code,
+	                      run_on(r, LAYER_NETWORK) ? port : NULL,
+	                      run_allowlist(r) ? "route" : NULL,
+	                      NULL};
 	char *probe_env[] = {"PATH=/usr/bin:/bin", NULL};
 	memset(&b, 0, sizeof b);
 	gv_config(r, true, probe_args, probe_env, &b);
@@ -462,7 +467,8 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 		const char *what = "";
 		int e = egress_child_door(&r->eg, run_allowlist(r), &what);
 		if (e)
-			run_fail(r, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what, e);
+			run_fail(r, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what,
+			         e);
 	}
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
@@ -635,8 +641,7 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 	r->box_priv = g;
 	g->stats[0] = g->stats[1] = -1;
 	if (gv_prepare(r, g, ev) < 0 || pipe2(g->sync, O_CLOEXEC) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
-	    pipe2(g->stats, O_CLOEXEC) < 0 ||
-	    (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
+	    pipe2(g->stats, O_CLOEXEC) < 0 || (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
 		if (!ev->error[0])
 			snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto fail;
@@ -771,10 +776,11 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 		ev->peak_mem_sampled = false;
 		ev->peak_procs = g->s_pids;
 		ev->peak_vm = 0;
-		run_mech_add(ev,
-		             "figures from the Sentry's own accounting (runsc events --stats, polled %ld time(s) by the "
-		             "run's init: peak tasks, peak memory-file usage)",
-		             g->s_polls);
+		run_mech_add(
+		    ev,
+		    "figures from the Sentry's own accounting (runsc events --stats, polled %ld time(s) by the "
+		    "run's init: peak tasks, peak memory-file usage)",
+		    g->s_polls);
 	}
 	ev->snippet_on_host = g->python_seen;
 	ev->host_scans = g->scans;
