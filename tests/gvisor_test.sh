@@ -87,8 +87,8 @@ else
 fi
 
 # ---- the allow-list on gvisor: the lab's proxy as the one door ----
-al() { # SNIPPET EXPECTED
-	local j v
+al() { # SNIPPET EXPECTED; the run's JSON is left in $j (not a subshell: ok/not_ok count here)
+	local v
 	j=$(lab run "$1" --on all --rung gvisor --network-mode allowlist --json)
 	v=$(field 'd["verdict"]' <<<"$j")
 	if [[ $v == "$2" ]]; then
@@ -96,14 +96,13 @@ al() { # SNIPPET EXPECTED
 	else
 		not_ok "gvisor allowlist: $1 -> $2" "got $v: $(field 'd["headline"]' <<<"$j")"
 	fi
-	printf '%s' "$j"
 }
-j=$(al exfiltration CONTAINED)
+al exfiltration CONTAINED
 expect_contains "gvisor allowlist: the proxy refused the attacker" "$j" "The egress proxy refused attacker.lab.test:80"
 expect_contains "gvisor allowlist: off loopback is unreachable" "$j" "connect(192.0.2.1:80, off loopback) -> Network is unreachable"
-j=$(al legit-api "RAN OK")
+al legit-api "RAN OK"
 expect_contains "gvisor allowlist: legit-api went through the proxy" "$j" "ALLOW  GET api.lab.test:80 /prices"
-j=$(al exfil-allowed ESCAPED)
+al exfil-allowed ESCAPED
 expect_contains "gvisor allowlist: exfil-allowed left through the allowed host" "$j" "The data left through an allowed host"
 
 # ---- exec on gvisor ----
