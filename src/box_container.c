@@ -880,12 +880,6 @@ const struct box_ops box_container = {
 
 bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why, size_t cap)
 {
-	if (rung == RUNG_GVISOR && cfg->net_mode == NET_MODE_ALLOWLIST) {
-		snprintf(why, cap,
-		         "No-network's allowlist mode is built on the container and microvm rungs only "
-		         "(--network-mode none runs this rung)");
-		return false;
-	}
 	if (rung == RUNG_GVISOR)
 		return gvisor_ready(why, cap);
 	if (rung == RUNG_MICROVM)

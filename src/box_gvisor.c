@@ -71,6 +71,14 @@ struct gv_state {
 	long scans, host_procs;
 	bool python_seen;
 	pid_t probe, snippet; /* init side */
+	/* the Sentry's own accounting (gv_poller): the init's poller writes
+	 * "G MEM PIDS CPU_NS POLLS" peaks on stats[1]; the lab keeps the last */
+	int stats[2];
+	pid_t poller;
+	char stats_buf[256];
+	size_t stats_len;
+	unsigned long long s_mem, s_cpu_ns;
+	long s_pids, s_polls;
 };
 
 /* ---------------- the OCI bundle ---------------- */
@@ -116,6 +124,22 @@ static void json_rlimits(struct strbuf *b, const struct lab_limits *lim)
 	sb_puts(b, "]");
 }
 
+/* No-network on, mode none: runsc's own netstack with only its loopback.
+ * Otherwise runsc --network=host, and its host is the init's network
+ * namespace: the small internet (No-network off) or the allow-list's one
+ * door, the lab's proxy on 127.0.0.1:EGRESS_PORT. */
+static bool gv_netstack(const struct run *r)
+{
+	return run_on(r, LAYER_NETWORK) && !run_allowlist(r);
+}
+
+/* The init makes a network namespace of the run's own and opens what the
+ * lab serves there (egress_child_door). */
+static bool gv_own_netns(const struct run *r)
+{
+	return r->eg.inside || run_allowlist(r);
+}
+
 /* The snippet's config.json (probe = false) or the probe's. */
 static void gv_config(const struct run *r, bool probe, char *const *args, char *const *env, struct strbuf *b)
 {
@@ -153,7 +177,7 @@ static void gv_config(const struct run *r, bool probe, char *const *args, char *
 	}
 	sb_puts(b, "],\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"ipc\"},{\"type\":\"uts\"},"
 	           "{\"type\":\"mount\"}");
-	if (run_on(r, LAYER_NETWORK))
+	if (gv_netstack(r))
 		sb_puts(b, ",{\"type\":\"network\"}");
 	sb_puts(b, "]}}\n");
 }
@@ -215,6 +239,11 @@ static const char probe_code[] = "import os,socket,sys\n"
                                  " try:\n  s.connect(('127.0.0.1',int(sys.argv[1])));e=0\n"
                                  " except OSError as x:\n  e=x.errno or 110\n"
                                  " o.append('P %d'%e)\n"
+                                 "if len(sys.argv)>2:\n"
+                                 " s=socket.socket();s.settimeout(2)\n"
+                                 " try:\n  s.connect(('192.0.2.1',80));e=0\n"
+                                 " except OSError as x:\n  e=x.errno or 110\n"
+                                 " o.append('R %d'%e)\n"
                                  "os.write(1,('\\n'.join(o)+'\\n').encode())\n";
 
 static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_evidence *ev)
@@ -228,7 +257,15 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 	if (rc < 0 || r->exec_mode)
 		return rc;
 	snprintf(port, sizeof port, "%d", r->d.port);
-	char *probe_args[] = {g->python, "-S", "-c", (char *)probe_code, run_on(r, LAYER_NETWORK) ? port : NULL, NULL};
+	/* the allow-list's lo is up: the attacker's port there is the run's
+	 * own loopback, and only an address off it shows there is no route */
+	char *probe_args[] = {g->python,
+	                      "-S",
+	                      "-c",
+	                      (char *)probe_code,
+	                      run_on(r, LAYER_NETWORK) ? port : NULL,
+	                      run_allowlist(r) ? "route" : NULL,
+	                      NULL};
 	char *probe_env[] = {"PATH=/usr/bin:/bin", NULL};
 	memset(&b, 0, sizeof b);
 	gv_config(r, true, probe_args, probe_env, &b);
@@ -250,7 +287,7 @@ static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_sta
 	argv[n++] = g->runsc;
 	if (!r->root_lab)
 		argv[n++] = "--rootless";
-	argv[n++] = run_on(r, LAYER_NETWORK) ? "--network=none" : "--network=host";
+	argv[n++] = gv_netstack(r) ? "--network=none" : "--network=host";
 	argv[n++] = "--platform=ptrace";
 	argv[n++] = "--ignore-cgroups"; /* none of runsc's own: a killed lab would leave them */
 	argv[n++] = root;
@@ -287,6 +324,96 @@ static int gv_status(int st)
 	if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + NSIG)
 		return WEXITSTATUS(st) - 128; /* a wait status "killed by signal N" */
 	return st;
+}
+
+/* The first number that follows "key": after from_key in json, or -1
+ * ("usage":{"usage":N}: the object is skipped, the number taken). */
+static long long json_num_after(const char *json, const char *from_key, const char *key)
+{
+	const char *at = json && from_key ? strstr(json, from_key) : json;
+	while (at && (at = strstr(at, key))) {
+		at += strlen(key);
+		while (*at == ' ' || *at == ':')
+			at++;
+		if (*at >= '0' && *at <= '9')
+			return strtoll(at, NULL, 10);
+	}
+	return -1;
+}
+
+/* One `runsc events --stats ID`: the Sentry's answer over its control
+ * socket (outside the sandbox: the snippet cannot reach it). 0 or -1. */
+static int gv_stats_once(struct run *r, struct gv_state *g, long long *mem, long long *pids, long long *cpu)
+{
+	char root[PATH_MAX + 16], buf[16384];
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	snprintf(root, sizeof root, "--root=%s/state", g->dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 || dup2(null, 2) < 0)
+			_exit(127);
+		char *argv[8];
+		int k = 0;
+		argv[k++] = g->runsc;
+		if (!r->root_lab)
+			argv[k++] = "--rootless";
+		argv[k++] = root;
+		argv[k++] = "events";
+		argv[k++] = "--stats";
+		argv[k++] = g->id;
+		argv[k] = NULL;
+		execv(g->runsc, argv);
+		_exit(127);
+	}
+	close(p[1]);
+	size_t have = 0;
+	for (ssize_t n; pid > 0 && have < sizeof buf - 1 && (n = read(p[0], buf + have, sizeof buf - 1 - have)) != 0;)
+		if (n > 0)
+			have += (size_t)n;
+		else if (errno != EINTR)
+			break;
+	buf[have] = '\0';
+	close(p[0]);
+	int st = 0;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return -1;
+	*pids = json_num_after(buf, "\"pids\"", "\"current\"");
+	*mem = json_num_after(buf, "\"memory\"", "\"usage\"");
+	/* this build's cpu.usage.total is not the container's (thousands of
+	 * seconds for a task of one): not taken */
+	*cpu = 0;
+	return *mem >= 0 ? 0 : -1;
+}
+
+/* Polls the Sentry's accounting while the snippet runs and keeps the
+ * peaks: a figure the host cannot see (the snippet's processes and memory
+ * live in the Sentry). Each poll is a runsc process, so the peaks are
+ * samples, not the kernel's own maxima. Ended by the init's kill(-1). */
+static void __attribute__((noreturn)) gv_poller(struct run *r, struct gv_state *g)
+{
+	long long peak_mem = 0, peak_pids = 0, cpu = 0;
+	long polls = 0;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0)
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+	fcntl(g->stats[1], F_SETFL, O_NONBLOCK); /* a full pipe drops a line, never blocks us */
+	for (;;) {
+		long long mem = -1, pids = -1, c = -1;
+		if (gv_stats_once(r, g, &mem, &pids, &c) == 0) {
+			polls++;
+			peak_mem = mem > peak_mem ? mem : peak_mem;
+			peak_pids = pids > peak_pids ? pids : peak_pids;
+			cpu = c > cpu ? c : cpu;
+			dprintf(g->stats[1], "G %lld %lld %lld %ld\n", peak_mem, peak_pids, cpu, polls);
+		}
+		struct timespec ts = {0, 20L * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
 }
 
 static void __attribute__((noreturn)) gv_finish(struct run *r, struct gv_state *g, int st)
@@ -336,11 +463,12 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	sigemptyset(&none);
 	box_child_await_lab(r, g->sync[0]);
 	box_child_own_keyring(r);
-	if (r->eg.inside) { /* still with every capability of our namespaces */
+	if (gv_own_netns(r)) { /* still with every capability of our namespaces */
 		const char *what = "";
-		int e = egress_child_door(&r->eg, false, &what);
+		int e = egress_child_door(&r->eg, run_allowlist(r), &what);
 		if (e)
-			run_fail(r, "open the small internet", what, e);
+			run_fail(r, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what,
+			         e);
 	}
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
@@ -361,6 +489,14 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 		run_fail(r, "TIOCSCTTY", "the lab's pty as runsc's terminal", -e);
 	g->snippet = gv_spawn(r, g, false, &none);
 	g->probe = r->exec_mode ? -1 : gv_spawn(r, g, true, &none);
+	if (!r->exec_mode) {
+		g->poller = fork();
+		if (g->poller == 0) {
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			gv_poller(r, g);
+		}
+	}
+	close(g->stats[1]);
 	struct box_init bi = {.main = g->snippet,
 	                      .lab_as = 0,
 	                      .keep_stdio = r->exec_mode,
@@ -442,6 +578,8 @@ static void gv_free(struct run *r)
 	struct gv_state *g = r->box_priv;
 	if (!g)
 		return;
+	if (g->stats[0] > 0)
+		close(g->stats[0]);
 	if (g->own_dir && g->dir[0])
 		remove_tree(g->dir);
 	if (g->own_dir && g->dir_lock > 0)
@@ -501,14 +639,15 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 		abort();
 	g->sync[0] = g->sync[1] = -1;
 	r->box_priv = g;
+	g->stats[0] = g->stats[1] = -1;
 	if (gv_prepare(r, g, ev) < 0 || pipe2(g->sync, O_CLOEXEC) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
-	    (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
+	    pipe2(g->stats, O_CLOEXEC) < 0 || (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
 		if (!ev->error[0])
 			snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto fail;
 	}
 	unsigned long flags = SIGCHLD | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | (r->root_lab ? 0 : CLONE_NEWUSER) |
-	                      (r->eg.inside ? CLONE_NEWNET : 0);
+	                      (gv_own_netns(r) ? CLONE_NEWNET : 0);
 	fflush(NULL);
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
@@ -519,6 +658,9 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 	if (pid == 0)
 		gv_init(r, g);
 	box_after_clone(r, pid, &g->sync[0]);
+	close(g->stats[1]);
+	g->stats[1] = -1;
+	fcntl(g->stats[0], F_SETFL, O_NONBLOCK);
 	egress_after_clone(&r->eg);
 	if ((!r->root_lab && box_write_id_maps(r, (unsigned)r->uid, r->uid, (unsigned)r->gid, r->gid, true, ev) < 0) ||
 	    write(g->sync[1], "g", 1) != 1) {
@@ -533,11 +675,42 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 	g->sync[1] = -1;
 	return 0;
 fail:
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		if (g->sync[i] >= 0)
 			close(g->sync[i]);
+		if (g->stats[i] >= 0)
+			close(g->stats[i]);
+	}
+	g->stats[0] = -1;
 	gv_free(r);
 	return -1;
+}
+
+/* The poller's latest "G" line: its peaks so far. */
+static void gv_take_stats(struct gv_state *g)
+{
+	for (;;) {
+		if (g->stats[0] < 0 || g->stats_len >= sizeof g->stats_buf - 1)
+			g->stats_len = 0; /* a line longer than any we write: drop it */
+		ssize_t n = g->stats[0] < 0 ? 0
+		                            : read(g->stats[0], g->stats_buf + g->stats_len,
+		                                   sizeof g->stats_buf - 1 - g->stats_len);
+		if (n <= 0)
+			return;
+		g->stats_len += (size_t)n;
+		g->stats_buf[g->stats_len] = '\0';
+		char *nl;
+		while ((nl = strchr(g->stats_buf, '\n'))) {
+			unsigned long long mem, cpu;
+			long pids, polls;
+			*nl = '\0';
+			if (sscanf(g->stats_buf, "G %llu %ld %llu %ld", &mem, &pids, &cpu, &polls) == 4)
+				g->s_mem = mem, g->s_pids = pids, g->s_cpu_ns = cpu, g->s_polls = polls;
+			size_t used = (size_t)(nl + 1 - g->stats_buf);
+			memmove(g->stats_buf, nl + 1, g->stats_len - used + 1);
+			g->stats_len -= used;
+		}
+	}
 }
 
 /* The run's host processes: how many, and whether one of them was the
@@ -566,6 +739,7 @@ static void gvisor_sample(const struct run *r, bool memory, struct box_sample *o
 		}
 	}
 	(void)memory;
+	gv_take_stats(g);
 }
 
 /* Which kernel served the snippet: the probe's answer (K, B lines parsed
@@ -593,14 +767,35 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 			         "snippet's runsc ended with status %d); is runsc working? (runsc --version)",
 			         ev->exit_signal ? 128 + ev->exit_signal : ev->exit_code);
 	}
+	gv_take_stats(g);
+	if (g->s_polls > 0) {
+		/* the Sentry's figures replace the host's (runsc's own) */
+		ev->guest_measured = true;
+		ev->peak_mem = g->s_mem;
+		ev->peak_mem_from_cgroup = true;
+		ev->peak_mem_sampled = false;
+		ev->peak_procs = g->s_pids;
+		ev->peak_vm = 0;
+		run_mech_add(
+		    ev,
+		    "figures from the Sentry's own accounting (runsc events --stats, polled %ld time(s) by the "
+		    "run's init: peak tasks, peak memory-file usage)",
+		    g->s_polls);
+	}
 	ev->snippet_on_host = g->python_seen;
 	ev->host_scans = g->scans;
 	ev->host_procs = g->host_procs;
 	run_mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
-	run_mech_add(ev, "%s",
-	             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
-	             : r->eg.inside           ? "runsc --network=host, in the run's own netns"
-	                                      : "runsc --network=host");
+	if (run_allowlist(r))
+		run_mech_add(ev,
+		             "runsc --network=host in the run's own netns with only lo, the lab's egress proxy at "
+		             "127.0.0.1:%d as the one door (allow-list)",
+		             EGRESS_PORT);
+	else
+		run_mech_add(ev, "%s",
+		             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
+		             : r->eg.inside           ? "runsc --network=host, in the run's own netns"
+		                                      : "runsc --network=host");
 	gv_free(r);
 }
 

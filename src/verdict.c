@@ -312,7 +312,10 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 	}
 	/* the per-process CPU cap, the clock and the output cap kill or cut
 	 * when the layer is on: past them only when it is off */
-	if (!on && ev->cpu_s > (double)lim->cpu_time)
+	/* gVisor: the CPU the lab has is runsc's on the host (the Sentry's
+	 * and the stats poller's), not the snippet's: it judges nothing */
+	bool gv_cpu = ev->guest_measured && r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	if (!on && !gv_cpu && ev->cpu_s > (double)lim->cpu_time)
 		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
 	if (wall && !on && ev->duration_ms > lim->timeout_ms)
 		n++, str_append(line, cap, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
@@ -391,7 +394,13 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	char mem[32], cap[32];
 	fmt_bytes(mem, sizeof mem, ev->peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
-	if (ev->guest_measured) {
+	bool gv = r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	if (ev->guest_measured && gv) {
+		add(r,
+		    "peak processes: %ld (cap %ld) — the Sentry's task count (threads included), sampled by "
+		    "`runsc events --stats`",
+		    ev->peak_procs, lim->pids);
+	} else if (ev->guest_measured) {
 		add(r, "peak processes: %ld (cap %ld) — the guest cgroup's pids.peak, sent by the microVM's init",
 		    ev->peak_procs, lim->pids);
 	} else if (r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
@@ -407,14 +416,20 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	/* the lab's own sum is of host processes: on an upper rung it is QEMU
 	 * or runsc, said above */
 	bool sampled = ev->peak_mem_sampled && (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)));
-	const char *source = ev->guest_measured         ? " — the guest cgroup's memory.peak"
+	const char *source = ev->guest_measured && gv
+	                         ? " — the Sentry's memory-file usage (the whole sandbox's: anonymous, page cache, "
+	                           "tmpfs; not the Sentry's own Go heap), sampled by `runsc events --stats`"
+	                     : ev->guest_measured       ? " — the guest cgroup's memory.peak"
 	                     : ev->peak_mem_from_cgroup ? " — the cgroup's peak"
 	                     : !ev->peak_mem_sampled    ? " — largest process, rusage"
 	                     : !sampled ? " — the host processes' total (QEMU's or runsc's), sampled by the lab"
 	                                : " — the run's total, sampled by the lab (no cgroup: pipe buffers "
 	                                  "and shared memory held only by a mapping are out of its sight)";
 	add(r, "peak memory: %s%s (cap %s)%s", sampled ? "at least " : "", mem, cap, source);
-	add(r, "CPU time: %.2f s over %ld ms wall", ev->cpu_s, ev->duration_ms);
+	add(r, "CPU time: %.2f s over %ld ms wall%s", ev->cpu_s, ev->duration_ms,
+	    ev->guest_measured && gv ? " — runsc's processes on the host (the Sentry's own work and the stats "
+	                               "poller's included), not the snippet's: it judges nothing"
+	                             : "");
 }
 
 /* On the upper rungs the snippet's processes and memory live in another
@@ -737,7 +752,8 @@ static void judge_exfil(struct lab_result *r)
 		                                         : "127.0.0.1",
 		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
 	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->net_route_errno >= 0)
-		add(r, "probe from inside the sandbox: connect(192.0.2.1:80, off loopback) -> %s (errno %d)",
+		add(r, "probe from inside %s: connect(192.0.2.1:80, off loopback) -> %s (errno %d)",
+		    gv ? "the probe sandbox" : "the sandbox",
 		    ev->net_route_errno ? strerror(ev->net_route_errno) : "connected", ev->net_route_errno);
 	if (ev->attacker_bytes > 0)
 		add(r,

@@ -302,10 +302,17 @@ printf '[network]\nmode = allowlist\nallow = attacker.lab.test:80\n' >"$T/open.i
 out=$(cd "$T/lab" && "$BIN" --config "$T/open.ini" run exfiltration --on all); rc=$?
 expect_eq "allow = attacker.lab.test:80: the exfiltration ESCAPES through the proxy (exit 1)" "$rc" 1
 expect_contains "the listed attacker: the proxy let it out, and says so" "$out" "the egress proxy let it out"
-out=$(cd "$T/lab" && "$BIN" --config layers.ini --rung gvisor --network-mode allowlist run exfiltration --on all); rc=$?
-expect_eq "allowlist on the gvisor rung: ERROR (exit 4)" "$rc" 4
-expect_contains "allowlist on the gvisor rung: says the rung and what to do" "$out" \
-	"No-network's allowlist mode is built on the container and microvm rungs only: the gvisor rung"
+if command -v runsc >/dev/null; then
+	out=$(cd "$T/lab" && "$BIN" --config layers.ini --rung gvisor --network-mode allowlist run exfiltration --on all); rc=$?
+	if [[ $out == *"ERROR"* && $out == *"wall clock"* ]]; then
+		skip "allowlist on the gvisor rung" "runsc did not start within the wall clock on this machine now"
+	else
+		expect_eq "allowlist on the gvisor rung: the exfiltration is not let out (exit 0)" "$rc" 0
+		expect_contains "allowlist on the gvisor rung: the proxy refused it" "$out" "CONTAINED"
+	fi
+else
+	skip "allowlist on the gvisor rung" "runsc is not installed (apt-get install runsc)"
+fi
 
 # ---- the docker and bwrap twins say there is no one-flag equivalent ----
 d=$("$BIN" --config layers.ini --network-mode allowlist twin --on all)

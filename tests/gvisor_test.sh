@@ -68,18 +68,42 @@ cell secret-theft "--off env" ESCAPED
 cell exfiltration "--on all" CONTAINED network
 cell exfiltration "--off network" ESCAPED
 cell host-takeover "--on all" CONTAINED isolation
-# the Sentry hides the bomb's processes and memory from the host: an
-# honest ERROR that says so, never a verdict the lab did not observe
+# the bomb's processes and memory live in the Sentry: the run's init polls
+# its own accounting (runsc events --stats), and the verdict rests on that.
+# Which limit fires first (the wall clock on a loaded machine, RLIMIT_NPROC
+# on a quiet one) depends on speed: only "Resource-limits caught it" is
+# asserted, and that the figures are named as the Sentry's
 j=$(lab run resource-bomb --on all --rung gvisor --json)
-# (on a loaded machine the lab's own wall clock, the one mechanism it sees
-# from here, may end the bomb first: then CONTAINED by that clock)
-v=$(field 'd["verdict"], d["headline"]' <<<"$j")
-if [[ $v == "CONTAINED Resource-limits: killed by the wall clock"* ]]; then
-	ok "gvisor: resource-bomb --on all -> CONTAINED by the lab's own wall clock (it fired first)"
+expect_eq "gvisor: resource-bomb --on all -> CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
+expect_eq "gvisor: resource-bomb --on all: caught by Resource-limits" "$(field 'd["caught_by"]' <<<"$j")" "limits"
+expect_contains "gvisor: the bomb's figures are the Sentry's" "$j" "the Sentry's task count"
+expect_contains "gvisor: the Sentry's memory figure is not presented as the snippet's alone" "$j" "the whole sandbox's"
+j=$(lab run resource-bomb --off limits --rung gvisor --json)
+v=$(field 'd["verdict"]' <<<"$j")
+if [[ $v != ERROR ]]; then
+	ok "gvisor: resource-bomb --off limits is judged from the Sentry's figures ($v)"
 else
-	expect_eq "gvisor: resource-bomb --on all -> ERROR (not observable from outside)" "${v%% *}" "ERROR"
+	not_ok "gvisor: resource-bomb --off limits is judged" "got ERROR: $(field 'd["headline"]' <<<"$j")"
 fi
-expect_contains "gvisor: resource-bomb's verdict says the Sentry hides the figures" "$j" "inside gVisor's Sentry"
+
+# ---- the allow-list on gvisor: the lab's proxy as the one door ----
+al() { # SNIPPET EXPECTED; the run's JSON is left in $j (not a subshell: ok/not_ok count here)
+	local v
+	j=$(lab run "$1" --on all --rung gvisor --network-mode allowlist --json)
+	v=$(field 'd["verdict"]' <<<"$j")
+	if [[ $v == "$2" ]]; then
+		ok "gvisor allowlist: $1 -> $2"
+	else
+		not_ok "gvisor allowlist: $1 -> $2" "got $v: $(field 'd["headline"]' <<<"$j")"
+	fi
+}
+al exfiltration CONTAINED
+expect_contains "gvisor allowlist: the proxy refused the attacker" "$j" "The egress proxy refused attacker.lab.test:80"
+expect_contains "gvisor allowlist: off loopback is unreachable" "$j" "connect(192.0.2.1:80, off loopback) -> Network is unreachable"
+al legit-api "RAN OK"
+expect_contains "gvisor allowlist: legit-api went through the proxy" "$j" "ALLOW  GET api.lab.test:80 /prices"
+al exfil-allowed ESCAPED
+expect_contains "gvisor allowlist: exfil-allowed left through the allowed host" "$j" "The data left through an allowed host"
 
 # ---- exec on gvisor ----
 out=$(cd /usr && "$BIN" --config "$OLDPWD/layers.ini" exec --on all --rung gvisor -- /usr/bin/uname -r); rc=$?
