@@ -322,6 +322,11 @@ static void gate_decide(struct tools_door *t, int i, bool approve, const char *w
 		snprintf(t->gate_said, sizeof t->gate_said, "%s: %s", t->pending_call, answer);
 	send_answer(t, i, true, t->pending_call, answer, &b, in);
 	sb_free(&b);
+	if (t->pending) { /* the human's last stretch, for the watch's clocks too */
+		long now = monotonic_ms();
+		t->unreported_ms += now - t->pending_mark;
+		t->pending_mark = now;
+	}
 	t->pending = false;
 	t->pending_conn = -1;
 }
@@ -463,10 +468,12 @@ void tools_ready(struct tools_door *t, const struct pollfd *pfd, int n, long now
 
 long tools_take_paused(struct tools_door *t, long now_ms)
 {
-	if (!t->pending)
-		return 0;
-	long p = now_ms - t->pending_mark;
-	t->pending_mark = now_ms;
+	long p = t->unreported_ms;
+	t->unreported_ms = 0;
+	if (t->pending) {
+		p += now_ms - t->pending_mark;
+		t->pending_mark = now_ms;
+	}
 	t->waited_ms += p;
 	return p;
 }
@@ -488,7 +495,7 @@ void tools_finish(struct tools_door *t, struct lab_evidence *ev)
 	ev->payments_asked = t->payments_asked;
 	ev->payments_made = t->payments_made;
 	ev->payments_refused = t->payments_refused;
-	ev->gate_waited_ms = t->waited_ms;
+	ev->gate_waited_ms = t->waited_ms + t->unreported_ms;
 	str_copy(ev->payment_call, sizeof ev->payment_call, t->payment_call);
 	str_copy(ev->gate_said, sizeof ev->gate_said, t->gate_said);
 	ev->tool_log[0] = '\0';

@@ -72,7 +72,7 @@ struct tools_door {
 	bool pending; /* a send_payment waits for the human */
 	int pending_conn;
 	char pending_call[128], pending_to[64];
-	long pending_amount, pending_since, pending_mark, waited_ms;
+	long pending_amount, pending_since, pending_mark, waited_ms, unreported_ms;
 	size_t pending_in; /* the waiting call's bytes, for its log line */
 	/* the record */
 	long calls, strays;
