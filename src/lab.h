@@ -60,10 +60,10 @@ enum lab_approve {
 	APPROVE_ASK,    /* a human decides each one: the screen's prompt, or the terminal */
 	APPROVE_COUNT
 };
-const char *lab_approve_key(int a);      /* "never" (tools.c) */
-int lab_approve_by_key(const char *key); /* -1 if unknown */
-int lab_net_mode_by_key(const char *key);          /* -1 if unknown */
-int lab_rung_by_key(const char *key);              /* -1 if unknown */
+const char *lab_approve_key(int a);       /* "never" (tools.c) */
+int lab_approve_by_key(const char *key);  /* -1 if unknown */
+int lab_net_mode_by_key(const char *key); /* -1 if unknown */
+int lab_rung_by_key(const char *key);     /* -1 if unknown */
 
 enum lab_verdict {
 	VERDICT_RAN_OK,

@@ -1067,8 +1067,9 @@ static int approve_refused(int approve, const char *cmd)
 	if (approve != APPROVE_ASK)
 		return EXIT_OK;
 	if (tui)
-		return usage_error("--approve ask on the screen: its gate prompt is not built yet; use --approve never or "
-		                   "always there, or `run SNIPPET --approve ask` on a terminal");
+		return usage_error(
+		    "--approve ask on the screen: its gate prompt is not built yet; use --approve never or "
+		    "always there, or `run SNIPPET --approve ask` on a terminal");
 	if (!strcmp(cmd, "matrix"))
 		return usage_error("--approve ask is one human answer per payment: matrix runs its cells at once, in "
 		                   "workers; use --approve never or always (or run one cell with run)");

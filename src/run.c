@@ -336,16 +336,16 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
  * and microvm rungs the folder reaches the snippet through runsc's gofer
  * or 9p, which pass no host socket in: the door would be shut, so the
  * run is not tried. */
-static int plan_tools(struct run *r, const struct snippet *s, const struct lab_run_opts *opts,
-                      struct lab_evidence *ev)
+static int plan_tools(struct run *r, const struct snippet *s, const struct lab_run_opts *opts, struct lab_evidence *ev)
 {
 	if (!s->tools)
 		return 0;
 	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
-		snprintf(ev->error, sizeof ev->error,
-		         "the tool door is a unix socket in the work folder, and the %s rung passes no host socket into "
-		         "the sandbox: run %s on the container or in-process rung",
-		         lab_rung_key((enum lab_rung)r->cfg->rung), s->name);
+		snprintf(
+		    ev->error, sizeof ev->error,
+		    "the tool door is a unix socket in the work folder, and the %s rung passes no host socket into "
+		    "the sandbox: run %s on the container or in-process rung",
+		    lab_rung_key((enum lab_rung)r->cfg->rung), s->name);
 		return -1;
 	}
 	return tools_open(&r->tools, r->cfg, r->d.work, opts, ev->error, sizeof ev->error);

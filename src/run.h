@@ -122,9 +122,9 @@ struct run {
 	int sync[2], rep[2], out[2];
 	pid_t child_pid;
 	int pidfd;
-	void *box_priv;   /* the box's own state for this run (box_gvisor.c) */
-	struct term term; /* exec: the lab's pty in place of the caller's terminal (term.h) */
-	struct egress eg; /* the small internet, and No-network's allow-list proxy (egress.h) */
+	void *box_priv;          /* the box's own state for this run (box_gvisor.c) */
+	struct term term;        /* exec: the lab's pty in place of the caller's terminal (term.h) */
+	struct egress eg;        /* the small internet, and No-network's allow-list proxy (egress.h) */
 	struct tools_door tools; /* lab:tools: the tool door and its gate (tools.h) */
 };
 

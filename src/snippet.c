@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const threat_keys[THREAT_COUNT] = {"legit", "resource", "secrets", "exfil", "takeover", "kernel",
-                                                      "irreversible"};
-static const char *const threat_names[THREAT_COUNT] = {"legitimate task",   "resource bomb", "secret theft",
-                                                       "data exfiltration", "host takeover", "kernel exploit",
+static const char *const threat_keys[THREAT_COUNT] = {"legit",    "resource", "secrets",     "exfil",
+                                                      "takeover", "kernel",   "irreversible"};
+static const char *const threat_names[THREAT_COUNT] = {"legitimate task",    "resource bomb", "secret theft",
+                                                       "data exfiltration",  "host takeover", "kernel exploit",
                                                        "irreversible action"};
 
 const char *threat_key(enum lab_threat t)
@@ -351,8 +351,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 			s->tools = !strcmp(val, "yes");
 		} else {
 			FAIL("%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect, uses, "
-			     "tools)", path,
-			     lineno, key);
+			     "tools)",
+			     path, lineno, key);
 		}
 	}
 	if (check_header(s, path, have_title, layer_line, threat_line, err, errlen) < 0)

@@ -142,8 +142,10 @@ int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *w
 	}
 	t->tty_fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (t->tty_fd < 0) {
-		snprintf(err, cap, "--approve ask asks on the terminal, and /dev/tty cannot be opened (%s): use --approve "
-		         "never or always", strerror(errno));
+		snprintf(err, cap,
+		         "--approve ask asks on the terminal, and /dev/tty cannot be opened (%s): use --approve "
+		         "never or always",
+		         strerror(errno));
 		return -1;
 	}
 	t->answer_fd = t->tty_fd;
@@ -361,7 +363,8 @@ static void tool_pay(struct tools_door *t, int i, const char *to, const char *am
 			t->on_gate(t->gate_ctx, t->pending_call);
 		} else {
 			char q[200];
-			int n = snprintf(q, sizeof q, "\r\ncontainment-lab: the gate: approve %s? y/n ", t->pending_call);
+			int n =
+			    snprintf(q, sizeof q, "\r\ncontainment-lab: the gate: approve %s? y/n ", t->pending_call);
 			if (write_all(t->tty_fd, q, (size_t)n) < 0)
 				gate_decide(t, i, false, "the terminal cannot be asked", in);
 		}
@@ -437,8 +440,8 @@ static void answer_ready(struct tools_door *t)
 	if (r > 0 && k == (size_t)r)
 		return; /* an empty line: still waiting */
 	bool yes = r > 0 && (buf[k] == 'y' || buf[k] == 'Y');
-	gate_decide(t, t->pending_conn, yes, yes ? "--approve ask: the human said y" : "--approve ask: the human said no",
-	            t->pending_in);
+	gate_decide(t, t->pending_conn, yes,
+	            yes ? "--approve ask: the human said y" : "--approve ask: the human said no", t->pending_in);
 	if (t->tty_fd >= 0 && write_all(t->tty_fd, "\r\n", 2) < 0)
 		return;
 }
@@ -485,7 +488,8 @@ void tools_finish(struct tools_door *t, struct lab_evidence *ev)
 	}
 	ev->tools_served = t->served;
 	if (t->served)
-		str_append(ev->mechanisms, sizeof ev->mechanisms, "%stool door: fd %d, a socket pair of the lab's, kept "
+		str_append(ev->mechanisms, sizeof ev->mechanisms,
+		           "%stool door: fd %d, a socket pair of the lab's, kept "
 		           "open whatever the layers (an allowed channel); send_payment gated (--approve %s)",
 		           ev->mechanisms[0] ? ", " : "", TOOLS_SANDBOX_FD, lab_approve_key(t->approve));
 	ev->tool_calls = t->calls;

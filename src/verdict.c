@@ -173,9 +173,9 @@ static void tool_lines(struct lab_result *r, int max)
 		    "%ld tool calls; %s bytes came back from the tools and stayed in the sandbox; %s bytes came out "
 		    "(what a model would have read): %.1f%% less",
 		    ev->tool_calls, x, y,
-		    ev->out_bytes >= ev->tool_bytes_out ? 0.0
-		                                        : 100.0 * (double)(ev->tool_bytes_out - ev->out_bytes) /
-		                                              (double)ev->tool_bytes_out);
+		    ev->out_bytes >= ev->tool_bytes_out
+		        ? 0.0
+		        : 100.0 * (double)(ev->tool_bytes_out - ev->out_bytes) / (double)ev->tool_bytes_out);
 	else
 		add(r, "%ld tool calls; no byte came back from the tools", ev->tool_calls);
 	int k = 0;
@@ -207,8 +207,9 @@ static void judge_irreversible(struct lab_result *r)
 	if (ev->gate_waited_ms > 0)
 		add(r, "the gate waited %ld ms for the human's answer; the run's clocks stood still meanwhile",
 		    ev->gate_waited_ms);
-	add(r, "no layer takes part: the call came through the tool door, the channel the task is allowed to use, "
-	       "whatever the layers (%s)",
+	add(r,
+	    "no layer takes part: the call came through the tool door, the channel the task is allowed to use, "
+	    "whatever the layers (%s)",
 	    lab_approve_key(ev->approve));
 }
 
@@ -1353,7 +1354,8 @@ static void stopper(const struct lab_result *r, enum lab_threat t, char *out, si
 		return;
 	}
 	if (t == THREAT_IRREVERSIBLE)
-		snprintf(out, cap, "no layer stops it; the gate did not (--approve %s)", lab_approve_key(r->ev.approve));
+		snprintf(out, cap, "no layer stops it; the gate did not (--approve %s)",
+		         lab_approve_key(r->ev.approve));
 	else
 		snprintf(out, cap, "no layer of the lab's stops it");
 }
