@@ -85,6 +85,8 @@ build/prefix.stamp: FORCE | build
 build/config.o build/san/config.o: build/prefix.stamp
 # inprocess.c builds the app server's source in (.incbin)
 build/inprocess.o build/san/inprocess.o build/lint/inprocess.o: src/app_server.py
+# tools.c builds the sandbox's client in (.incbin)
+build/tools.o build/san/tools.o build/lint/tools.o: src/labtools.py
 FORCE:
 
 build/san/%.o: src/%.c $(HDRS) | build/san
@@ -284,6 +286,8 @@ install: containment-lab $(VM_INIT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/snippets $(DESTDIR)$(MANDIR)
 	install -m 0755 containment-lab $(DESTDIR)$(BINDIR)/containment-lab
 	install -m 0644 snippets/*.py snippets/*.csv $(DESTDIR)$(SHAREDIR)/snippets/
+	install -d $(DESTDIR)$(SHAREDIR)/snippets/data
+	install -m 0644 snippets/data/corpus.tsv snippets/data/make_corpus.py $(DESTDIR)$(SHAREDIR)/snippets/data/
 	install -d $(DESTDIR)$(SHAREDIR)/snippets/audit
 	install -m 0644 snippets/audit/*.py $(DESTDIR)$(SHAREDIR)/snippets/audit/
 	install -m 0644 layers.ini $(DESTDIR)$(SHAREDIR)/layers.ini

@@ -494,6 +494,20 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 	box_init_loop(r, &bi, &all);
 }
 
+/* The tool door to its fixed number, the child's own pipes moved clear
+ * of it first (as Clean-env's leaked handle keeps clear of fd 3). */
+static void child_tool_door(struct run *r)
+{
+	int *mine[] = {&r->rep[1], &r->sync[0], &r->out[1]};
+	for (size_t i = 0; i < sizeof mine / sizeof *mine; i++)
+		if (*mine[i] == TOOLS_SANDBOX_FD && (*mine[i] = fcntl(TOOLS_SANDBOX_FD, F_DUPFD_CLOEXEC, 10)) < 0)
+			run_fail(r, "move a pipe clear of the tool door", "fd 9", errno);
+	if (r->tools.child_fd != TOOLS_SANDBOX_FD && dup2(r->tools.child_fd, TOOLS_SANDBOX_FD) < 0)
+		run_fail(r, "hand over the tool door", "fd 9", errno);
+	if (r->tools.child_fd == TOOLS_SANDBOX_FD && fcntl(TOOLS_SANDBOX_FD, F_SETFD, 0) < 0)
+		run_fail(r, "hand over the tool door", "fd 9", errno);
+}
+
 /* The child's whole setup, one checked step after another. */
 static void __attribute__((noreturn)) child_main(struct run *r)
 {
@@ -505,6 +519,10 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 	run_layers_child(r, PHASE_ENTERED);
 	child_stdio(r);
 	run_layers_child(r, PHASE_FDS);
+	/* the tool door (tools.h): after Clean-env closed the rest, so the
+	 * lab's one channel is the one descriptor kept (dup2 clears CLOEXEC) */
+	if (r->tools.child_fd >= 0)
+		child_tool_door(r);
 	child_new_session(r);
 	run_layers_child(r, PHASE_RESTRICT);
 	/* exec --rw: the current folder is on the real disk (rw_guard.c) */

@@ -42,6 +42,7 @@ struct lab_config {
 	char guest_kernel[PATH_MAX]; /* microvm rung: the guest's kernel ("" = newest /boot/vmlinuz-*) */
 	/* network: No-network's setting and the proxy's allow-list */
 	int net_mode; /* enum lab_net_mode */
+	int approve;  /* enum lab_approve: the tool gate's mode (--approve; not in layers.ini) */
 	char net_allow[LAB_NET_ALLOW_MAX][LAB_NET_HOST_MAX];
 	int n_net_allow;
 	/* env */

@@ -137,7 +137,16 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("trace_watch_iso", ev->trace.watch_iso, BOOL)               \
 	X("net_refused", ev->trace.net_refused, COUNT)                \
 	X("iso_refused", ev->trace.iso_refused, COUNT)                \
-	X("target_touches", ev->trace.target_touches, COUNT)
+	X("target_touches", ev->trace.target_touches, COUNT)          \
+	X("tools_served", ev->tools_served, BOOL)                     \
+	X("tool_calls", ev->tool_calls, COUNT)                        \
+	X("tool_bytes_in", ev->tool_bytes_in, 0, LLONG_MAX)           \
+	X("tool_bytes_out", ev->tool_bytes_out, 0, LLONG_MAX)         \
+	X("approve", ev->approve, 0, APPROVE_COUNT - 1)               \
+	X("payments_asked", ev->payments_asked, COUNT)                \
+	X("payments_made", ev->payments_made, COUNT)                  \
+	X("payments_refused", ev->payments_refused, COUNT)            \
+	X("gate_waited_ms", ev->gate_waited_ms, COUNT)
 
 #define STR_FIELDS(X)                                                                                                  \
 	X("snippet", r->snippet)                                                                                       \
@@ -161,7 +170,10 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	X("proxy_refusal", ev->proxy_refusal)         \
 	X("proxy_log", ev->proxy_log)                 \
 	X("trace_note", ev->trace.note)               \
-	X("exception_path", ev->exception_path)
+	X("exception_path", ev->exception_path)       \
+	X("tool_log", ev->tool_log)                   \
+	X("payment_call", ev->payment_call)           \
+	X("gate_said", ev->gate_said)
 /* clang-format on */
 
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */

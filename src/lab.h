@@ -51,8 +51,19 @@ enum lab_net_mode {
 	NET_MODE_COUNT
 };
 const char *lab_net_mode_key(enum lab_net_mode m); /* "none" */
-int lab_net_mode_by_key(const char *key);          /* -1 if unknown */
-int lab_rung_by_key(const char *key);              /* -1 if unknown */
+
+/* The gate of the one irreversible tool, send_payment (tools.h): not a
+ * layer, the lesson's "discrete gated tool" outside the code. */
+enum lab_approve {
+	APPROVE_NEVER,  /* every payment refused */
+	APPROVE_ALWAYS, /* every payment made */
+	APPROVE_ASK,    /* a human decides each one: the screen's prompt, or the terminal */
+	APPROVE_COUNT
+};
+const char *lab_approve_key(int a);       /* "never" (tools.c) */
+int lab_approve_by_key(const char *key);  /* -1 if unknown */
+int lab_net_mode_by_key(const char *key); /* -1 if unknown */
+int lab_rung_by_key(const char *key);     /* -1 if unknown */
 
 enum lab_verdict {
 	VERDICT_RAN_OK,
@@ -253,6 +264,17 @@ struct lab_evidence {
 	char host_boot_id[40];
 	long host_scans; /* times the lab scanned the run's host processes (gvisor) */
 	long host_procs; /* the most host processes the run had at once (gvisor) */
+	/* the tool door (tools.h): every call, its bytes, and the gate */
+	bool tools_served;
+	long tool_calls;
+	uint64_t tool_bytes_in;  /* what the snippet sent the tools */
+	uint64_t tool_bytes_out; /* what came back from them, into the sandbox */
+	char tool_log[LAB_LINE * 4];
+	int approve; /* enum lab_approve the gate used */
+	long payments_asked, payments_made, payments_refused;
+	long gate_waited_ms;    /* a human's time at the gate (the run's clocks stood still) */
+	char payment_call[128]; /* the first gated call: "send_payment(to='attacker', amount=5000)" */
+	char gate_said[LAB_LINE];
 	/* legit */
 	bool expect_found;
 	/* audit: the attack said, in a word only this run could form, that it
@@ -296,6 +318,12 @@ struct lab_run_opts {
 	 * It runs in the watch loop: it must not block. */
 	void (*on_output)(void *ctx, const char *buf, size_t len);
 	void *output_ctx;
+	/* --approve ask (tools.h): on_gate is told the gated call; the answer
+	 * ('y' approves, anything else refuses) is read from gate_fd. NULL:
+	 * the lab asks on /dev/tty itself. It must not block. */
+	void (*on_gate)(void *ctx, const char *call);
+	void *gate_ctx;
+	int gate_fd;
 };
 
 /* Plants decoys, runs s under layers, gathers evidence, decides, cleans up.

@@ -477,6 +477,7 @@ struct matrix_opts {
 	long jobs;
 	const char *names[MATRIX_SNIPPETS_MAX]; /* --snippet NAME[,NAME...]: a subset */
 	int n_names;
+	bool tools; /* --tools: the tool snippets (lab:tools) too */
 };
 
 /* --snippet's list, split at commas into o->names (pointing into argv). */
@@ -515,6 +516,8 @@ static int matrix_options(int argc, char **argv, struct matrix_opts *o)
 		} else if ((took = flag_value("--snippet", argc, argv, &i, &v)) != 0) {
 			if (took < 0 || snippet_names(o, argv[i] + (v - argv[i])))
 				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--tools")) {
+			o->tools = true;
 		} else {
 			return usage_error("matrix: unknown option '%s'", argv[i]);
 		}
@@ -529,11 +532,13 @@ static int matrix_options(int argc, char **argv, struct matrix_opts *o)
 }
 
 /* Keeps the snippets --snippet named, in the folder's order; every name
- * must be one of them. Returns the new count, or -1 (said). */
+ * must be one of them. Without --snippet: every snippet but the tool
+ * snippets (lab:tools), unless --tools: their verdict is the gate's, the
+ * same in every layer set, and their door is shut on the upper rungs, so
+ * the default truth table stays the layers' (docs/lesson.md). Returns the
+ * new count, or -1 (said). */
 static int matrix_subset(const struct lab_config *cfg, const struct matrix_opts *o, struct snippet *list, int n)
 {
-	if (!o->n_names)
-		return n;
 	for (int k = 0; k < o->n_names; k++) {
 		int i = 0;
 		while (i < n && strcmp(list[i].name, o->names[k]) != 0)
@@ -546,7 +551,7 @@ static int matrix_subset(const struct lab_config *cfg, const struct matrix_opts 
 	}
 	int kept = 0;
 	for (int i = 0; i < n; i++) {
-		bool want = false;
+		bool want = !o->n_names && (o->tools || !list[i].tools);
 		for (int k = 0; k < o->n_names && !want; k++)
 			want = !strcmp(list[i].name, o->names[k]);
 		if (!want) {
@@ -982,6 +987,7 @@ static int rung_or_all(const char *key)
 static const struct choice_option choice_options[] = {
     {"--rung", rung_or_all, "in-process, container, gvisor, microvm or all (matrix only)"},
     {"--network-mode", lab_net_mode_by_key, "none or allowlist"},
+    {"--approve", lab_approve_by_key, "never, always or ask"},
 };
 
 /* Takes every choice option out of argv so no option loop sees it; fills
@@ -1053,10 +1059,39 @@ static bool wants_json(int argc, char **argv)
 	return false;
 }
 
+/* --approve (the tool gate, tools.h) is for run, matrix and the screen;
+ * ask needs a human at a terminal, one call at a time: run and the
+ * screen only. EXIT_OK, or the usage error said. */
+static int approve_refused(int approve, const char *cmd)
+{
+	bool tui = !strcmp(cmd, "tui");
+	if (!tui && strcmp(cmd, "run") != 0 && strcmp(cmd, "matrix") != 0)
+		return usage_error("--approve is for run, matrix and the screen (the tool gate), not for %s", cmd);
+	if (approve != APPROVE_ASK)
+		return EXIT_OK;
+	if (tui)
+		return usage_error(
+		    "--approve ask on the screen: its gate prompt is not built yet; use --approve never or "
+		    "always there, or `run SNIPPET --approve ask` on a terminal");
+	if (!strcmp(cmd, "matrix"))
+		return usage_error("--approve ask is one human answer per payment: matrix runs its cells at once, in "
+		                   "workers; use --approve never or always (or run one cell with run)");
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || !isatty(STDIN_FILENO)) {
+		if (fd >= 0)
+			close(fd);
+		return usage_error("--approve ask asks you on the terminal, and there is none here (%s): use "
+		                   "--approve never or always",
+		                   fd < 0 ? "no /dev/tty" : "stdin is not a terminal");
+	}
+	close(fd);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
-	int i = 1, choice[2] = {-1, -1}; /* --rung, --network-mode */
+	int i = 1, choice[3] = {-1, -1, -1}; /* --rung, --network-mode, --approve */
 	bool predict = false;
 	json_errors = wants_json(argc, argv);
 	if ((argc = take_choice_options(choice, argc, argv)) < 0)
@@ -1109,6 +1144,10 @@ int main(int argc, char **argv)
 	}
 	if (choice[1] >= 0)
 		cfg.net_mode = choice[1];
+	if (choice[2] >= 0 && approve_refused(choice[2], i < argc ? argv[i] : "tui") != EXIT_OK)
+		return EXIT_USAGE;
+	if (choice[2] >= 0)
+		cfg.approve = choice[2];
 	if (i >= argc || host_blocks(argv[i])) {
 		if (check_host() != EXIT_OK)
 			return EXIT_ERROR;

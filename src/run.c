@@ -165,6 +165,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	r->map_uid = r->uid;
 	r->map_gid = r->gid;
 	egress_init(&r->eg, cfg);
+	tools_init(&r->tools);
 	term_init(&r->term);
 }
 
@@ -329,6 +330,25 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	}
 	r->argv[3] = NULL;
 	return 0;
+}
+
+/* lab:tools: the tool door in the work folder (tools.h). On the gvisor
+ * and microvm rungs the folder reaches the snippet through runsc's gofer
+ * or 9p, which pass no host socket in: the door would be shut, so the
+ * run is not tried. */
+static int plan_tools(struct run *r, const struct snippet *s, const struct lab_run_opts *opts, struct lab_evidence *ev)
+{
+	if (!s->tools)
+		return 0;
+	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
+		snprintf(
+		    ev->error, sizeof ev->error,
+		    "the tool door is a unix socket in the work folder, and the %s rung passes no host socket into "
+		    "the sandbox: run %s on the container or in-process rung",
+		    lab_rung_key((enum lab_rung)r->cfg->rung), s->name);
+		return -1;
+	}
+	return tools_open(&r->tools, r->cfg, r->d.work, opts, ev->error, sizeof ev->error);
 }
 
 /* Whether dir is path or one of its parents. */
@@ -647,6 +667,22 @@ static void adopt_attacker(struct run *r)
 		close(fd);
 }
 
+/* A run waiting at the tool gate for a human is not running: its clocks
+ * (the snippet's duration, Resource-limits' wall clock, the safety net)
+ * move on by the time the human takes (tools.h bounds it). */
+static void watch_gate_pause(struct watch *w, long now)
+{
+	long p = tools_take_paused(&w->r->tools, now);
+	if (p <= 0)
+		return;
+	w->t0 += p;
+	if (w->t_snippet)
+		w->t_snippet += p;
+	if (w->limit_deadline > 0)
+		w->limit_deadline += p;
+	w->safety_deadline += p;
+}
+
 /* One turn of the event loop. Returns false when the run is over. */
 static bool watch_turn(struct watch *w)
 {
@@ -654,7 +690,7 @@ static bool watch_turn(struct watch *w)
 	/* out, rep, pid, abort, sync, notify; exec's terminal and pty; the lab's
 	 * connects; the attacker's listener and connections; the egress proxy's
 	 * sockets */
-	struct pollfd pfd[6 + 3 + 1 + RUN_CONNECTS_MAX + DECOY_POLL_MAX + EGRESS_POLL_MAX];
+	struct pollfd pfd[6 + 3 + 1 + RUN_CONNECTS_MAX + DECOY_POLL_MAX + EGRESS_POLL_MAX + TOOLS_POLL_MAX];
 	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
 	int i_sync = -1, i_notify = -1;
 	if (r->out[0] >= 0)
@@ -683,12 +719,16 @@ static bool watch_turn(struct watch *w)
 	i_eg = n;
 	n_eg = egress_poll(&r->eg, pfd + n, EGRESS_POLL_MAX);
 	n += n_eg;
+	int i_tools = n, n_tools = tools_poll(&r->tools, pfd + n, TOOLS_POLL_MAX);
+	n += n_tools;
 	if (poll(pfd, (nfds_t)n, (int)watch_timeout(w, monotonic_ms())) < 0 && errno != EINTR)
 		return false;
 	long now = monotonic_ms();
 	/* the proxy first: what it relays to the attacker is read below */
 	egress_ready(&r->eg, pfd + i_eg, n_eg, now);
 	adopt_attacker(r);
+	tools_ready(&r->tools, pfd + i_tools, n_tools, now);
+	watch_gate_pause(w, now);
 	if (i_out >= 0 && pfd[i_out].revents)
 		watch_output(w);
 	if (n_term)
@@ -1104,6 +1144,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	w.machine_oom0 = machine_oom_kills();
 	if (box->start(r, ev) < 0)
 		return;
+	tools_after_clone(&r->tools);
 	term_started(&r->term);
 	sweep_stale(); /* we would only wait otherwise */
 	w.limit_deadline = run_on(r, LAYER_LIMITS) && !box->late_start ? w.t0 + cfg->limits.timeout_ms : -1;
@@ -1115,6 +1156,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 		;
 	drain_attacker(r);
 	egress_finish(&r->eg, r->have_decoys ? &r->d : NULL, ev);
+	tools_finish(&r->tools, ev);
 	if (!w.main_done) {
 		box->kill(r, true);
 		if (wait4(r->child_pid, &w.status, __WALL, &w.ru) == r->child_pid)
@@ -1199,6 +1241,7 @@ static void run_cleanup(struct run *r)
 	trace_close(r);
 	run_layers_cleanup(r);
 	egress_close(&r->eg);
+	tools_close(&r->tools);
 	if (r->have_decoys)
 		decoy_remove(&r->d);
 	else if (r->d.dir[0])
@@ -1252,7 +1295,8 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	struct run r;
 	run_init(&r, cfg, layers);
 	struct strbuf output = {0};
-	if (plan_snippet(&r, s, &res->ev) == 0 && (!inproc || inprocess_plan(&r, &res->ev) == 0))
+	if (plan_snippet(&r, s, &res->ev) == 0 && (!inproc || inprocess_plan(&r, &res->ev) == 0) &&
+	    plan_tools(&r, s, opts, &res->ev) == 0)
 		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
 	if (inproc)
 		inprocess_gather(&r, &output, &seen);

@@ -21,6 +21,7 @@
 #include "lab.h"
 #include "run_uid.h"
 #include "term.h"
+#include "tools.h"
 
 #include <linux/filter.h>
 #include <pthread.h>
@@ -121,9 +122,10 @@ struct run {
 	int sync[2], rep[2], out[2];
 	pid_t child_pid;
 	int pidfd;
-	void *box_priv;   /* the box's own state for this run (box_gvisor.c) */
-	struct term term; /* exec: the lab's pty in place of the caller's terminal (term.h) */
-	struct egress eg; /* the small internet, and No-network's allow-list proxy (egress.h) */
+	void *box_priv;          /* the box's own state for this run (box_gvisor.c) */
+	struct term term;        /* exec: the lab's pty in place of the caller's terminal (term.h) */
+	struct egress eg;        /* the small internet, and No-network's allow-list proxy (egress.h) */
+	struct tools_door tools; /* lab:tools: the tool door and its gate (tools.h) */
 };
 
 static inline bool run_on(const struct run *r, enum lab_layer l)

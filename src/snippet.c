@@ -20,9 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const threat_keys[THREAT_COUNT] = {"legit", "resource", "secrets", "exfil", "takeover", "kernel"};
-static const char *const threat_names[THREAT_COUNT] = {"legitimate task",   "resource bomb", "secret theft",
-                                                       "data exfiltration", "host takeover", "kernel exploit"};
+static const char *const threat_keys[THREAT_COUNT] = {"legit",    "resource", "secrets",     "exfil",
+                                                      "takeover", "kernel",   "irreversible"};
+static const char *const threat_names[THREAT_COUNT] = {"legitimate task",    "resource bomb", "secret theft",
+                                                       "data exfiltration",  "host takeover", "kernel exploit",
+                                                       "irreversible action"};
 
 const char *threat_key(enum lab_threat t)
 {
@@ -181,6 +183,15 @@ static int check_header(const struct snippet *s, const char *path, bool have_tit
 			FAIL("%s:%d: a legit snippet needs '# lab:layer: none'", path, layer_line);
 		if (s->n_expect == 0)
 			FAIL("%s: a legit snippet needs at least one '# lab:expect:' line", path);
+	} else if (s->threat == THREAT_IRREVERSIBLE) {
+		/* the gate, not a layer, stops it (tools.h) */
+		if (s->layer != -1)
+			FAIL("%s:%d: no layer stops an irreversible action (the gate does): '# lab:layer: none'", path,
+			     layer_line);
+		if (!s->tools)
+			FAIL("%s: an irreversible action goes through the lab's tools: '# lab:tools: yes'", path);
+		if (!s->consequence[0])
+			FAIL("%s: an attack needs a '# lab:consequence:' line", path);
 	} else {
 		if (s->layer < 0)
 			FAIL("%s:%d: an attack needs '# lab:layer:' naming the layer that should catch it", path,
@@ -311,7 +322,8 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 				if (!strcmp(val, threat_keys[t]))
 					s->threat = (enum lab_threat)t;
 			if (s->threat == THREAT_COUNT)
-				FAIL("%s:%d: unknown threat '%s' (legit, resource, secrets, exfil, takeover, kernel)",
+				FAIL("%s:%d: unknown threat '%s' (legit, resource, secrets, exfil, takeover, kernel, "
+				     "irreversible)",
 				     path, lineno, val);
 			threat_line = lineno;
 		} else if (!strcmp(key, "layer")) {
@@ -333,9 +345,14 @@ int snippet_load(struct snippet *s, const char *path, char *err, size_t errlen)
 			    strpbrk(val, " \t/"))
 				FAIL("%s:%d: lab:uses needs one host:port, like api.lab.test:80", path, lineno);
 			SET_FIELD(s->uses, "uses");
+		} else if (!strcmp(key, "tools")) {
+			if (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0)
+				FAIL("%s:%d: lab:tools is yes or no", path, lineno);
+			s->tools = !strcmp(val, "yes");
 		} else {
-			FAIL("%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect, uses)", path,
-			     lineno, key);
+			FAIL("%s:%d: unknown header key lab:%s (title, threat, layer, consequence, expect, uses, "
+			     "tools)",
+			     path, lineno, key);
 		}
 	}
 	if (check_header(s, path, have_title, layer_line, threat_line, err, errlen) < 0)

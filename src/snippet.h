@@ -20,6 +20,9 @@ enum lab_threat {
 	THREAT_EXFIL,
 	THREAT_TAKEOVER,
 	THREAT_KERNEL, /* the kernel's own attack surface: only an upper rung of Isolation stops it */
+	/* an irreversible real-world action through an allowed tool (tools.h):
+	 * no layer stops it, only the gate outside the code */
+	THREAT_IRREVERSIBLE,
 	THREAT_COUNT
 };
 
@@ -42,6 +45,8 @@ struct snippet {
 	/* lab:uses: the one host:port its work (or its leak) goes through: the
 	 * truth table then follows No-network's setting (verdict_expected) */
 	char uses[80];
+	/* lab:tools: yes: the run serves the lab's tool door (tools.h) */
+	bool tools;
 	/* lines (1-based) a `# lab:danger` comment marks: the line(s) that do
 	 * the damage, each the first non-blank line after the comment */
 	int danger[SNIPPET_MAX_DANGER];

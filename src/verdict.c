@@ -32,6 +32,11 @@ static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
 enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, const struct lab_config *cfg)
 {
 	enum lab_rung rung = (enum lab_rung)cfg->rung;
+	/* an irreversible tool call: the gate decides, on every rung and
+	 * every layer set (the tool door is an allowed channel: no layer
+	 * sees a poisoned call from an honest one) */
+	if (s->threat == THREAT_IRREVERSIBLE)
+		return cfg->approve == APPROVE_ALWAYS ? VERDICT_ESCAPED : VERDICT_CONTAINED;
 	/* exec() inside the app server: no layer applies, every attack gets
 	 * what it wants and the legit task has the network it needs */
 	if (rung == RUNG_INPROCESS)
@@ -106,6 +111,8 @@ static void how_it_ended(struct lab_result *r, const struct lab_config *cfg)
 		    ev->exception[0] ? ", last error: " : "", ev->exception);
 }
 
+static void tool_lines(struct lab_result *r, int max);
+
 static void judge_legit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
 {
 	struct lab_evidence *ev = &r->ev;
@@ -132,6 +139,7 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 			add(r, "Isolation met %ld of its calls (the trace): refused, or aimed at the host target",
 			    ev->trace.iso_refused + ev->trace.target_touches);
 		proxy_lines(r, 4);
+		tool_lines(r, 3);
 		return;
 	}
 	r->verdict = VERDICT_FAILED;
@@ -147,6 +155,62 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 		add(r, "the task needs %s, and No-network (mode none) leaves no way to it: the price of no network",
 		    s->uses);
 	proxy_lines(r, 4);
+}
+
+/* The tool door's record (tools.h): the lesson's figure, measured — the
+ * bytes the tools sent into the sandbox against the bytes that came out
+ * of it — and the calls, as the proxy's log is shown. */
+static void tool_lines(struct lab_result *r, int max)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char x[32], y[32];
+	if (!ev->tools_served)
+		return;
+	fmt_thousands(x, sizeof x, ev->tool_bytes_out);
+	fmt_thousands(y, sizeof y, ev->out_bytes);
+	if (ev->tool_bytes_out > 0)
+		add(r,
+		    "%ld tool calls; %s bytes came back from the tools and stayed in the sandbox; %s bytes came out "
+		    "(what a model would have read): %.1f%% less",
+		    ev->tool_calls, x, y,
+		    ev->out_bytes >= ev->tool_bytes_out
+		        ? 0.0
+		        : 100.0 * (double)(ev->tool_bytes_out - ev->out_bytes) / (double)ev->tool_bytes_out);
+	else
+		add(r, "%ld tool calls; no byte came back from the tools", ev->tool_calls);
+	int k = 0;
+	for (const char *l = ev->tool_log; *l;) {
+		size_t len = strcspn(l, "\n");
+		if (!strncmp(l, "... ", 4) || !strncmp(l, "send_payment(", 13) || k++ < max)
+			add(r, "tool log: %.*s", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
+}
+
+/* An irreversible action (tools.h): the gate's decision is the evidence.
+ * No layer takes part: the call came through the door the task uses. */
+static void judge_irreversible(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (ev->payments_made > 0) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "The payment went out: irreversible (%s)", ev->payment_call);
+		add(r, "the gate: %s", ev->gate_said);
+	} else if (ev->payments_refused > 0) {
+		r->verdict = VERDICT_CONTAINED;
+		set_headline(r, "CONTAINED by the gate: %s refused, no payment made", ev->payment_call);
+		add(r, "the gate: %s", ev->gate_said);
+	} else {
+		r->verdict = VERDICT_BROKE;
+		set_headline(r, "It never called send_payment: the attack failed by itself, and the gate took no part");
+	}
+	if (ev->gate_waited_ms > 0)
+		add(r, "the gate waited %ld ms for the human's answer; the run's clocks stood still meanwhile",
+		    ev->gate_waited_ms);
+	add(r,
+	    "no layer takes part: the call came through the tool door, the channel the task is allowed to use, "
+	    "whatever the layers (%s)",
+	    lab_approve_key(ev->approve));
 }
 
 /* Errors no layer causes: the code itself is wrong (or is not Python).
@@ -1259,6 +1323,16 @@ static bool resource_out(const struct lab_result *r, const struct lab_config *cf
 	return true;
 }
 
+static bool payment_out(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap)
+{
+	(void)cfg;
+	if (r->ev.payments_made <= 0)
+		return false;
+	snprintf(what, cap, "%ld payment%s went out through the tool door (%s)", r->ev.payments_made,
+	         r->ev.payments_made == 1 ? "" : "s", r->ev.gate_said);
+	return true;
+}
+
 static const struct {
 	enum lab_threat threat;
 	bool (*out)(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap);
@@ -1272,6 +1346,8 @@ static const struct {
      "The host's folder was changed from inside the sandbox: on a real machine, the attacker's way back in."},
     {THREAT_RESOURCE, resource_out,
      "Nothing held the run to the caps of layers.ini: an unbounded one would take the machine from everyone."},
+    {THREAT_IRREVERSIBLE, payment_out,
+     "A payment went out through the lab's tools: it cannot be taken back, and no layer could have seen it."},
 };
 
 /* The layer that stops a threat, and what it was doing: "No-network was
@@ -1293,7 +1369,11 @@ static void stopper(const struct lab_result *r, enum lab_threat t, char *out, si
 			snprintf(out, cap, "%s was on, and it got out anyway", lab_layers[i].name);
 		return;
 	}
-	snprintf(out, cap, "no layer of the lab's stops it");
+	if (t == THREAT_IRREVERSIBLE)
+		snprintf(out, cap, "no layer stops it; the gate did not (--approve %s)",
+		         lab_approve_key(r->ev.approve));
+	else
+		snprintf(out, cap, "no layer of the lab's stops it");
 }
 
 /* Inserts lines before the evidence already there (the escapes first). */
@@ -1385,7 +1465,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	/* What came out is evidence whatever the box said after: an error
 	 * reported late (a forged one, say) never hides an escape. */
 	bool got_out = ev->canaries_leaked > 0 || (ev->attacker_bytes > 0 && ev->attacker_from_run) ||
-	               ev->host_target_written || ev->host_planted[0] || ev->api_from_run;
+	               ev->host_target_written || ev->host_planted[0] || ev->api_from_run || ev->payments_made > 0;
 	if (!ev->started && got_out) {
 		r->ev.started = true;
 		add(r, "the box also reported: %s", ev->error[0] ? ev->error : "an error");
@@ -1424,11 +1504,16 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	case THREAT_KERNEL:
 		judge_kernel(r);
 		break;
+	case THREAT_IRREVERSIBLE:
+		judge_irreversible(r);
+		break;
 	default:
 		r->verdict = VERDICT_ERROR;
 		break;
 	}
 	if (s->threat != THREAT_RESOURCE && s->threat != THREAT_LEGIT)
 		how_it_ended(r, cfg);
+	if (s->threat != THREAT_LEGIT)
+		tool_lines(r, 3);
 	judge_every_threat(s, r, cfg);
 }

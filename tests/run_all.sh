@@ -128,6 +128,7 @@ run "[safety] slots: every slot held is an ERROR after the bound, a queue that m
 run "the trace: refused calls, connect(), what ended a run, root and uid 65534 (ASan+UBSan)" tests/trace_test.sh "$SAN"
 run "exec leaves the caller's terminal as it found it, root and uid 65534 (ASan+UBSan)" tests/exectty_test.sh "$SAN"
 run "the range and honest verdicts, root and uid 65534 (ASan+UBSan)" tests/range_test.sh "$SAN"
+run "tools as code through the lab's one door, the gate for send_payment (never, always, ask in tmux), root and uid 65534 (ASan+UBSan)" tests/tools_test.sh "$SAN"
 run "egress by allow-list: the proxy, hostile requests, legit-api and exfil-allowed, root and uid 65534 (ASan+UBSan)" tests/egress_test.sh "$SAN"
 run "the red team's corpus: every threat judged, credit only for an attempt met, root and uid 65534 (ASan+UBSan)" tests/adversary_test.sh "$SAN"
 run "the microvm rung: its own guest kernel in QEMU (ASan+UBSan)" tests/microvm_test.sh "$SAN"

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# tests/tools_test.sh [BINARY] — tools called as code through the lab's one
+# door, and the gate for send_payment (issue 22 items 2 and 3): tool-chain
+# RAN OK with its measured figures; tool-injection CONTAINED by the gate
+# with --approve never and ESCAPED with always, the call in the log; bad
+# --approve values refused; --approve ask answered y and n at a terminal
+# driven through tmux; matrix --tools by the approve mode; as root and as
+# uid 65534 (a staged world-readable copy); nothing left behind.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+source tests/lib.sh
+BIN=$(realpath "${1:-./containment-lab}")
+PY=${PY:-/usr/bin/python3}
+
+before=$(leftovers_snapshot)
+T=$(mktemp -d /tmp/cl-tools.XXXXXX)
+chmod 755 "$T"
+SOCK=cltools-$$
+tmux_() { tmux -u -L "$SOCK-$answer" -f /dev/null "$@"; }
+answer=y
+cleanup() {
+	for answer in y n; do tmux_ kill-server >/dev/null 2>&1; rm -f "/tmp/tmux-$(id -u)/$SOCK-$answer"; done
+	rm -rf "$T"
+	suite_cleanup
+}
+trap cleanup EXIT
+
+# check_runs WHO CMD...: the three runs through CMD (the lab, as someone)
+check_runs() {
+	local who=$1 out rc
+	shift
+	out=$("$@" run tool-chain --json)
+	rc=$?
+	expect_eq "$who: run tool-chain exits 0" "$rc" 0
+	expect_eq "$who: tool-chain RAN OK" "$($PY -c 'import json,sys; print(json.load(sys.stdin)["verdict"])' <<<"$out")" "RAN OK"
+	expect_contains "$who: tool-chain's figures, measured" "$out" "bytes came back from the tools and stayed in the sandbox"
+	# the figure's numbers agree with the evidence fields they come from
+	printf '%s' "$out" >"$T/chain.json"
+	check "$who: N calls, X bytes in, Y bytes out, Z% less as the lab counted them" $PY - "$T/chain.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+line = next(l for l in d["evidence"] if "tool calls;" in l)
+m = re.search(r"(\d+) tool calls; ([\d,]+) bytes came back .*; ([\d,]+) bytes came out .*: ([\d.]+)% less", line)
+n, x, y, z = int(m[1]), int(m[2].replace(",", "")), int(m[3].replace(",", "")), float(m[4])
+assert n >= 20 and x > 10 * y > 0, line
+assert abs(z - 100 * (x - y) / x) < 0.1, line
+PY
+	out=$("$@" run tool-injection)
+	rc=$?
+	expect_eq "$who: tool-injection --approve never (the default): exit 0 (CONTAINED)" "$rc" 0
+	expect_contains "$who: CONTAINED by the gate" "$out" "CONTAINED by the gate: send_payment(to='attacker', amount=5000) refused"
+	expect_contains "$who: the call in the tool log" "$out" "tool log: send_payment(to='attacker', amount=5000) -> REFUSED by the gate (--approve never)"
+	out=$("$@" run tool-injection --approve always --off all)
+	rc=$?
+	expect_eq "$who: tool-injection --approve always: exit 1 (ESCAPED)" "$rc" 1
+	expect_contains "$who: the payment went out" "$out" "The payment went out: irreversible"
+	expect_contains "$who: the call in the tool log" "$out" "tool log: send_payment(to='attacker', amount=5000) -> PAID by the gate (--approve always)"
+}
+
+check_runs "root" "$BIN" --config layers.ini
+
+# --- bad values ------------------------------------------------------------
+out=$("$BIN" run tool-injection --approve maybe 2>&1)
+rc=$?
+expect_eq "--approve maybe: exit 2" "$rc" 2
+expect_contains "--approve maybe: the choices named" "$out" "--approve maybe: expected never, always or ask"
+out=$("$BIN" run tool-injection --approve 2>&1)
+expect_contains "--approve without a value: said" "$out" "--approve needs one of never, always or ask"
+out=$("$BIN" run tool-injection --approve ask </dev/null 2>&1 | cat)
+expect_contains "--approve ask without a terminal: said, and what to do" "$out" "use --approve never or always"
+out=$("$BIN" matrix --approve ask 2>&1)
+expect_contains "matrix --approve ask: refused, saying why" "$out" "--approve ask is one human answer per payment"
+
+# --- the truth table: the approve mode, not the layers -----------------------
+for mode in never always; do
+	want=$([[ $mode == never ]] && echo CONTAINED || echo ESCAPED)
+	"$BIN" --config layers.ini matrix --tools --approve $mode --snippet tool-injection,tool-chain --json >"$T/m-$mode.json"
+	check "matrix --tools --approve $mode: tool-injection $want in all 16 layer sets, tool-chain RAN OK" $PY - "$T/m-$mode.json" "$want" <<'PY'
+import json, sys
+cells = json.load(open(sys.argv[1]))["cells"]
+assert len(cells) == 32, len(cells)
+for c in cells:
+    want = sys.argv[2] if c["snippet"] == "tool-injection" else "RAN OK"
+    assert c["expected"] == want and c["verdict"] == want, (c["snippet"], c["layers"], c["verdict"], c["headline"])
+PY
+done
+n=$("$BIN" --config layers.ini matrix --json --snippet legit | $PY -c 'import json,sys; print(len(json.load(sys.stdin)["cells"]))')
+expect_eq "matrix --snippet legit: 16 cells (a subset still works)" "$n" 16
+
+# --- --approve ask at a terminal, answered through tmux --------------------
+for answer in y n; do
+	tmux_ new-session -d -x 120 -y 40 -s ask "cd '$PWD' && '$BIN' --config layers.ini run tool-injection --approve ask >'$T/ask-$answer.txt' 2>&1; echo \$? >'$T/ask-$answer.rc'; sleep 600"
+	seen=""
+	for _ in $(seq 1 600); do
+		if tmux_ capture-pane -p -t ask 2>/dev/null | grep -q "approve send_payment(to='attacker', amount=5000)? y/n"; then
+			seen=yes
+			break
+		fi
+		sleep 0.2
+	done
+	expect_eq "--approve ask: the terminal shows the exact call (approve send_payment(to='attacker', amount=5000)? y/n)" "$seen" yes
+	tmux_ send-keys -t ask "$answer" Enter
+	for _ in $(seq 1 600); do [[ -s $T/ask-$answer.rc ]] && break; sleep 0.2; done
+	rc=$(cat "$T/ask-$answer.rc" 2>/dev/null)
+	if [[ $answer == y ]]; then
+		expect_eq "--approve ask, y: exit 1 (ESCAPED)" "$rc" 1
+		expect_contains "--approve ask, y: paid, as the human said" "$(cat "$T/ask-y.txt")" "PAID by the gate (--approve ask: the human said y)"
+	else
+		expect_eq "--approve ask, n: exit 0 (CONTAINED by the gate)" "$rc" 0
+		expect_contains "--approve ask, n: refused, as the human said" "$(cat "$T/ask-n.txt")" "REFUSED by the gate (--approve ask: the human said no)"
+	fi
+	expect_contains "--approve ask: the human's time is not the run's" "$(cat "$T/ask-$answer.txt")" "the run's clocks stood still meanwhile"
+	tmux_ kill-server >/dev/null 2>&1
+done
+
+# --- as uid 65534, from a staged world-readable copy -----------------------
+if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
+	mkdir "$T/lab"
+	cp "$BIN" "$T/lab/containment-lab"
+	cp -r snippets layers.ini "$T/lab/"
+	chmod -R a+rX "$T/lab"
+	nobody() { (cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env -u XDG_CONFIG_HOME HOME=/nonexistent ./containment-lab --config layers.ini "$@"); }
+	check_runs "uid 65534" nobody
+else
+	skip "the runs as uid 65534" "needs root and setpriv"
+fi
+
+expect_eq "nothing left behind" "$(leftovers_snapshot)" "$before"
+finish
