@@ -29,11 +29,11 @@ expect_eq "--help exits 0" "$rc" 0
 expect_contains "--help lists the commands" "$out" "matrix [--json|--markdown|--tap]"
 expect_contains "--version" "$(lab --version)" "containment-lab "
 out=$(lab list)
-for s in legit legit-api resource-bomb secret-theft exfil-allowed exfiltration host-takeover kernel-exploit; do
+for s in legit legit-api resource-bomb secret-theft exfil-allowed exfiltration host-takeover kernel-exploit tool-chain tool-injection; do
 	expect_contains "list shows $s" "$out" "$s"
 done
-check "list --json is JSON with 8 snippets" \
-	$PY -c 'import json,sys; d=json.load(sys.stdin); assert d["format"]==1; d=d["snippets"]; assert len(d)==8 and d[0]["name"]=="legit"' < <(lab list --json)
+check "list --json is JSON with 10 snippets (the 8 of the matrix and the 2 tool snippets of matrix --tools)" \
+	$PY -c 'import json,sys; d=json.load(sys.stdin); assert d["format"]==1; d=d["snippets"]; assert len(d)==10 and d[0]["name"]=="legit"' < <(lab list --json)
 
 # ---- bad input: refused with a clear message, nothing runs ----
 printf '[limits]\n; memory cap\nmemory = 12X\n' >"$T/bad.ini"
