@@ -253,11 +253,11 @@ static int cpio_file(FILE *f, const char *name, const char *src, unsigned mode, 
 }
 
 /* The guest's environment: the run's, with the attacker and the egress
- * proxy behind the NIC's gateway (QEMU's 127.0.0.1 is the guest's
+ * proxy, and api.lab.test behind the NIC's gateway (QEMU's 127.0.0.1 is the guest's
  * 10.0.2.2). */
 static void env_block(const struct run *r, struct strbuf *b)
 {
-	static const char *const names[] = {"LAB_ATTACKER", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
+	static const char *const names[] = {"LAB_ATTACKER", "LAB_API", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
 	static const char local[] = "http://127.0.0.1:";
 	for (char **e = r->envp; e && *e; e++) {
 		const char *eq = strchr(*e, '='), *rest = NULL;
@@ -1022,12 +1022,12 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	const char *c = strstr(line, "\nC ");
 	if (c)
 		take_guest_cgroup(c + 1, ev);
+	line[strcspn(line, "\n")] = '\0'; /* the K line only: " %n" would run on into the next */
 	int pos = 0;
 	if (sscanf(line, "K %63s %39s %7s %n", rel, id, accel, &pos) >= 3) {
 		str_copy(ev->kernel_release, sizeof ev->kernel_release, rel);
 		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
 	}
-	line[strcspn(line, "\n")] = '\0';
 	bool why = pos > 0 && line[pos];
 	run_mech_add(ev, "microVM: QEMU microvm, guest kernel %s, %s%s%s, 9p /usr ro", rel, accel, why ? " " : "",
 	             why ? line + pos : "");

@@ -85,7 +85,7 @@ for ((k = 1; k <= steps; k++)); do
 	if screen tour | grep -q 'ran ok or failed'; then key=o; else key=$( ((k == 3 || k == 10 || k == 11 || k == 13)) && echo c || echo e); fi
 	tmux_ send-keys -t tour "$key"
 	# the verdict, then the step's why (a microVM boots under TCG: up to 3 min)
-	if ! wait_for tour "  why: [[:alnum:]]" 1800; then
+	if ! wait_for tour "(^|[^a-z])why: [[:alnum:]]" 1800; then
 		not_ok "tour: step $k runs and explains" "$(screen tour)"
 		break
 	fi
