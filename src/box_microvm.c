@@ -257,7 +257,8 @@ static int cpio_file(FILE *f, const char *name, const char *src, unsigned mode, 
  * 10.0.2.2). */
 static void env_block(const struct run *r, struct strbuf *b)
 {
-	static const char *const names[] = {"LAB_ATTACKER", "LAB_API", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
+	static const char *const names[] = {"LAB_ATTACKER", "LAB_API",    "HTTP_PROXY",
+	                                    "HTTPS_PROXY",  "http_proxy", "https_proxy"};
 	static const char local[] = "http://127.0.0.1:";
 	for (char **e = r->envp; e && *e; e++) {
 		const char *eq = strchr(*e, '='), *rest = NULL;

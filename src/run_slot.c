@@ -69,7 +69,8 @@ static unsigned long long holders_print(long n)
 			continue;
 		for (long k = 0; k < m; k++)
 			if (inos[k] == ino) {
-				unsigned long long h = ((unsigned long long)(unsigned)pid << 32 | ino) * 0x9E3779B97F4A7C15ULL;
+				unsigned long long h =
+				    ((unsigned long long)(unsigned)pid << 32 | ino) * 0x9E3779B97F4A7C15ULL;
 				print += h ^ (h >> 29);
 			}
 	}
@@ -109,10 +110,11 @@ int run_slot_take(const struct lab_config *cfg, int abort_fd, bool *aborted, cha
 			looked = now;
 		}
 		if (now - moved >= bound) {
-			snprintf(err, cap,
-			         "no run slot changed hands for %ld s (%ld slots in %s/containment-lab.slot.*, [safety] "
-			         "slots of layers.ini): a stuck run or another user holds them all",
-			         bound / 1000, n, RUN_SLOT_DIR);
+			snprintf(
+			    err, cap,
+			    "no run slot changed hands for %ld s (%ld slots in %s/containment-lab.slot.*, [safety] "
+			    "slots of layers.ini): a stuck run or another user holds them all",
+			    bound / 1000, n, RUN_SLOT_DIR);
 			return -2;
 		}
 		struct pollfd p = {abort_fd, POLLIN, 0};

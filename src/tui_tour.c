@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ALL  ((1u << LAYER_COUNT) - 1)
+#define ALL    ((1u << LAYER_COUNT) - 1)
 #define BUT(l) (ALL & ~LAYER_BIT(l))
 
 struct tour_step {
@@ -178,8 +178,8 @@ static void apply_step(struct tui_state *st)
 	}
 	char why[LAB_LINE];
 	if (!lab_rung_ready(st->cfg, s->rung, why, sizeof why) && s->rung != RUNG_INPROCESS) {
-		snprintf(t->why, sizeof t->why, "the %s rung does not run here (%.200s): t moves on", lab_rung_key(s->rung),
-		         why);
+		snprintf(t->why, sizeof t->why, "the %s rung does not run here (%.200s): t moves on",
+		         lab_rung_key(s->rung), why);
 		return;
 	}
 	if (tui_set_rung_mode(st, s->rung, s->net) < 0) {
@@ -304,8 +304,8 @@ void tui_tour_rows(const struct tui_state *st, struct tui_rows *L, bool after)
 	enum lab_verdict want = verdict_expected(sn, s->layers, st->cfg);
 	if (r->have && r->res.verdict != want)
 		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN),
-		                "Usually this is %s; this run the lab saw %s: read its evidence below.", verdict_name(want),
-		                verdict_name(r->res.verdict));
+		                "Usually this is %s; this run the lab saw %s: read its evidence below.",
+		                verdict_name(want), verdict_name(r->res.verdict));
 	tui_rows_add(L, "why: ", "     ", A_BOLD, s->why, A_NORMAL);
 	tui_rows_add(L, "  t  ", "     ", key, t->step + 1 < N_STEPS ? "next step" : "the tour's score", A_NORMAL);
 }
