@@ -114,19 +114,23 @@ static void progress_path(struct tui_tour *t)
 		pathf(t->path, sizeof t->path, "%s/.local/state/containment-lab/tour", home);
 }
 
-/* "step N\nright R\ntotal T\n"; anything else starts the tour over. */
+/* "step N\nright R\ntotal T\ncounted C\n" (C: step N's run is in the
+ * score already, so a student who quits after it cannot score it twice);
+ * anything else starts the tour over. */
 static void progress_load(struct tui_tour *t)
 {
 	t->step = t->right = t->total = 0;
+	t->counted = false;
 	FILE *f = t->path[0] ? fopen(t->path, "re") : NULL;
 	if (!f)
 		return;
-	int s, r, n;
-	if (fscanf(f, "step %d right %d total %d", &s, &r, &n) == 3 && s >= 0 && s <= N_STEPS && r >= 0 && n >= r &&
-	    n <= N_STEPS) {
+	int s, r, n, c = 0;
+	int got = fscanf(f, "step %d right %d total %d counted %d", &s, &r, &n, &c);
+	if (got >= 3 && s >= 0 && s <= N_STEPS && r >= 0 && n >= r && n <= N_STEPS) {
 		t->step = s;
 		t->right = r;
 		t->total = n;
+		t->counted = got == 4 && c == 1;
 	}
 	fclose(f);
 }
@@ -152,7 +156,7 @@ static void progress_save(struct tui_state *st)
 		tui_message(st, "the tour's progress cannot be kept (%s: %s)", tmp, strerror(errno));
 		return;
 	}
-	bool ok = dprintf(fd, "step %d\nright %d\ntotal %d\n", t->step, t->right, t->total) > 0;
+	bool ok = dprintf(fd, "step %d\nright %d\ntotal %d\ncounted %d\n", t->step, t->right, t->total, t->counted) > 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, t->path) < 0) {
 		tui_message(st, "the tour's progress cannot be kept (%s: %s)", t->path, strerror(errno));
@@ -208,9 +212,13 @@ void tui_tour_start(struct tui_state *st)
 	t->on = true;
 	progress_path(t);
 	progress_load(t);
-	if (t->step >= N_STEPS)
+	bool counted = t->counted;
+	if (t->step >= N_STEPS) {
 		t->step = t->right = t->total = 0; /* finished before: from the top */
+		counted = false;
+	}
 	apply_step(st);
+	t->counted = counted;
 	progress_save(st);
 	tui_message(st, "the tour: step %d of %d (t: next step, T: leave; your place is kept)", t->step + 1, N_STEPS);
 }

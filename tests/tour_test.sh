@@ -137,6 +137,20 @@ wait_for plain "TOUR 6/$steps" 100 && ok "the screen's t resumes the tour" || no
 tmux_ send-keys -t plain q
 wait_for plain '^EXITED:0' 100
 
+# ---- a step scored before quitting is not scored again on resuming ----
+printf 'step 0\nright 1\ntotal 1\ncounted 1\n' >"$STATE/containment-lab/tour"
+start again tour
+wait_for again "TOUR 1/$steps: .*score 1/1" 100
+tmux_ send-keys -t again Enter
+wait_for again 'PREDICT' 100 && tmux_ send-keys -t again o
+if wait_for again "(^|[^a-z])why: [[:alnum:]]" 1800; then
+	expect_contains "tour: a step scored before quitting is not scored twice" "$(screen again)" "TOUR 1/$steps: Real work first   score 1/1"
+else
+	not_ok "tour: the resumed step runs" "$(screen again)"
+fi
+tmux_ send-keys -t again q
+wait_for again '^EXITED:0' 100
+
 # ---- a damaged progress file starts over; bad input is refused ----
 printf 'step 999\nright 5\ntotal 1\n' >"$STATE/containment-lab/tour"
 start damaged tour
