@@ -376,8 +376,13 @@ void snippets_free(struct snippet *list, int n)
 	free(list);
 }
 
+/* The legit tasks, then the attacks by the layer that stops them, then
+ * the tool snippets (matrix --tools; no layer decides them): at 80x24 the
+ * screen's list shows the lesson's eight before they need a scroll. */
 static int snippet_order(const struct snippet *s)
 {
+	if (s->tools)
+		return 6;
 	if (s->threat == THREAT_LEGIT)
 		return 0;
 	static const int by_layer[LAYER_COUNT] = {

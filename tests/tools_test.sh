@@ -14,6 +14,11 @@ PY=${PY:-/usr/bin/python3}
 
 before=$(leftovers_snapshot)
 T=$(mktemp -d /tmp/cl-tools.XXXXXX)
+# the tool door and the gate are judged here, not the machine's speed:
+# 167 tool calls under ASan as uid 65534 on a loaded machine outran the
+# 5 s wall clock once, so these runs get 20 s (the safety net follows)
+CFG=$T/layers.ini
+sed '/^\[limits\]/,/^\[/ s/^timeout = .*/timeout = 20s/' layers.ini >"$CFG"
 chmod 755 "$T"
 SOCK=cltools-$$
 tmux_() { tmux -u -L "$SOCK-$answer" -f /dev/null "$@"; }
@@ -57,7 +62,7 @@ PY
 	expect_contains "$who: the call in the tool log" "$out" "tool log: send_payment(to='attacker', amount=5000) -> PAID by the gate (--approve always)"
 }
 
-check_runs "root" "$BIN" --config layers.ini
+check_runs "root" "$BIN" --config "$CFG"
 
 # --- bad values ------------------------------------------------------------
 out=$("$BIN" run tool-injection --approve maybe 2>&1)
@@ -74,7 +79,7 @@ expect_contains "matrix --approve ask: refused, saying why" "$out" "--approve as
 # --- the truth table: the approve mode, not the layers -----------------------
 for mode in never always; do
 	want=$([[ $mode == never ]] && echo CONTAINED || echo ESCAPED)
-	"$BIN" --config layers.ini matrix --tools --approve $mode --snippet tool-injection,tool-chain --json >"$T/m-$mode.json"
+	"$BIN" --config "$CFG" matrix --tools --approve $mode --snippet tool-injection,tool-chain --json >"$T/m-$mode.json"
 	check "matrix --tools --approve $mode: tool-injection $want in all 16 layer sets, tool-chain RAN OK" $PY - "$T/m-$mode.json" "$want" <<'PY'
 import json, sys
 cells = json.load(open(sys.argv[1]))["cells"]
@@ -84,12 +89,12 @@ for c in cells:
     assert c["expected"] == want and c["verdict"] == want, (c["snippet"], c["layers"], c["verdict"], c["headline"])
 PY
 done
-n=$("$BIN" --config layers.ini matrix --json --snippet legit | $PY -c 'import json,sys; print(len(json.load(sys.stdin)["cells"]))')
+n=$("$BIN" --config "$CFG" matrix --json --snippet legit | $PY -c 'import json,sys; print(len(json.load(sys.stdin)["cells"]))')
 expect_eq "matrix --snippet legit: 16 cells (a subset still works)" "$n" 16
 
 # --- --approve ask at a terminal, answered through tmux --------------------
 for answer in y n; do
-	tmux_ new-session -d -x 120 -y 40 -s ask "cd '$PWD' && '$BIN' --config layers.ini run tool-injection --approve ask >'$T/ask-$answer.txt' 2>&1; echo \$? >'$T/ask-$answer.rc'; sleep 600"
+	tmux_ new-session -d -x 120 -y 40 -s ask "cd '$PWD' && '$BIN' --config '$CFG' run tool-injection --approve ask >'$T/ask-$answer.txt' 2>&1; echo \$? >'$T/ask-$answer.rc'; sleep 600"
 	seen=""
 	for _ in $(seq 1 600); do
 		if tmux_ capture-pane -p -t ask 2>/dev/null | grep -q "approve send_payment(to='attacker', amount=5000)? y/n"; then
@@ -117,7 +122,8 @@ done
 if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
 	mkdir "$T/lab"
 	cp "$BIN" "$T/lab/containment-lab"
-	cp -r snippets layers.ini "$T/lab/"
+	cp -r snippets "$T/lab/"
+	cp "$CFG" "$T/lab/layers.ini"
 	chmod -R a+rX "$T/lab"
 	nobody() { (cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env -u XDG_CONFIG_HOME HOME=/nonexistent ./containment-lab --config layers.ini "$@"); }
