@@ -220,7 +220,11 @@ py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1)
 # (a thread of the stall snippet spins: CPU seconds are not what is tested)
 sed -e 's/^timeout = 30s/timeout = 3s/' -e 's/^timeout = 5s/timeout = 2s/' "$T/layers.ini" >"$T/safety3.ini"
 sed -e 's/^cpu_time = 2s/cpu_time = 60s/' "$T/layers.ini" >"$T/stall.ini"
-chmod 644 "$T/safety3.ini" "$T/stall.ini"
+# the loop of 10060 refusals, each answered by the lab: counted, not timed
+# (under ASan as uid 65534 on a loaded machine it outran the 5 s clock)
+sed -e 's/^cpu_time = 2s/cpu_time = 60s/' -e 's/^timeout = 5s/timeout = 25s/' -e 's/^timeout = 30s/timeout = 40s/' \
+	"$T/layers.ini" >"$T/loop.ini"
+chmod 644 "$T/safety3.ini" "$T/stall.ini" "$T/loop.ini"
 
 before=$(leftovers_snapshot)
 
@@ -248,7 +252,7 @@ for who in root nobody; do
 
 	# ---- a loop of refusals stays bounded and answered ----
 	t0=$(date +%s%N)
-	j=$(cd "$T" && lab run "$T/loop.py" --on all --json)
+	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/loop.ini" run "$T/loop.py" --on all --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	out=$(py "d['output'].strip()" <<<"$j" 2>&1)
 	expect_eq "$who: 10000 unshare + 60 mount: each refused with EPERM, none ran" "$out" \
@@ -321,7 +325,7 @@ for who in root nobody; do
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/stall.ini" run "$T/stall.py" --on all --network-mode allowlist --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] <= 5300, 'beat 4.' in d['output']" <<<"$j" 2>&1)
-	if [[ $ms -lt 6500 && $got == "([\"killed by SIGKILL  the lab's wall clock 5000 ms (Resource-limits)\"], True, True)" ]]; then
+	if [[ $ms -lt 20000 && $got == "([\"killed by SIGKILL  the lab's wall clock 5000 ms (Resource-limits)\"], True, True)" ]]; then
 		ok "$who: a socket's O_NONBLOCK cleared under the lab's connect(): the run ended at the wall clock in $ms ms, output kept"
 	else
 		not_ok "$who: a socket's O_NONBLOCK cleared under the lab's connect(): the run ends at the 5 s wall clock" \
@@ -331,7 +335,9 @@ for who in root nobody; do
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/safety3.ini" run "$T/stall.py" --on isolation --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] <= 3300" <<<"$j" 2>&1)
-	if [[ $ms -lt 4500 && $got == "([\"killed by SIGKILL  the lab's safety net 3000 ms (range)\"], True)" ]]; then
+	# ms: only that the net, not something later, ended it (a loaded
+	# machine takes seconds to start and reap a run)
+	if [[ $ms -lt 20000 && $got == "([\"killed by SIGKILL  the lab's safety net 3000 ms (range)\"], True)" ]]; then
 		ok "$who: the same with Resource-limits off: the 3 s safety net ended it in $ms ms"
 	else
 		not_ok "$who: the same with Resource-limits off: the 3 s safety net ends it" "$ms ms; $got"
