@@ -226,12 +226,15 @@ for who in "${whos[@]}"; do
 			>"$T/victim.json" &
 		vpid=$!
 		ports=""
-		for _ in $(seq 50); do
+		# both, however long a loaded machine takes to set the run up
+		# (the listeners came before the folder's CSV in one run)
+		csv=""
+		for _ in $(seq 400); do
 			ports=$(lab_ports "$vpid" | tr '\n' ' ')
-			[[ $(wc -w <<<"$ports") -ge 2 ]] && break
+			csv=$(ls -td "$TMPDIR"/containment-lab.*/work/sales.csv 2>/dev/null | head -1)
+			[[ $(wc -w <<<"$ports") -ge 2 && -n $csv ]] && break
 			sleep 0.05
 		done
-		csv=$(ls -td "$TMPDIR"/containment-lab.*/work/sales.csv 2>/dev/null | head -1)
 		if [[ -z $ports || -z $csv ]]; then
 			not_ok "$who: $sn ($mode): found the run's listeners and folder" "ports='$ports' csv='$csv'"
 			wait "$vpid"
