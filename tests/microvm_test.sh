@@ -121,7 +121,7 @@ j=$(al exfiltration)
 expect_eq "allowlist, exfiltration: CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
 expect_eq "allowlist, exfiltration: by No-network" "$(field 'd["caught_by"]' <<<"$j")" "network"
 expect_contains "allowlist, exfiltration: the guest's probe off the door -> ENETUNREACH" "$j" \
-	'"net_route_errno":101'
+	'"route_probe_errno":101'
 j=$(al legit-api)
 expect_eq "allowlist, legit-api: RAN OK (through the proxy)" "$(field 'd["verdict"]' <<<"$j")" "RAN OK"
 j=$(al exfil-allowed)
