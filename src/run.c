@@ -343,8 +343,8 @@ static int plan_tools(struct run *r, const struct snippet *s, const struct lab_r
 	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
 		snprintf(
 		    ev->error, sizeof ev->error,
-		    "the tool door is a unix socket in the work folder, and the %s rung passes no host socket into "
-		    "the sandbox: run %s on the container or in-process rung",
+		    "the tool door is a socket pair the sandbox gets as fd 9, and the %s rung passes no descriptor "
+		    "beyond stdio into it: run %s on the container or in-process rung",
 		    lab_rung_key((enum lab_rung)r->cfg->rung), s->name);
 		return -1;
 	}
