@@ -68,7 +68,7 @@ for ((k = 1; k <= steps; k++)); do
 		break
 	fi
 	scr=$(screen tour)
-	seen_titles+=("$(grep -oE "TOUR $k/$steps: [^│]*score" <<<"$scr" | sed 's/ *score$//')")
+	seen_titles+=("$(grep -oE "TOUR $k/$steps: [^│]*" <<<"$scr" | head -1 | sed -E 's/ *(score.*)?$//')")
 	if grep -q "t moves on" <<<"$scr"; then
 		# this machine lacks the step's rung or snippet: it says so
 		moved=$((moved + 1))
@@ -90,7 +90,14 @@ for ((k = 1; k <= steps; k++)); do
 		break
 	fi
 	ran=$((ran + 1))
-	screen tour | grep -q 'you predicted' && scored_want=$((scored_want + 1))
+	# a step the lab judged yes or no says "(score N/M)"; one it judged
+	# otherwise (ERROR, FAILED) says "not scored" and why: shown, not counted
+	guess=$(screen tour | grep -oE 'you predicted [^│]*' | head -1)
+	if grep -q '(score [0-9]*/[0-9]*)' <<<"$guess"; then
+		scored_want=$((scored_want + 1))
+	else
+		echo "# step $k: ${guess:-no prediction line}"
+	fi
 	[[ $k == 3 ]] && tmux_ capture-pane -p -t tour >"$T/step3.txt"
 	tmux_ send-keys -t tour t
 done
