@@ -307,11 +307,33 @@ skip "audit: a daemon that execs /bin/sh outlives the wrapper: ESCAPED (tests/au
 # the card so far, exit 4 (it was exit 143 with the run folder left)
 # (the binary itself in the background, not the lab function: its subshell
 # would take the signal)
-"$BIN" --config layers.ini -q audit --preset lab --snippet resource-bomb --snippet legit >"$CL_SUITE_TMP/stopped.out" 2>&1 &
+# The signal must land while an attack runs: a fast machine finished the
+# two shipped snippets within the second the test waited (CI: exit 0). So
+# the second snippet sleeps 4 s (under the 5 s timeout of layers.ini), and
+# the signal goes once a process of the audit's tree runs it.
+slow="$CL_SUITE_TMP/slow-task-$$.py"
+printf '%s\n' '# lab:title: A task that takes its time' '# lab:threat: legit' '# lab:layer: none' \
+	'# lab:consequence: none' 'import time' 'time.sleep(4)' 'print("done")' >"$slow"
+"$BIN" --config layers.ini -q audit --preset lab --snippet resource-bomb --snippet "$slow" >"$CL_SUITE_TMP/stopped.out" 2>&1 &
 p=$!
-# the card is printed at the end: wait for the run's folder, then a second
-for _ in $(seq 1 100); do compgen -G "$CL_SUITE_TMP/containment-lab.*" >/dev/null && break; sleep 0.1; done
-sleep 1
+# is one of the processes running the slow task a descendant of $1?
+in_tree_of() {
+	local q a
+	for q in $(pgrep -f "slow-task-$$"); do
+		a=$q
+		while [ "${a:-1}" -gt 1 ]; do
+			[ "$a" = "$1" ] && return 0
+			a=$(awk '{print $4}' "/proc/$a/stat" 2>/dev/null)
+		done
+	done
+	return 1
+}
+running=no
+for _ in $(seq 1 300); do
+	in_tree_of "$p" && { running=yes; break; }
+	sleep 0.1
+done
+expect_eq "audit stopped by SIGTERM: the slow task ran when the signal was sent" "$running" yes
 kill -TERM "$p"
 wait "$p"; rc=$?
 expect_eq "audit stopped by SIGTERM: exit 4 (the card is incomplete)" "$rc" 4
