@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -544,6 +545,12 @@ static void live_take(struct job *j)
 			*nl = '\0';
 			size_t vlen = unescape(line + 6);
 			sb_add(&j->live, line + 6, vlen);
+		} else if (n >= 5 && !memcmp(line, "gate\t", 5)) {
+			*nl = '\0';
+			(void)unescape(line + 5);
+			str_copy(j->gate_call, sizeof j->gate_call, line + 5);
+			j->gate_waiting = true;
+			j->gate_since_ms = monotonic_ms();
 		} else if (n >= 8 && !memcmp(line, "skipped\t", 8)) {
 			*nl = '\0';
 			if (parse_int(line + 8, 0, LLONG_MAX, &v))
@@ -577,7 +584,30 @@ struct job_work {
 	unsigned layers;
 	char *const *wrapper; /* non-NULL: an audit */
 	bool outside_range;
+	bool gated; /* --approve ask: the caller asks the human (job_start_gated) */
 };
+
+/* lab_run's on_gate in a gated worker: the call goes to the caller as a
+ * "gate" line. The caller reads the stream all the time, and the line is
+ * short: written whole, never skipped like a chunk (the run's clocks
+ * stand still while the gate waits). */
+static void gate_send(void *ctx, const char *call)
+{
+	struct live_sink *k = ctx;
+	struct strbuf b = {0};
+	put_str(&b, "gate", call, strlen(call));
+	if (b.s)
+		(void)write_all(k->fd, b.s, b.len); /* the caller gone: no answer comes, the gate refuses */
+	sb_free(&b);
+}
+
+/* lab_run's on_gate where nobody can be asked (a matrix cell, an audit's
+ * run): gate_fd -1 makes the gate refuse, naming why. */
+static void gate_nobody(void *ctx, const char *call)
+{
+	(void)ctx;
+	(void)call;
+}
 
 static int job_fork(struct job *j, const struct job_work *w)
 {
@@ -587,7 +617,8 @@ static int job_fork(struct job *j, const struct job_work *w)
 	j->layers = layers;
 	j->started_ms = monotonic_ms();
 	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
+	/* a gated run's answers come back over the same pair */
+	if ((w->gated ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) : pipe2(p, O_CLOEXEC)) < 0)
 		return -errno;
 	fflush(NULL);
 	pid_t parent = getpid();
@@ -631,6 +662,11 @@ static int job_fork(struct job *j, const struct job_work *w)
 		setsid();
 		struct live_sink sink = {.fd = p[1], .told = true};
 		struct lab_run_opts opts = {.abort_fd = abort_pipe[0], .on_output = live_send, .output_ctx = &sink};
+		if (w->cfg->approve == APPROVE_ASK) {
+			opts.on_gate = w->gated ? gate_send : gate_nobody;
+			opts.gate_ctx = &sink;
+			opts.gate_fd = w->gated ? p[1] : -1;
+		}
 		struct lab_result res;
 		if (w->wrapper)
 			lab_audit_run(w->cfg, w->s, w->wrapper, w->outside_range, &opts, &res);
@@ -650,6 +686,20 @@ static int job_fork(struct job *j, const struct job_work *w)
 int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
 {
 	return job_fork(j, &(struct job_work){.cfg = cfg, .s = s, .layers = layers});
+}
+
+int job_start_gated(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
+{
+	return job_fork(j, &(struct job_work){.cfg = cfg, .s = s, .layers = layers, .gated = true});
+}
+
+int job_gate_answer(struct job *j, bool yes)
+{
+	if (!j->gate_waiting || j->fd < 0)
+		return -EINVAL;
+	j->gate_waiting = false;
+	j->gate_waited_ms += monotonic_ms() - j->gate_since_ms;
+	return write_all(j->fd, yes ? "y\n" : "n\n", 2);
 }
 
 int job_start_audit(struct job *j, const struct lab_config *cfg, const struct snippet *s, char *const *wrapper,

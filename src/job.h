@@ -30,6 +30,12 @@ struct job {
 	uint64_t live_cut;     /* bytes dropped from the front of live */
 	uint64_t live_skipped; /* bytes the worker did not send (reader behind) */
 	bool result_begun;     /* the result's lines have started: no more live ones */
+	/* --approve ask on the screen (job_start_gated): the run's gate asked
+	 * about gate_call and waits for job_gate_answer */
+	bool gate_waiting;
+	char gate_call[160];
+	long gate_since_ms;  /* monotonic: when the gate began to wait */
+	long gate_waited_ms; /* the answered waits so far (the run's clocks stood still) */
 };
 
 #define JOB_LIVE_MAX 65536
@@ -41,6 +47,15 @@ struct job {
  *
  * 0 on success, -errno on failure (nothing to clean then). */
 int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
+/* The same, for a run a human watches with --approve ask: the gate's
+ * question comes back as a "gate<TAB>call" line (gate_waiting set, the
+ * call in gate_call), and job_gate_answer sends the human's answer back
+ * over the same socket pair. A job_start'ed run with --approve ask has
+ * nobody to ask: its gate refuses every payment, and says why. */
+int job_start_gated(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
+/* The human's answer to the waiting call: 0, or -errno (the worker gone:
+ * its gate then refuses, as for no answer). */
+int job_gate_answer(struct job *j, bool yes);
 /* The same for `audit`'s run of s through wrapper (lab_audit_run); the
  * result's layers are 0. wrapper must outlive the job. */
 int job_start_audit(struct job *j, const struct lab_config *cfg, const struct snippet *s, char *const *wrapper,

@@ -319,8 +319,9 @@ struct lab_run_opts {
 	void (*on_output)(void *ctx, const char *buf, size_t len);
 	void *output_ctx;
 	/* --approve ask (tools.h): on_gate is told the gated call; the answer
-	 * ('y' approves, anything else refuses) is read from gate_fd. NULL:
-	 * the lab asks on /dev/tty itself. It must not block. */
+	 * ('y' approves, anything else refuses) is read from gate_fd; gate_fd
+	 * -1: nobody can be asked, every payment is refused. NULL: the lab
+	 * asks on /dev/tty itself. It must not block. */
 	void (*on_gate)(void *ctx, const char *call);
 	void *gate_ctx;
 	int gate_fd;

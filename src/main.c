@@ -1060,19 +1060,18 @@ static bool wants_json(int argc, char **argv)
 }
 
 /* --approve (the tool gate, tools.h) is for run, matrix and the screen;
- * ask needs a human at a terminal, one call at a time: run and the
- * screen only. EXIT_OK, or the usage error said. */
+ * ask needs a human at a terminal, one call at a time: run (on the
+ * terminal) and the screen (its prompt) only. EXIT_OK, or the usage
+ * error said. */
 static int approve_refused(int approve, const char *cmd)
 {
 	bool tui = !strcmp(cmd, "tui");
 	if (!tui && strcmp(cmd, "run") != 0 && strcmp(cmd, "matrix") != 0)
 		return usage_error("--approve is for run, matrix and the screen (the tool gate), not for %s", cmd);
-	if (approve != APPROVE_ASK)
+	/* the screen asks in its result pane (its matrix cannot ask: its
+	 * cells' gates refuse, and say so) */
+	if (approve != APPROVE_ASK || tui)
 		return EXIT_OK;
-	if (tui)
-		return usage_error(
-		    "--approve ask on the screen: its gate prompt is not built yet; use --approve never or "
-		    "always there, or `run SNIPPET --approve ask` on a terminal");
 	if (!strcmp(cmd, "matrix"))
 		return usage_error("--approve ask is one human answer per payment: matrix runs its cells at once, in "
 		                   "workers; use --approve never or always (or run one cell with run)");

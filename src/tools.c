@@ -352,7 +352,10 @@ static void tool_pay(struct tools_door *t, int i, const char *to, const char *am
 		gate_decide(t, i, false, "--approve never", in);
 	} else if (t->approve == APPROVE_ALWAYS) {
 		gate_decide(t, i, true, "--approve always", in);
-	} else if (t->pending || t->answer_fd < 0) {
+	} else if (t->answer_fd < 0) {
+		gate_decide(t, i, false,
+		            "--approve ask, and nobody can be asked in this run (a matrix cell or an audit)", in);
+	} else if (t->pending) {
 		gate_decide(t, i, false, "another payment is waiting for the human", in);
 	} else {
 		/* ask: the call waits, unanswered, for the human's y or n */

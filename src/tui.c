@@ -240,7 +240,8 @@ void tui_run_selected(struct tui_state *st)
 		tui_message(st, "the matrix is running: wait, or press a to abort it");
 		return;
 	}
-	rc = job_start(&st->job, st->cfg, &st->snips[st->sel], st->layers);
+	/* the screen asks the human when the gate does (--approve ask) */
+	rc = job_start_gated(&st->job, st->cfg, &st->snips[st->sel], st->layers);
 	if (rc < 0) {
 		tui_message(st, "could not start %s: %s", st->snips[st->sel].name, strerror(-rc));
 		st->job_guess = -1;

@@ -413,6 +413,21 @@ static int key_tour(struct tui_state *st, int ch)
 	return tui_tour_key(st, ch);
 }
 
+/* y/n while the run's gate waits (--approve ask): the human's answer; n
+ * is not No-network's mode then, and y approves only this one call. */
+static int gate_key(struct tui_state *st, int ch)
+{
+	char call[sizeof st->job.gate_call];
+	bool yes = ch == 'y' || ch == 'Y';
+
+	str_copy(call, sizeof call, st->job.gate_call);
+	if (job_gate_answer(&st->job, yes) < 0)
+		tui_message(st, "the run did not take the answer (it ended): its gate refused %s", call);
+	else
+		tui_message(st, "you %s %s: the run goes on", yes ? "approved" : "refused", call);
+	return TUI_REDRAW;
+}
+
 static int key_quit(struct tui_state *st, int ch)
 {
 	(void)st;
@@ -552,6 +567,14 @@ int tui_key_dispatch(struct tui_state *st, int ch)
 		return twin_key(st, ch);
 	if (st->audit.open)
 		return tui_audit_key(st, ch);
+	if (st->job_live && st->job.gate_waiting)
+		switch (ch) {
+		case 'y':
+		case 'Y':
+		case 'n':
+		case 'N':
+			return gate_key(st, ch);
+		}
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		for (k = 0; keys[i].codes[k]; k++) {
 			if (keys[i].codes[k] != ch)
@@ -573,6 +596,19 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 	attr_t kattr = tui_attr(st, TUI_LOOK_KEY);
 	char buf[64];
 
+	/* the gate waits for the human: its answers before any message */
+	if (st->job_live && st->job.gate_waiting) {
+		x = 1;
+		x += tui_put(y, x, width - x, "y", kattr) + 1;
+		x += tui_put(y, x, width - x, "approve the payment", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "n", kattr) + 1;
+		x += tui_put(y, x, width - x, "refuse it", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "a", kattr) + 1;
+		x += tui_put(y, x, width - x, "abort", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "q", kattr) + 1;
+		tui_put(y, x, width - x, "quit", A_NORMAL);
+		return;
+	}
 	if (st->msg[0]) {
 		tui_fill(y, 0, width, tui_attr(st, TUI_LOOK_TITLE));
 		tui_put(y, 1, width - 2, st->msg, tui_attr(st, TUI_LOOK_TITLE));

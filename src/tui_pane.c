@@ -622,9 +622,11 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 	tui_format_duration(st->now_ms - j->started_ms, d, sizeof d);
 	tui_rows_printf(L, A_BOLD, "%c RUNNING %s   %s", tui_spinner(st), st->snips[j->snippet_index].name, d);
 	tui_rows_printf(L, A_NORMAL, "in the sandbox, layers %s", lbl);
-	/* a bar that fills over the wall-clock limit: a long run shows life */
-	n = st->cfg->limits.timeout_ms > 0 ? (int)((st->now_ms - j->started_ms) * (w - 2) / st->cfg->limits.timeout_ms)
-	                                   : 0;
+	/* a bar that fills over the wall-clock limit: a long run shows life;
+	 * it stands still while the gate waits, as the run's clocks do */
+	long ran =
+	    st->now_ms - j->started_ms - j->gate_waited_ms - (j->gate_waiting ? st->now_ms - j->gate_since_ms : 0);
+	n = st->cfg->limits.timeout_ms > 0 ? (int)(ran * (w - 2) / st->cfg->limits.timeout_ms) : 0;
 	n = n < 0 ? 0 : n > w - 2 ? w - 2 : n;
 	memset(bar, ' ', (size_t)w);
 	memset(bar + 1, '#', (size_t)n);
@@ -633,6 +635,19 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 	bar[w] = '\0';
 	add_row(L, bar, A_BOLD);
 	tui_rows_printf(L, A_NORMAL, "the lab gathers its evidence outside; a aborts");
+	/* --approve ask: the run waits for the human, its clocks stopped */
+	if (j->gate_waiting) {
+		attr_t key = tui_attr(st, TUI_LOOK_KEY);
+		tui_rows_blank(L);
+		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN) | A_BOLD, "THE GATE: approve %s?", j->gate_call);
+		tui_rows_add(L, "", "  ", A_NORMAL,
+		             "The snippet asked the tool door for an irreversible call. No layer can tell a poisoned "
+		             "call from an honest one: you are the gate. The run waits (its clocks stand still, 120 s "
+		             "at most, then it is refused).",
+		             A_NORMAL);
+		tui_rows_add(L, "  y  ", "     ", key, "approve: the payment goes out", A_NORMAL);
+		tui_rows_add(L, "  n  ", "     ", key, "refuse: no payment is made", A_NORMAL);
+	}
 	/* this run's guess (the result slot still holds the last run's) */
 	if (st->job_guess >= 0)
 		tui_rows_printf(L, A_BOLD, "you predicted %s: the lab will tell",

@@ -4,7 +4,8 @@
 # RAN OK with its measured figures; tool-injection CONTAINED by the gate
 # with --approve never and ESCAPED with always, the call in the log; bad
 # --approve values refused; --approve ask answered y and n at a terminal
-# driven through tmux; matrix --tools by the approve mode; as root and as
+# and on the screen (its result pane asks; n is the answer there, not
+# No-network's mode), driven through tmux; matrix --tools by the approve mode; as root and as
 # uid 65534 (a staged world-readable copy); nothing left behind.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -24,7 +25,7 @@ SOCK=cltools-$$
 tmux_() { tmux -u -L "$SOCK-$answer" -f /dev/null "$@"; }
 answer=y
 cleanup() {
-	for answer in y n; do tmux_ kill-server >/dev/null 2>&1; rm -f "/tmp/tmux-$(id -u)/$SOCK-$answer"; done
+	for answer in y n screen; do tmux_ kill-server >/dev/null 2>&1; rm -f "/tmp/tmux-$(id -u)/$SOCK-$answer"; done
 	rm -rf "$T"
 	suite_cleanup
 }
@@ -117,6 +118,55 @@ for answer in y n; do
 	expect_contains "--approve ask: the human's time is not the run's" "$(cat "$T/ask-$answer.txt")" "the run's clocks stood still meanwhile"
 	tmux_ kill-server >/dev/null 2>&1
 done
+
+# --- --approve ask on the screen: the result pane asks --------------------
+answer=screen
+scr() { tmux_ capture-pane -p -t gate 2>/dev/null; }
+# wait_scr TEXT: up to 120 s (a loaded machine; the gate itself waits 120 s)
+wait_scr() {
+	local i
+	for i in $(seq 1 600); do
+		scr | grep -qF -- "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+tmux_ new-session -d -x 120 -y 40 -s gate "cd '$PWD' && '$BIN' --config '$CFG' --approve ask; echo EXITED: \$?; sleep 600"
+wait_scr "SNIPPETS" || true
+for _ in $(seq 1 20); do tmux_ send-keys -t gate k; done
+for _ in $(seq 1 40); do
+	scr | grep -qE " tool-injection\.py  " && break
+	tmux_ send-keys -t gate j
+	sleep 0.05
+done
+for answer_key in n y; do
+	tmux_ send-keys -t gate Enter
+	if wait_scr "THE GATE: approve send_payment(to='attacker', amount=5000)?"; then seen=yes; else seen=no; fi
+	expect_eq "the screen, --approve ask: the result pane asks about the exact call" "$seen" yes
+	expect_contains "the screen, --approve ask: the footer names the answers" "$(scr | tail -n 1)" "y approve the payment  n refuse it"
+	tmux_ send-keys -t gate "$answer_key"
+	if [[ $answer_key == n ]]; then
+		wait_scr "CONTAINED by the gate" || true
+		expect_contains "the screen, n: CONTAINED by the gate" "$(scr)" "CONTAINED by the gate: send_payment(to='attacker', amount=5000) refused"
+		expect_contains "the screen, n: refused as the human said" "$(scr)" "REFUSED by the gate (--approve ask: the"
+		expect_contains "the screen, n: the answer, not No-network's mode (still none)" "$(scr)" "[n] net: none"
+	else
+		wait_scr "The payment went out" || true
+		expect_contains "the screen, y: ESCAPED, the payment went out" "$(scr)" "The payment went out: irreversible"
+		expect_contains "the screen, y: paid as the human said" "$(scr)" "PAID by the gate (--approve ask: the"
+	fi
+done
+# the screen's matrix cannot ask one human per cell: its gates refuse,
+# and the cell says why (the cursor starts on the selected row)
+tmux_ send-keys -t gate m
+wait_scr "as expected" || true
+wait_scr "nobody can be asked" || true
+expect_contains "the screen's matrix, --approve ask: tool-injection refused, nobody to ask" "$(scr)" "REFUSED by the gate (--approve ask, and nobody can be asked"
+tmux_ send-keys -t gate m
+tmux_ send-keys -t gate q
+wait_scr "EXITED: 0" || true
+expect_contains "the screen, --approve ask: q quits, exit 0" "$(scr)" "EXITED: 0"
+tmux_ kill-server >/dev/null 2>&1
 
 # --- as uid 65534, from a staged world-readable copy -----------------------
 if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
