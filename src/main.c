@@ -70,7 +70,7 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "                                     grade another sandbox: the attacks run\n"
                                  "                                     through PREFIX ({cmd}, {dir}, {VAR});\n"
                                  "                                     presets: bwrap firejail srt runsc lab\n"
-                                 "  twin [--on L|--off L] [--docker|--bwrap]\n"
+                                 "  twin [--on L|--off L] [--docker|--bwrap] [--tools]\n"
                                  "                                     the same layers as a docker run (or\n"
                                  "                                     bwrap) command, flag by flag\n"
                                  "\n"
@@ -770,15 +770,19 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	return stop_signal ? 128 + stop_signal : rc;
 }
 
-/* twin [--on L|--off L] [--docker|--bwrap]: the layers as another tool's
- * command line (twin.c); --rung was taken out of argv by main. */
+/* twin [--on L|--off L] [--docker|--bwrap] [--tools]: the layers as
+ * another tool's command line (twin.c), and with --tools the tool
+ * snippets' door and gate; --rung was taken out of argv by main. */
 static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
 	enum twin_tool tool = TWIN_DOCKER;
+	bool tools = false;
 	int took;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--docker"))
+		if (!strcmp(argv[i], "--tools"))
+			tools = true;
+		else if (!strcmp(argv[i], "--docker"))
 			tool = TWIN_DOCKER;
 		else if (!strcmp(argv[i], "--bwrap"))
 			tool = TWIN_BWRAP;
@@ -795,6 +799,8 @@ static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 		return rc;
 	struct strbuf b = {0};
 	twin_text(cfg, layers, (enum lab_rung)cfg->rung, tool, &b);
+	if (tools)
+		twin_tools_text(tool, &b);
 	report_fputs(b.s, stdout);
 	sb_free(&b);
 	return EXIT_OK;

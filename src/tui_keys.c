@@ -383,6 +383,10 @@ static int twin_key(struct tui_state *st, int ch)
 	case 'g':
 		st->twin_top = 0;
 		break;
+	case KEY_END:
+	case 'G':
+		st->twin_top = 1 << 20; /* the drawing clamps it */
+		break;
 	case KEY_MOUSE: {
 		MEVENT ev;
 
@@ -758,6 +762,8 @@ void tui_draw_twin(struct tui_state *st)
 	if (w < 40 || rows < 3)
 		return;
 	twin_text(st->cfg, st->layers, (enum lab_rung)st->cfg->rung, st->twin_bwrap ? TWIN_BWRAP : TWIN_DOCKER, &raw);
+	if (st->snips[st->sel].tools)
+		twin_tools_text(st->twin_bwrap ? TWIN_BWRAP : TWIN_DOCKER, &raw);
 	for (line = raw.s; line && *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		wrap_line(&b, line, nl ? (size_t)(nl - line) : strlen(line), (size_t)(w - 4));

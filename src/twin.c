@@ -288,3 +288,34 @@ void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung
 		sb_puts(b, "  (no network flag: docker's default bridge network reaches the attacker's listener)\n");
 	gaps(cfg, layers, rung, tool, b);
 }
+
+void twin_tools_text(enum twin_tool tool, struct strbuf *b)
+{
+	sb_puts(b, "\n# the tool snippets' door and gate, as a real agent's runtime has them\n\n"
+	           "The lab's tools, as tool definitions (the shape of the Messages API's `tools`):\n\n"
+	           "  {\"name\": \"search\", \"description\": \"Search the documents; returns ids and titles\",\n"
+	           "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"query\": {\"type\": \"string\"}},\n"
+	           "                    \"required\": [\"query\"]}}\n"
+	           "  {\"name\": \"read\", \"description\": \"The text of one document\",\n"
+	           "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"doc_id\": {\"type\": \"string\"}},\n"
+	           "                    \"required\": [\"doc_id\"]}}\n"
+	           "  {\"name\": \"send_payment\", \"description\": \"Pay a supplier. Irreversible.\",\n"
+	           "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"to\": {\"type\": \"string\"},\n"
+	           "                    \"amount\": {\"type\": \"integer\", \"minimum\": 1}}, \"required\": [\"to\", "
+	           "\"amount\"]}}\n\n");
+	sb_printf(b,
+	          "Tools called as code: the tools are served to the sandbox through one door, so their\n"
+	          "results stay in there and only the code's answer comes out. The lab's door is a socket\n"
+	          "pair the sandbox gets as fd 9; %s.\n\n",
+	          tool == TWIN_DOCKER ? "docker passes no descriptor in, so a runtime binds a unix socket\n"
+	                                "into the container (-v /run/agent-tools.sock:/run/tools.sock) and serves it "
+	                                "outside"
+	                              : "bwrap passes a descriptor in as it is (one left open for the command),\n"
+	                                "or binds a unix socket (--bind /run/agent-tools.sock /run/tools.sock)");
+	sb_puts(b, "The gate: in the lab, send_payment comes through the door and the lab's gate decides it\n"
+	           "outside the sandbox (--approve). In an agent's runtime it is best kept a discrete tool the\n"
+	           "model calls by name, and the runtime asks a human before it runs it, showing the exact\n"
+	           "arguments (as --approve ask does). The four layers cannot do this: the door is a channel\n"
+	           "the task is allowed to use, so from inside the sandbox a poisoned call looks like an\n"
+	           "honest one. No flag above replaces the gate.\n");
+}

@@ -11,6 +11,11 @@
 
 enum twin_tool { TWIN_DOCKER, TWIN_BWRAP };
 
+/* Appends to b how a real agent's runtime does the tool snippets' door and
+ * gate (`twin --tools`, and `d` on a tool snippet): the three tools as
+ * tool definitions, the door as a socket the container is given, and the
+ * gate as the runtime's own approval step, outside the code. */
+void twin_tools_text(enum twin_tool tool, struct strbuf *b);
 /* Appends the twin's text to b, lines ending in '\n'. */
 void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
                struct strbuf *b);

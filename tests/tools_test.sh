@@ -119,6 +119,16 @@ for answer in y n; do
 	tmux_ kill-server >/dev/null 2>&1
 done
 
+# --- the twin: the tools as an agent's tool definitions, the gate outside --
+out=$("$BIN" --config "$CFG" twin --tools 2>&1)
+expect_contains "twin --tools: send_payment as a tool definition" "$out" '{"name": "send_payment", "description": "Pay a supplier. Irreversible.",'
+expect_contains "twin --tools: the door as docker has it" "$out" "-v /run/agent-tools.sock:/run/tools.sock"
+expect_contains "twin --tools: why no layer replaces the gate" "$out" "No flag above replaces the gate."
+out=$("$BIN" --config "$CFG" twin --tools --bwrap 2>&1)
+expect_contains "twin --tools --bwrap: the door as bwrap has it" "$out" "--bind /run/agent-tools.sock /run/tools.sock"
+out=$("$BIN" --config "$CFG" twin 2>&1)
+expect_not_contains "twin without --tools: no tool section" "$out" "tool definitions"
+
 # --- --approve ask on the screen: the result pane asks --------------------
 answer=screen
 scr() { tmux_ capture-pane -p -t gate 2>/dev/null; }
@@ -156,6 +166,12 @@ for answer_key in n y; do
 		expect_contains "the screen, y: paid as the human said" "$(scr)" "PAID by the gate (--approve ask: the"
 	fi
 done
+# d on a tool snippet: the twin has its tool definitions
+tmux_ send-keys -t gate d
+tmux_ send-keys -t gate G
+wait_scr "the shape of the Messages API" || true
+expect_contains "the screen, d on tool-injection: the tools as tool definitions" "$(scr)" "The lab's tools, as tool definitions"
+tmux_ send-keys -t gate d
 # the screen's matrix cannot ask one human per cell: its gates refuse,
 # and the cell says why (the cursor starts on the selected row)
 tmux_ send-keys -t gate m
