@@ -482,6 +482,11 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 	if (pid < 0)
 		run_fail(r, "fork", "the snippet (init stays PID 1)", errno);
 	if (pid == 0) {
+		/* the layers' last step (the rlimits) in the snippet's process
+		 * only: the init is the lab's, and its sampling must not spend
+		 * the snippet's RLIMIT_CPU (a run waiting at the gate for a
+		 * human was killed by it after 10 s, blamed on Resource-limits) */
+		run_layers_child(r, PHASE_LAST);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		child_exec(r);
 	}
@@ -534,7 +539,6 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 	close(r->sync[0]);
 	r->sync[0] = -1;
 	child_enter_workdir(r);
-	run_layers_child(r, PHASE_LAST);
 	child_init_and_exec(r);
 }
 

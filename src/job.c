@@ -548,9 +548,14 @@ static void live_take(struct job *j)
 		} else if (n >= 5 && !memcmp(line, "gate\t", 5)) {
 			*nl = '\0';
 			(void)unescape(line + 5);
-			str_copy(j->gate_call, sizeof j->gate_call, line + 5);
-			j->gate_waiting = true;
-			j->gate_since_ms = monotonic_ms();
+			bool off = !line[5]; /* decided without the screen's answer (its time ran out) */
+			if (off && j->gate_waiting)
+				j->gate_waited_ms += monotonic_ms() - j->gate_since_ms;
+			if (!off) {
+				str_copy(j->gate_call, sizeof j->gate_call, line + 5);
+				j->gate_since_ms = monotonic_ms();
+			}
+			j->gate_waiting = !off;
 		} else if (n >= 8 && !memcmp(line, "skipped\t", 8)) {
 			*nl = '\0';
 			if (parse_int(line + 8, 0, LLONG_MAX, &v))
@@ -588,14 +593,15 @@ struct job_work {
 };
 
 /* lab_run's on_gate in a gated worker: the call goes to the caller as a
- * "gate" line. The caller reads the stream all the time, and the line is
- * short: written whole, never skipped like a chunk (the run's clocks
- * stand still while the gate waits). */
+ * "gate" line (an empty one when the question is off). The caller reads
+ * the stream all the time, and the line is short: written whole, never
+ * skipped like a chunk (the run's clocks stand still while the gate
+ * waits). */
 static void gate_send(void *ctx, const char *call)
 {
 	struct live_sink *k = ctx;
 	struct strbuf b = {0};
-	put_str(&b, "gate", call, strlen(call));
+	put_str(&b, "gate", call ? call : "", call ? strlen(call) : 0); /* "" = the question is off */
 	if (b.s)
 		(void)write_all(k->fd, b.s, b.len); /* the caller gone: no answer comes, the gate refuses */
 	sb_free(&b);
@@ -699,7 +705,8 @@ int job_gate_answer(struct job *j, bool yes)
 		return -EINVAL;
 	j->gate_waiting = false;
 	j->gate_waited_ms += monotonic_ms() - j->gate_since_ms;
-	return write_all(j->fd, yes ? "y\n" : "n\n", 2);
+	/* never SIGPIPE: the worker may have gone the moment before */
+	return send(j->fd, yes ? "y\n" : "n\n", 2, MSG_NOSIGNAL | MSG_DONTWAIT) == 2 ? 0 : -errno;
 }
 
 int job_start_audit(struct job *j, const struct lab_config *cfg, const struct snippet *s, char *const *wrapper,

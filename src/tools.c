@@ -226,7 +226,7 @@ static void log_arg(char *out, size_t cap, const char *arg)
 {
 	size_t k = 0;
 	for (const char *a = arg; *a && k + 4 < cap && a - arg < 60; a++)
-		out[k++] = *a >= 0x20 && *a < 0x7f && *a != '\'' ? *a : '?';
+		out[k++] = *a >= 0x20 && *a < 0x7f && *a != '\'' && *a != '`' ? *a : '?';
 	out[k] = '\0';
 }
 
@@ -291,12 +291,34 @@ static void tool_read(struct tools_door *t, const char *id, struct strbuf *b, ch
 	snprintf(answer, cap, "no such document");
 }
 
+/* write_all for a socket the snippet may have closed: EPIPE, never SIGPIPE
+ * (the lab run from a terminal keeps SIGPIPE's default) */
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd q = {fd, POLLOUT, 0};
+			if (poll(&q, 1, 1000) <= 0)
+				return -EAGAIN;
+			continue;
+		}
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static void send_answer(struct tools_door *t, int i, bool pay, const char *call, const char *answer,
                         const struct strbuf *b, size_t in)
 {
 	t->bytes_out += b->len;
 	log_call(t, pay, call, answer, in, b->len);
-	if (t->conn[i].fd >= 0 && write_all(t->conn[i].fd, b->s, b->len) < 0)
+	if (t->conn[i].fd >= 0 && send_all(t->conn[i].fd, b->s, b->len) < 0)
 		conn_close(t, i);
 }
 
@@ -320,8 +342,21 @@ static void gate_decide(struct tools_door *t, int i, bool approve, const char *w
 		sb_puts(&b, "}\n");
 		snprintf(answer, sizeof answer, "REFUSED by the gate (%s)", why);
 	}
-	if (!t->gate_said[0])
+	/* the evidence names the first call, or the first paid one: an
+	 * ESCAPED headline names the payment that went out */
+	if (!t->gate_said[0] || (approve && !t->paid_named)) {
 		snprintf(t->gate_said, sizeof t->gate_said, "%s: %s", t->pending_call, answer);
+		if (approve) {
+			t->paid_named = true;
+			str_copy(t->payment_call, sizeof t->payment_call, t->pending_call);
+		}
+	}
+	if (t->pending) {
+		t->asked_ms += monotonic_ms() - t->pending_since;
+		/* the question is off, whoever decided: a screen clears it */
+		if (t->on_gate)
+			t->on_gate(t->gate_ctx, NULL);
+	}
 	send_answer(t, i, true, t->pending_call, answer, &b, in);
 	sb_free(&b);
 	if (t->pending) { /* the human's last stretch, for the watch's clocks too */
@@ -331,6 +366,14 @@ static void gate_decide(struct tools_door *t, int i, bool approve, const char *w
 	}
 	t->pending = false;
 	t->pending_conn = -1;
+}
+
+static void drain_answers(struct tools_door *t)
+{
+	char buf[64];
+	if (t->on_gate && t->answer_fd >= 0)
+		while (recv(t->answer_fd, buf, sizeof buf, MSG_DONTWAIT) > 0)
+			;
 }
 
 static void tool_pay(struct tools_door *t, int i, const char *to, const char *amount, size_t in, long now)
@@ -358,7 +401,10 @@ static void tool_pay(struct tools_door *t, int i, const char *to, const char *am
 	} else if (t->pending) {
 		gate_decide(t, i, false, "another payment is waiting for the human", in);
 	} else {
-		/* ask: the call waits, unanswered, for the human's y or n */
+		/* ask: the call waits, unanswered, for the human's y or n; an
+		 * answer sent for an earlier question (after its time ran out)
+		 * is not this one's */
+		drain_answers(t);
 		t->pending = true;
 		t->pending_since = t->pending_mark = now;
 		t->pending_in = in;
@@ -405,6 +451,8 @@ static void serve_line(struct tools_door *t, int i, char *line, size_t in, long 
 	sb_free(&b);
 }
 
+static void serve_buffered(struct tools_door *t, int i, long now);
+
 static void conn_ready(struct tools_door *t, int i, long now)
 {
 	struct tools_conn *c = &t->conn[i];
@@ -417,6 +465,14 @@ static void conn_ready(struct tools_door *t, int i, long now)
 	t->bytes_in += (uint64_t)r;
 	c->len += (size_t)r;
 	c->in[c->len] = '\0';
+	serve_buffered(t, i, now);
+}
+
+/* The complete lines conn i has sent, one by one, until a payment waits
+ * for the human (the rest stays buffered for after the answer). */
+static void serve_buffered(struct tools_door *t, int i, long now)
+{
+	struct tools_conn *c = &t->conn[i];
 	char *nl;
 	while (c->fd >= 0 && !t->pending && (nl = memchr(c->in, '\n', c->len))) {
 		size_t n = (size_t)(nl - c->in) + 1;
@@ -459,7 +515,11 @@ void tools_ready(struct tools_door *t, const struct pollfd *pfd, int n, long now
 		} else if (t->pending && pfd[k].fd == t->answer_fd) {
 			int i = t->pending_conn;
 			answer_ready(t);
-			if (i >= 0 && !t->pending && t->conn[i].fd >= 0) /* its next lines, if any came meanwhile */
+			/* its next lines: those already read first (a read would
+			 * wait for more), then whatever came meanwhile */
+			if (i >= 0 && !t->pending && t->conn[i].fd >= 0)
+				serve_buffered(t, i, now_ms);
+			if (i >= 0 && !t->pending && t->conn[i].fd >= 0)
 				conn_ready(t, i, now_ms);
 		} else {
 			for (int i = 0; i < TOOLS_CONNS; i++)
@@ -467,8 +527,11 @@ void tools_ready(struct tools_door *t, const struct pollfd *pfd, int n, long now
 					conn_ready(t, i, now_ms);
 		}
 	}
-	if (t->pending && now_ms - t->pending_since >= TOOLS_GATE_WAIT_MS) {
-		gate_decide(t, t->pending_conn, false, "--approve ask: no answer in 120 s", t->pending_in);
+	/* the cap is the run's whole pause, not one question's: a snippet
+	 * that asks again after each refusal gets no more time */
+	if (t->pending && t->asked_ms + (now_ms - t->pending_since) >= TOOLS_GATE_WAIT_MS) {
+		gate_decide(t, t->pending_conn, false, "--approve ask: no answer within the run's 120 s for the gate",
+		            t->pending_in);
 	}
 }
 

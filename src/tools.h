@@ -22,8 +22,9 @@
  * approve mode (--approve, struct lab_config) decides each send_payment:
  * never (refused), always (paid), ask (a human: the screen's prompt via
  * lab_run_opts' on_gate, else /dev/tty). While a human decides the run's
- * clocks stand still (tools_take_paused) for at most TOOLS_GATE_WAIT_MS;
- * no answer then is a refusal.
+ * clocks stand still (tools_take_paused) for at most TOOLS_GATE_WAIT_MS
+ * in all, over every question of the run; no answer then is a refusal,
+ * and on_gate is told the question is off (a NULL call).
  *
  * Life cycle (run.c): tools_init -> tools_open (after the decoys: the
  * work folder exists) -> (tools_poll, poll, tools_ready)* -> tools_finish
@@ -73,6 +74,8 @@ struct tools_door {
 	int pending_conn;
 	char pending_call[128], pending_to[64];
 	long pending_amount, pending_since, pending_mark, waited_ms, unreported_ms;
+	long asked_ms;   /* the questions' time so far: the cap is the run's */
+	bool paid_named; /* payment_call and gate_said name a paid call */
 	size_t pending_in; /* the waiting call's bytes, for its log line */
 	/* the record */
 	long calls, strays;

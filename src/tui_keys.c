@@ -425,6 +425,7 @@ static int gate_key(struct tui_state *st, int ch)
 	bool yes = ch == 'y' || ch == 'Y';
 
 	str_copy(call, sizeof call, st->job.gate_call);
+	st->res_view.follow = true; /* the output again, as it comes */
 	if (job_gate_answer(&st->job, yes) < 0)
 		tui_message(st, "the run did not take the answer (it ended): its gate refused %s", call);
 	else
@@ -603,10 +604,12 @@ void tui_draw_footer(const struct tui_state *st, int y, int width)
 	/* the gate waits for the human: its answers before any message */
 	if (st->job_live && st->job.gate_waiting) {
 		x = 1;
+		/* the exact call, where no output of the snippet's can be */
 		x += tui_put(y, x, width - x, "y", kattr) + 1;
-		x += tui_put(y, x, width - x, "approve the payment", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "approve", A_BOLD) + 1;
+		x += tui_put(y, x, width - 22 - x, st->job.gate_call, A_BOLD) + 2;
 		x += tui_put(y, x, width - x, "n", kattr) + 1;
-		x += tui_put(y, x, width - x, "refuse it", A_NORMAL) + 2;
+		x += tui_put(y, x, width - x, "refuse", A_NORMAL) + 2;
 		x += tui_put(y, x, width - x, "a", kattr) + 1;
 		x += tui_put(y, x, width - x, "abort", A_NORMAL) + 2;
 		x += tui_put(y, x, width - x, "q", kattr) + 1;

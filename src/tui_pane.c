@@ -618,6 +618,20 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 	char *text;
 	int n, w = L->width < (int)sizeof bar - 1 ? L->width : (int)sizeof bar - 1;
 
+	/* --approve ask: the run waits for the human, its clocks stopped;
+	 * the question first, where the pane opens */
+	if (j->gate_waiting) {
+		attr_t key = tui_attr(st, TUI_LOOK_KEY);
+		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN) | A_BOLD, "THE GATE: approve %s?", j->gate_call);
+		tui_rows_add(L, "", "  ", A_NORMAL,
+		             "The snippet asked the tool door for an irreversible call. No layer can tell a poisoned "
+		             "call from an honest one: you are the gate. The run waits (its clocks stand still; 120 s "
+		             "in all for the run's questions, then it is refused).",
+		             A_NORMAL);
+		tui_rows_add(L, "  y  ", "     ", key, "approve: the payment goes out", A_NORMAL);
+		tui_rows_add(L, "  n  ", "     ", key, "refuse: no payment is made", A_NORMAL);
+		tui_rows_blank(L);
+	}
 	report_layers_label(j->layers, true, lbl);
 	tui_format_duration(st->now_ms - j->started_ms, d, sizeof d);
 	tui_rows_printf(L, A_BOLD, "%c RUNNING %s   %s", tui_spinner(st), st->snips[j->snippet_index].name, d);
@@ -635,19 +649,6 @@ static void build_live(const struct tui_state *st, struct tui_rows *L)
 	bar[w] = '\0';
 	add_row(L, bar, A_BOLD);
 	tui_rows_printf(L, A_NORMAL, "the lab gathers its evidence outside; a aborts");
-	/* --approve ask: the run waits for the human, its clocks stopped */
-	if (j->gate_waiting) {
-		attr_t key = tui_attr(st, TUI_LOOK_KEY);
-		tui_rows_blank(L);
-		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN) | A_BOLD, "THE GATE: approve %s?", j->gate_call);
-		tui_rows_add(L, "", "  ", A_NORMAL,
-		             "The snippet asked the tool door for an irreversible call. No layer can tell a poisoned "
-		             "call from an honest one: you are the gate. The run waits (its clocks stand still, 120 s "
-		             "at most, then it is refused).",
-		             A_NORMAL);
-		tui_rows_add(L, "  y  ", "     ", key, "approve: the payment goes out", A_NORMAL);
-		tui_rows_add(L, "  n  ", "     ", key, "refuse: no payment is made", A_NORMAL);
-	}
 	/* this run's guess (the result slot still holds the last run's) */
 	if (st->job_guess >= 0)
 		tui_rows_printf(L, A_BOLD, "you predicted %s: the lab will tell",
@@ -734,6 +735,12 @@ void tui_result_pane(struct tui_state *st, int y, int x, int w, int rows, bool f
 {
 	struct tui_rows L = {.width = w};
 	const char *name = tui_result_rows(st, &L);
+
+	/* the gate's question stays in sight, above the output: the pane
+	 * does not follow the snippet's output while it waits (its output
+	 * can print a look-alike question) */
+	if (st->job_live && st->job.gate_waiting)
+		st->res_view = (struct tui_view_pos){.top = 0, .follow = false};
 	char head[64];
 
 	if (rows >= 2) {
