@@ -74,8 +74,8 @@ struct tools_door {
 	int pending_conn;
 	char pending_call[128], pending_to[64];
 	long pending_amount, pending_since, pending_mark, waited_ms, unreported_ms;
-	long asked_ms;   /* the questions' time so far: the cap is the run's */
-	bool paid_named; /* payment_call and gate_said name a paid call */
+	long asked_ms;     /* the questions' time so far: the cap is the run's */
+	bool paid_named;   /* payment_call and gate_said name a paid call */
 	size_t pending_in; /* the waiting call's bytes, for its log line */
 	/* the record */
 	long calls, strays;
