@@ -98,10 +98,11 @@ if [[ $(id -u) == 0 ]]; then
 	fi
 fi
 if [[ $(id -u) == 0 ]] && faces; then
-	# text and markdown faces agree
-	out=$("$BIN" --config layers.ini matrix --jobs 3); rc=$?
+	# text and markdown faces agree (three rows: the JSON matrix above
+	# already judged every cell under the sanitizers; this is the face)
+	out=$("$BIN" --config layers.ini matrix --jobs 3 --snippet legit-api,host-takeover,secret-theft); rc=$?
 	expect_eq "matrix text: exit 0" "$rc" 0
-	expect_contains "matrix text summary" "$out" "128/128 cells as expected"
+	expect_contains "matrix text summary" "$out" "48/48 cells as expected"
 	expect_contains "matrix text: a legend of the marks" "$out" "cells: + CONTAINED  X ESCAPED  . RAN OK  F FAILED"
 	# every cell is one of the marks, never a layer letter (I N E L) or a digit
 	bad=$(awk '/^(legit|legit-api|resource-bomb|secret-theft|exfil-allowed|exfiltration|host-takeover|kernel-exploit) / && NF == 17 {

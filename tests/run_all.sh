@@ -111,7 +111,7 @@ run "the JSON schema: every kind of document the lab writes, format 1, docs/json
 run "matrix --html: a self-contained page, screenshotted in headless chromium (ASan+UBSan)" tests/html_test.sh "$SAN"
 if command -v tmux >/dev/null; then
 	run "TUI in tmux (ASan+UBSan)" tests/tui_test.sh --asan "$SAN"
-	run "TUI in tmux" tests/tui_test.sh "$REL"
+	run "TUI in tmux: the audit card run whole (release build)" tests/tui_test.sh --card-only "$REL"
 	run "the progress line of matrix and audit at a terminal, NO_COLOR, --quiet (tmux)" tests/progress_test.sh "$REL"
 	run "the guided tour at 80x24 (tmux)" tests/tour_test.sh "$REL"
 	run "bash and zsh completion, typed in tmux" tests/completion_test.sh "$REL"
