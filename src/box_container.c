@@ -196,8 +196,7 @@ static void child_take_ids(struct run *r)
 static void child_build_view(struct run *r)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
-	if (!iso)
-		rootfs_build_range(r);
+	rootfs_build(r);
 	run_layers_child(r, PHASE_ROOT);
 	if (iso)
 		rootfs_pivot(r);

@@ -94,33 +94,23 @@ static void json_strs(struct strbuf *b, char *const *v)
 	sb_puts(b, "]");
 }
 
-static void json_bind(struct strbuf *b, const char *src, const char *dst, bool ro)
+static void json_bind(struct strbuf *b, const char **sep, const char *src, const char *dst, bool ro)
 {
-	sb_puts(b, ",{\"destination\":");
+	sb_printf(b, "%s{\"destination\":", *sep);
+	*sep = ",";
 	sb_json_str(b, dst);
 	sb_puts(b, ",\"type\":\"bind\",\"source\":");
 	sb_json_str(b, src);
 	sb_printf(b, ",\"options\":[\"rbind\",\"%s\",\"nosuid\",\"nodev\"]}", ro ? "ro" : "rw");
 }
 
-static void json_rlimits(struct strbuf *b, const struct lab_limits *lim)
+/* Resource-limits: the run spec's rlimits, enforced by the Sentry. */
+static void json_rlimits(struct strbuf *b, const struct run_spec *spec)
 {
-	const struct {
-		const char *name;
-		unsigned long long soft, hard;
-	} rl[] = {
-	    {"RLIMIT_AS", lim->memory, lim->memory},
-	    {"RLIMIT_NPROC", (unsigned long long)lim->pids, (unsigned long long)lim->pids},
-	    /* SIGXCPU at the cap, the hard limit a second later */
-	    {"RLIMIT_CPU", (unsigned long long)lim->cpu_time, (unsigned long long)lim->cpu_time + 1},
-	    {"RLIMIT_FSIZE", lim->file_size, lim->file_size},
-	    {"RLIMIT_NOFILE", (unsigned long long)lim->open_files, (unsigned long long)lim->open_files},
-	    {"RLIMIT_CORE", 0, 0},
-	};
 	sb_puts(b, ",\"rlimits\":[");
-	for (size_t i = 0; i < sizeof rl / sizeof *rl; i++)
-		sb_printf(b, "%s{\"type\":\"%s\",\"soft\":%llu,\"hard\":%llu}", i ? "," : "", rl[i].name, rl[i].soft,
-		          rl[i].hard);
+	for (int i = 0; i < spec->n_rl; i++)
+		sb_printf(b, "%s{\"type\":\"%s\",\"soft\":%llu,\"hard\":%llu}", i ? "," : "", spec->rl[i].name,
+		          spec->rl[i].soft, spec->rl[i].hard);
 	sb_puts(b, "]");
 }
 
@@ -140,6 +130,59 @@ static bool gv_own_netns(const struct run *r)
 	return r->eg.inside || run_allowlist(r);
 }
 
+/* The mounts of the run spec's file-system view: binds, /proc and the
+ * tmpfs steps (folders, files and symlinks are the bundle's rootfs,
+ * gv_bundle). /dev is runsc's own minimal one. The probe gets the system's
+ * part only, none of the run's folders. */
+static void gv_mounts(const struct run *r, bool probe, struct strbuf *b)
+{
+	const char *sep = "";
+	for (int i = 0; i < r->spec.n_fs; i++) {
+		const struct spec_fs_op *op = &r->spec.fs[i];
+		const char *link;
+		switch (op->kind) {
+		case SPEC_FS_BIND:
+			if (!access(op->src, F_OK))
+				json_bind(b, &sep, op->src, op->dst, op->ro);
+			break;
+		case SPEC_FS_HOST_TOP:
+			if (spec_host_top(&r->host, op->dst, &link) && !*link)
+				json_bind(b, &sep, op->dst, op->dst, true);
+			break;
+		case SPEC_FS_PROC:
+			sb_printf(b, "%s{\"destination\":", sep);
+			sb_json_str(b, op->dst);
+			sb_puts(b, ",\"type\":\"proc\",\"source\":\"proc\"}");
+			sep = ",";
+			break;
+		case SPEC_FS_TMPFS:
+			sb_printf(b, "%s{\"destination\":", sep);
+			sb_json_str(b, op->dst);
+			sb_printf(
+			    b,
+			    ",\"type\":\"tmpfs\",\"source\":\"tmpfs\",\"options\":[\"nosuid\",\"nodev\",\"mode=%o\","
+			    "\"size=%llu\"]}",
+			    op->mode, (unsigned long long)op->size);
+			sep = ",";
+			break;
+		case SPEC_FS_WORK:
+			if (!probe)
+				json_bind(b, &sep, r->d.work, op->dst, true);
+			break;
+		case SPEC_FS_CWD:
+			if (!probe)
+				json_bind(b, &sep, r->cwd, r->cwd, op->ro);
+			break;
+		case SPEC_FS_HOME:
+			if (!probe && op->dst) /* the naive integration's credentials */
+				json_bind(b, &sep, r->d.home, op->dst, true);
+			break;
+		default: /* ROOT: the bundle's rootfs; DIR, FILE: in it; DEV: runsc's */
+			break;
+		}
+	}
+}
+
 /* The snippet's config.json (probe = false) or the probe's. */
 static void gv_config(const struct run *r, bool probe, char *const *args, char *const *env, struct strbuf *b)
 {
@@ -149,34 +192,18 @@ static void gv_config(const struct run *r, bool probe, char *const *args, char *
 	json_strs(b, env);
 	sb_puts(b, ",\"cwd\":");
 	sb_json_str(b, probe ? "/" : r->workdir);
-	if (!probe && run_on(r, LAYER_LIMITS))
-		json_rlimits(b, &r->cfg->limits);
+	if (!probe)
+		json_rlimits(b, &r->spec);
 	sb_puts(b, "},\"root\":{\"path\":\"rootfs\",\"readonly\":true},\"hostname\":");
 	sb_json_str(b, r->cfg->hostname);
-	sb_printf(b,
-	          ",\"mounts\":[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\"}"
-	          ",{\"destination\":\"/tmp\",\"type\":\"tmpfs\",\"source\":\"tmpfs\","
-	          "\"options\":[\"nosuid\",\"nodev\",\"mode=1777\",\"size=%llu\"]}",
-	          (unsigned long long)r->cfg->tmp_size);
-	json_bind(b, "/usr", "/usr", true);
-	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
-	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
-		struct stat st;
-		/* merged-/usr hosts have symlinks (in the rootfs); others a bind */
-		if (lstat(top[i], &st) == 0 && S_ISDIR(st.st_mode))
-			json_bind(b, top[i], top[i], true);
-	}
-	if (!access("/etc/ld.so.cache", R_OK))
-		json_bind(b, "/etc/ld.so.cache", "/etc/ld.so.cache", true);
-	if (!probe && r->exec_mode) {
-		json_bind(b, r->cwd, r->cwd, !r->rw);
-	} else if (!probe) {
-		json_bind(b, r->d.work, "/work", true);
-		if (!run_on(r, LAYER_ENV))
-			json_bind(b, r->d.home, "/root", true); /* the naive integration's credentials */
-	}
-	sb_puts(b, "],\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"ipc\"},{\"type\":\"uts\"},"
-	           "{\"type\":\"mount\"}");
+	sb_puts(b, ",\"mounts\":[");
+	gv_mounts(r, probe, b);
+	/* the Sentry's own cgroup view: no cgroup namespace to ask for */
+	sb_puts(b, "],\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"mount\"}");
+	if (r->spec.ns & SPEC_NS_IPC)
+		sb_puts(b, ",{\"type\":\"ipc\"}");
+	if (r->spec.ns & SPEC_NS_UTS)
+		sb_puts(b, ",{\"type\":\"uts\"}");
 	if (gv_netstack(r))
 		sb_puts(b, ",{\"type\":\"network\"}");
 	sb_puts(b, "]}}\n");
@@ -197,35 +224,29 @@ static int gv_put(const char *dir, const char *name, const char *text, struct la
 static int gv_bundle(const struct run *r, const char *dir, const struct strbuf *config, struct lab_evidence *ev)
 {
 	char p[PATH_MAX];
-	if (pathf(p, sizeof p, "%s/rootfs/etc", dir) < 0 || mkdirs(p, 0755) < 0) {
+	if (pathf(p, sizeof p, "%s/rootfs", dir) < 0 || mkdirs(p, 0755) < 0) {
 		snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", p, strerror(errno));
 		return -1;
 	}
-	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
-	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
-		char link[PATH_MAX], at[PATH_MAX];
-		ssize_t n = readlink(top[i], link, sizeof link - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if (pathf(at, sizeof at, "%s/rootfs%s", dir, top[i]) < 0 || symlink(link, at) < 0) {
-			snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", at, strerror(errno));
-			return -1;
-		}
-	}
-	char host[80];
-	snprintf(host, sizeof host, "%s\n", r->cfg->hostname);
-	if (pathf(p, sizeof p, "%s/rootfs", dir) < 0 || gv_put(dir, "config.json", config->s, ev) < 0 ||
-	    gv_put(
-	        p, "etc/passwd",
-	        "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
-	        ev) < 0 ||
-	    gv_put(p, "etc/group", "root:x:0:\nnogroup:x:65534:\n", ev) < 0 ||
-	    gv_put(p, "etc/hosts", "127.0.0.1 localhost\n::1 localhost\n", ev) < 0 ||
-	    gv_put(p, "etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n", ev) < 0 ||
-	    gv_put(p, "etc/hostname", host, ev) < 0)
+	for (int i = 0; i < r->spec.n_fs; i++) {
+		const struct spec_fs_op *op = &r->spec.fs[i];
+		const char *link;
+		char at[PATH_MAX];
+		if (pathf(at, sizeof at, "%s/rootfs%s", dir, op->dst ? op->dst : "") < 0)
+			goto fail;
+		if (op->kind == SPEC_FS_HOST_TOP && spec_host_top(&r->host, op->dst, &link) && *link &&
+		    symlink(link, at) < 0)
+			goto fail;
+		if (op->kind == SPEC_FS_DIR && mkdir(at, op->mode) < 0 && errno != EEXIST)
+			goto fail;
+		if (op->kind == SPEC_FS_FILE && write_file(at, op->text, 0644) < 0)
+			goto fail;
+		continue;
+	fail:
+		snprintf(ev->error, sizeof ev->error, "gvisor: cannot create %.200s: %s", at, strerror(errno));
 		return -1;
-	return 0;
+	}
+	return gv_put(dir, "config.json", config->s, ev);
 }
 
 /* The probe: what its kernel answers, in report-pipe lines. */

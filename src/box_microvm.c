@@ -317,12 +317,13 @@ static void conf_block(const struct run *r, struct strbuf *b)
 		sb_printf(b, "probe " GATEWAY " %d\n", r->d.port);
 	if (run_allowlist(r) && r->have_decoys) /* off the door: TEST-NET-1, nothing would answer */
 		sb_printf(b, "route 192.0.2.1 80\n");
-	if (run_on(r, LAYER_LIMITS)) {
-		const struct lab_limits *l = &r->cfg->limits;
-		sb_printf(b, "limit memory %llu\nlimit pids %ld\nlimit cpu_time %ld\nlimit file_size %llu\n",
-		          (unsigned long long)l->memory, l->pids, l->cpu_time, (unsigned long long)l->file_size);
-		sb_printf(b, "limit open_files %ld\n", l->open_files);
-	}
+	/* Resource-limits, from the run spec: the guest cgroup's caps, and
+	 * the rlimits the guest init sets on the snippet's process */
+	if (r->spec.cgroup)
+		sb_printf(b, "limit memory %llu\nlimit pids %ld\n", (unsigned long long)r->spec.cg_memory,
+		          r->spec.cg_pids);
+	for (int i = 0; i < r->spec.n_rl; i++)
+		sb_printf(b, "rlimit %s %llu %llu\n", r->spec.rl[i].name, r->spec.rl[i].soft, r->spec.rl[i].hard);
 	sb_printf(b, "cwd %s\n", r->workdir);
 }
 

@@ -82,8 +82,17 @@ unsigned layers_for_column(int col)
 	for (int i = 0; i < LAYER_COUNT; i++)                                                                          \
 		if (lab_layers[i].ops->hook)
 
+/* The spec first: every hook after this reads what the layers asked for
+ * from it, and the box renders it. */
 int run_layers_plan(struct run *r, struct lab_evidence *ev)
 {
+	spec_build(&r->spec, r->cfg,
+	           &(struct lab_setup){.layers = r->layers,
+	                               .rung = (enum lab_rung)r->cfg->rung,
+	                               .net_mode = (enum lab_net_mode)r->cfg->net_mode,
+	                               .exec = r->exec_mode,
+	                               .exec_rw = r->rw});
+	spec_host_probe(&r->host);
 	EACH_HOOK(plan) if (lab_layers[i].ops->plan(r, ev) < 0) return -1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #define LAB_LAYER_H
 
 #include "run.h"
+#include "spec.h"
 
 struct layer_ops {
 	/* clone() flags the layer adds when it is on (the range's user, PID
@@ -29,6 +30,9 @@ struct layer_ops {
 	/* the mechanisms really used, for the record */
 	void (*describe)(const struct run *r, struct lab_evidence *ev);
 	void (*cleanup)(struct run *r);
+	/* the run spec (spec.h): what this layer asks for, on or off, as
+	 * data; no run and no host needed */
+	void (*spec)(struct run_spec *s, const struct lab_config *cfg);
 };
 
 extern const struct layer_ops layer_isolation_ops, layer_network_ops, layer_env_ops, layer_limits_ops;

@@ -142,34 +142,6 @@ static int clone_tree(struct run *r, const char *path);
 
 /* ---------------- the private root (Isolation) ---------------- */
 
-static void private_usr_and_etc(struct run *r, const char *root)
-{
-	rootfs_bind(r, "/usr", root, "/usr", true);
-	/* merged-/usr hosts have symlinks; others get read-only binds */
-	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
-	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
-		char link[PATH_MAX];
-		ssize_t n = readlink(top[i], link, sizeof link - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			symlink_in(r, link, root, top[i]);
-		} else {
-			rootfs_bind(r, top[i], root, top[i], true);
-		}
-	}
-	mkdir_in(r, root, "/etc", 0755);
-	put_file(r, root, "/etc/passwd",
-	         "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
-	put_file(r, root, "/etc/group", "root:x:0:\nnogroup:x:65534:\n");
-	put_file(r, root, "/etc/hosts", "127.0.0.1 localhost\n::1 localhost\n");
-	put_file(r, root, "/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
-	char line[80];
-	snprintf(line, sizeof line, "%s\n", r->cfg->hostname);
-	put_file(r, root, "/etc/hostname", line);
-	rootfs_bind(r, "/etc/ld.so.cache", root, "/etc/ld.so.cache", true);
-	rootfs_bind(r, "/etc/localtime", root, "/etc/localtime", true);
-}
-
 /* minimal /dev: a few character devices, no terminal, then read-only */
 static void private_dev(struct run *r, const char *root)
 {
@@ -208,11 +180,11 @@ static void private_cwd(struct run *r, const char *root)
 		run_fail(r, r->rw ? "make nosuid,nodev" : "make read-only", p, errno);
 }
 
-void rootfs_build_private(struct run *r)
+/* The private root's first step (SPEC_FS_ROOT): mounts private, the trees
+ * the new root will cover taken, and the root's own tmpfs. */
+static void private_begin(struct run *r, uint64_t size)
 {
-	const char *root = r->d.root;
-	char p[PATH_MAX], opts[64];
-
+	char opts[64];
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		run_fail(r, "make mounts private", "/", errno);
 	if (r->exec_mode && r->cwd_tree < 0) {
@@ -226,26 +198,38 @@ void rootfs_build_private(struct run *r)
 		r->work_tree = clone_tree(r, r->d.work);
 	if (!r->exec_mode && !run_on(r, LAYER_ENV) && r->home_tree < 0)
 		r->home_tree = clone_tree(r, r->d.home);
-	mount_fs(r, "tmpfs", root, MS_NOSUID | MS_NODEV, "mode=0755,size=4m");
-	private_usr_and_etc(r, root);
-	/* fresh /proc for the new PID namespace */
-	mkdir_in(r, root, "/proc", 0555);
-	pathf(p, sizeof p, "%s/proc", root);
+	snprintf(opts, sizeof opts, "mode=0755,size=%llu", (unsigned long long)size);
+	mount_fs(r, "tmpfs", r->d.root, MS_NOSUID | MS_NODEV, opts);
+}
+
+/* SPEC_FS_HOST_TOP: a merged-/usr host's symlink, or a read-only bind */
+static void private_top(struct run *r, const char *root, const char *dst)
+{
+	const char *link;
+	if (!spec_host_top(&r->host, dst, &link))
+		return; /* nothing there on this host */
+	if (*link)
+		symlink_in(r, link, root, dst);
+	else
+		rootfs_bind(r, dst, root, dst, true);
+}
+
+static void private_proc(struct run *r, const char *root, const char *dst)
+{
+	char p[PATH_MAX];
+	mkdir_in(r, root, dst, 0555);
+	pathf(p, sizeof p, "%s%s", root, dst);
 	mount_fs(r, "proc", p, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	hide_keys(r, p);
-	private_dev(r, root);
-	mkdir_in(r, root, "/tmp", 01777);
-	pathf(p, sizeof p, "%s/tmp", root);
-	snprintf(opts, sizeof opts, "mode=1777,size=%llu", (unsigned long long)r->cfg->tmp_size);
+}
+
+static void private_tmpfs(struct run *r, const char *root, const struct spec_fs_op *op)
+{
+	char p[PATH_MAX], opts[64];
+	mkdir_in(r, root, op->dst, op->mode);
+	pathf(p, sizeof p, "%s%s", root, op->dst);
+	snprintf(opts, sizeof opts, "mode=%o,size=%llu", op->mode, (unsigned long long)op->size);
 	mount_fs(r, "tmpfs", p, MS_NOSUID | MS_NODEV, opts);
-	mkdir_in(r, root, "/root", 0700);
-	if (r->exec_mode) {
-		private_cwd(r, root);
-	} else {
-		pathf(p, sizeof p, "%s/work", root);
-		rootfs_attach(r, r->work_tree, p, true);
-		r->work_tree = -1;
-	}
 }
 
 /* The root itself becomes read-only (only /tmp is writable), then we enter
@@ -405,24 +389,32 @@ static void attach_file(struct run *r, int tree, const char *path)
 		run_fail(r, "make read-only", path, errno);
 }
 
-void rootfs_build_range(struct run *r)
-{
-	char opts[64], p[PATH_MAX];
-	int work = -1, cwd = -1, resolv = -1;
+/* What the range takes before it covers /tmp and the homes, and puts back
+ * after (SPEC_FS_HOSTVIEW's state). */
+struct range_trees {
+	int work, cwd, resolv;
+	char resolv_file[PATH_MAX];
+	const char *covered[5];
+	size_t n_covered;
+};
 
+/* SPEC_FS_HOSTVIEW: the host's view read-only, fresh /proc, private /tmp,
+ * /dev and /dev/shm, the homes covered; what comes back is taken first. */
+static void range_begin(struct run *r, struct range_trees *t)
+{
+	char opts[64];
+	*t = (struct range_trees){.work = -1, .cwd = -1, .resolv = -1};
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		run_fail(r, "make mounts private", "/", errno);
-	/* what comes back after /tmp and the homes are covered */
 	if (r->have_decoys) {
-		work = clone_tree(r, r->d.work);
+		t->work = clone_tree(r, r->d.work);
 		if (!run_on(r, LAYER_ENV))
 			r->home_tree = clone_tree(r, r->d.home);
 	} else if (r->exec_mode) {
-		cwd = clone_tree(r, r->cwd);
+		t->cwd = clone_tree(r, r->cwd);
 	}
-	char resolv_file[PATH_MAX];
-	if (resolv_under_run(resolv_file, sizeof resolv_file))
-		resolv = clone_tree(r, resolv_file);
+	if (resolv_under_run(t->resolv_file, sizeof t->resolv_file))
+		t->resolv = clone_tree(r, t->resolv_file);
 	/* the whole host view read-only (devices still work: a read-only
 	 * mount does not stop writes to /dev/null) */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID};
@@ -436,28 +428,112 @@ void rootfs_build_range(struct run *r)
 	/* the real homes, and other runs' folders wherever $TMPDIR put them:
 	 * covered, then read-only once what comes back is in place */
 	const char *covered[] = {"/root", "/home", "/run", "/var/tmp", temp_dir()};
-	size_t n_covered = sizeof covered / sizeof *covered;
-	if (is_under(covered[n_covered - 1], "/tmp"))
-		n_covered--;
-	for (size_t i = 0; i < n_covered; i++)
+	t->n_covered = sizeof covered / sizeof *covered;
+	if (is_under(covered[t->n_covered - 1], "/tmp"))
+		t->n_covered--;
+	for (size_t i = 0; i < t->n_covered; i++) {
+		t->covered[i] = covered[i];
 		cover(r, covered[i], "mode=0755,size=64k", false);
-	if (work >= 0) {
-		pathf(p, sizeof p, "%s/work", r->inside_dir);
-		rootfs_attach(r, work, p, true);
-		range_host(r);
 	}
-	if (cwd >= 0) {
-		rootfs_attach(r, cwd, r->cwd, !r->rw);
-		if (r->rw && rootfs_make_nosuid(r->cwd) < 0)
-			run_fail(r, "make nosuid,nodev", r->cwd, errno);
-	}
-	if (resolv >= 0)
-		attach_file(r, resolv, resolv_file);
-	for (size_t i = 0; i < n_covered; i++) {
+}
+
+static void range_end(struct run *r, struct range_trees *t)
+{
+	if (t->resolv >= 0)
+		attach_file(r, t->resolv, t->resolv_file);
+	for (size_t i = 0; i < t->n_covered; i++) {
 		struct stat st;
-		if (stat(covered[i], &st) == 0 && S_ISDIR(st.st_mode) && rootfs_make_ro(covered[i], false) < 0)
-			run_fail(r, "make read-only", covered[i], errno);
+		if (stat(t->covered[i], &st) == 0 && S_ISDIR(st.st_mode) && rootfs_make_ro(t->covered[i], false) < 0)
+			run_fail(r, "make read-only", t->covered[i], errno);
 	}
+}
+
+/* The view the spec asks for (spec.h), step by step, in its order: the
+ * private root (Isolation on) or the range's host view (off), with what
+ * the layers add. Every failure names the step and the path. */
+void rootfs_build(struct run *r)
+{
+	const struct run_spec *s = &r->spec;
+	const char *root = r->d.root;
+	bool range = false;
+	struct range_trees t = {.work = -1, .cwd = -1, .resolv = -1};
+	char p[PATH_MAX + 16];
+
+	/* the range's safety rests on this: a spec that starts with neither
+	 * view (the in-process rung's, say) never runs on the host as it is */
+	if (s->n_fs == 0 || (s->fs[0].kind != SPEC_FS_ROOT && s->fs[0].kind != SPEC_FS_HOSTVIEW))
+		run_fail(r, "build the view", "the run spec starts with neither a private root nor the range's view",
+		         EINVAL);
+	for (int i = 0; i < s->n_fs; i++) {
+		const struct spec_fs_op *op = &s->fs[i];
+		switch (op->kind) {
+		case SPEC_FS_ROOT:
+			private_begin(r, op->size);
+			break;
+		case SPEC_FS_HOSTVIEW:
+			range = true;
+			range_begin(r, &t);
+			break;
+		case SPEC_FS_BIND:
+			rootfs_bind(r, op->src, root, op->dst, op->ro);
+			break;
+		case SPEC_FS_HOST_TOP:
+			private_top(r, root, op->dst);
+			break;
+		case SPEC_FS_DIR:
+			mkdir_in(r, root, op->dst, op->mode);
+			break;
+		case SPEC_FS_FILE:
+			put_file(r, root, op->dst, op->text);
+			break;
+		case SPEC_FS_PROC:
+			private_proc(r, root, op->dst);
+			break;
+		case SPEC_FS_DEV:
+			private_dev(r, root);
+			break;
+		case SPEC_FS_TMPFS:
+			private_tmpfs(r, root, op);
+			break;
+		case SPEC_FS_WORK:
+			if (range && t.work >= 0) {
+				pathf(p, sizeof p, "%s/work", r->inside_dir);
+				rootfs_attach(r, t.work, p, true);
+			} else if (!range) {
+				pathf(p, sizeof p, "%s%s", root, op->dst);
+				rootfs_attach(r, r->work_tree, p, true);
+				r->work_tree = -1;
+			}
+			break;
+		case SPEC_FS_HOSTDIR:
+			if (t.work >= 0) /* a run with decoys: the host they aim at */
+				range_host(r);
+			break;
+		case SPEC_FS_CWD:
+			if (!range) {
+				private_cwd(r, root);
+			} else if (t.cwd >= 0) {
+				rootfs_attach(r, t.cwd, r->cwd, !r->rw);
+				if (r->rw && rootfs_make_nosuid(r->cwd) < 0)
+					run_fail(r, "make nosuid,nodev", r->cwd, errno);
+			}
+			break;
+		case SPEC_FS_HOME:
+			/* the naive integration mounts the user's credentials,
+			 * taken before the view covered the run folder */
+			if (r->home_tree < 0)
+				break; /* no decoys: nothing of the user's to mount */
+			if (range)
+				pathf(p, sizeof p, "%s/home", r->inside_dir);
+			else
+				pathf(p, sizeof p, "%s%s", root, op->dst);
+			rootfs_attach(r, r->home_tree, p, true);
+			r->home_tree = -1;
+			break;
+		}
+	}
+	if (range)
+		range_end(r, &t);
 }
 
 /* The lock: a user namespace below the range's, with the same ids, and a

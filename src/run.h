@@ -20,6 +20,7 @@
 #include "egress.h"
 #include "lab.h"
 #include "run_uid.h"
+#include "spec.h"
 #include "term.h"
 #include "tools.h"
 
@@ -71,6 +72,10 @@ struct run {
 	const struct lab_config *cfg;
 	unsigned layers;
 	bool exec_mode, rw;
+	/* what the layers asked for, as data (spec.h): built by
+	 * run_layers_plan, rendered by the box; and this host's facts */
+	struct run_spec spec;
+	struct spec_host host;
 	bool outside_range; /* audit: the wrapper runs without the range's namespaces (box_wrapper.c) */
 	bool root_lab;
 	/* namespaces: the range always has a user, PID and mount namespace;
@@ -165,12 +170,13 @@ void run_layers_cleanup(struct run *r);
 unsigned long run_layers_clone_flags(const struct run *r);
 
 /* ---- the views the child builds (rootfs.c) ---- */
-/* Isolation: a fresh tmpfs root with only what the interpreter needs, then
- * pivot_root into it. */
-void rootfs_build_private(struct run *r);
-/* The range (Isolation off): the host's view, read-only and locked, with
- * private /tmp and /dev/shm, the real homes hidden, the run folder back. */
-void rootfs_build_range(struct run *r);
+/* The view r->spec asks for, step by step: Isolation's fresh tmpfs root
+ * with only what the interpreter needs (then rootfs_pivot into it), or the
+ * range's (Isolation off): the host's view, read-only and locked
+ * (rootfs_lock_range), with private /tmp and /dev/shm, the real homes
+ * hidden, the run folder back; and what the layers add (Clean-env off:
+ * the credentials). */
+void rootfs_build(struct run *r);
 void rootfs_pivot(struct run *r);
 void rootfs_lock_range(struct run *r);
 /* Helpers the layers use inside the new root. */

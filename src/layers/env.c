@@ -113,22 +113,7 @@ static void env_leak_handle(struct run *r)
 static void env_child(struct run *r, enum run_phase ph)
 {
 	bool on = run_on(r, LAYER_ENV);
-	if (ph == PHASE_ROOT && !on && r->have_decoys) {
-		/* the naive integration mounts the user's credentials */
-		if (run_on(r, LAYER_ISOLATION)) {
-			/* taken before the view was built (rootfs.c): the run
-			 * folder is 0700 and the new root covers /tmp */
-			char p[PATH_MAX + 8];
-			snprintf(p, sizeof p, "%s/root", r->d.root);
-			rootfs_attach(r, r->home_tree, p, true);
-			r->home_tree = -1;
-		} else {
-			char p[PATH_MAX + 8];
-			snprintf(p, sizeof p, "%s/home", r->inside_dir);
-			rootfs_attach(r, r->home_tree, p, true);
-			r->home_tree = -1;
-		}
-	}
+	/* the credentials' mount is in the spec (env_spec), built by rootfs.c */
 	if (ph != PHASE_FDS)
 		return;
 	/* CLOEXEC rather than close, so the report pipe still tells the lab
@@ -155,9 +140,27 @@ static void env_cleanup(struct run *r)
 	r->n_env = 0;
 }
 
+/* On: [env] allow and a clean HOME, nothing open beyond stdio. Off: the
+ * whole environment and, for a run (a snippet with decoys), the decoy home
+ * with the credentials mounted and open as fd 3. */
+static void env_spec(struct run_spec *s, const struct lab_config *cfg)
+{
+	if (spec_on(s, LAYER_ENV)) {
+		s->env = SPEC_ENV_ALLOW;
+		s->home = cfg->clean_home;
+		return;
+	}
+	s->env = SPEC_ENV_ALL;
+	if (s->setup.exec)
+		return; /* exec: the caller's own environment, no decoys */
+	s->creds_fd = true;
+	spec_fs_add(s, LAYER_ENV, SPEC_FS_HOME, NULL, spec_on(s, LAYER_ISOLATION) ? "/root" : NULL);
+}
+
 const struct layer_ops layer_env_ops = {
     .plan = env_plan,
     .child = env_child,
     .describe = env_describe,
     .cleanup = env_cleanup,
+    .spec = env_spec,
 };

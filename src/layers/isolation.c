@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "../layer.h"
 #include "../seccomp_filter.h"
+#include "../util.h"
 
 #include <cap-ng.h>
 #include <errno.h>
@@ -75,9 +76,9 @@ static void isolation_child(struct run *r, enum run_phase ph)
 		return;
 	switch (ph) {
 	case PHASE_ROOT:
+		/* the view itself is the spec's (rootfs_build) */
 		if (sethostname(r->cfg->hostname, strlen(r->cfg->hostname)) < 0)
 			run_fail(r, "sethostname", r->cfg->hostname, errno);
-		rootfs_build_private(r);
 		break;
 	case PHASE_ENTERED:
 		/* after joining the run's cgroup: the snippet sees it as its root */
@@ -115,6 +116,56 @@ static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 	run_mech_add(ev, "seccomp (%d rules, foreign ABIs killed)", r->n_rules);
 }
 
+/* On: a private root of the lab's, in the order rootfs.c builds it (and
+ * gvisor's config.json, and the twin's bwrap flags, list it). Off: the
+ * range's read-only host view, with what the naive integration exposes. */
+static void isolation_spec(struct run_spec *s, const struct lab_config *cfg)
+{
+	const int I = LAYER_ISOLATION;
+	struct spec_fs_op *op;
+	if (!spec_on(s, I)) {
+		spec_fs_add(s, SPEC_BY_RANGE, SPEC_FS_HOSTVIEW, NULL, "/");
+		if (s->setup.exec) {
+			spec_fs_add(s, SPEC_BY_RANGE, SPEC_FS_CWD, NULL, NULL)->ro = !s->setup.exec_rw;
+		} else {
+			spec_fs_add(s, SPEC_BY_RANGE, SPEC_FS_WORK, NULL, NULL);
+			spec_fs_add(s, I, SPEC_FS_HOSTDIR, NULL, NULL);
+		}
+		return;
+	}
+	s->ns |= SPEC_NS_IPC | SPEC_NS_UTS | SPEC_NS_CGROUP;
+	s->caps_dropped = s->no_new_privs = s->seccomp = true;
+	spec_fs_add(s, I, SPEC_FS_ROOT, NULL, "/")->size = 4 << 20;
+	spec_fs_add(s, I, SPEC_FS_BIND, "/usr", "/usr")->ro = true;
+	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
+		spec_fs_add(s, I, SPEC_FS_HOST_TOP, top[i], top[i]);
+	spec_fs_add(s, I, SPEC_FS_DIR, NULL, "/etc")->mode = 0755;
+	static const char *const etc[][2] = {
+	    {"/etc/passwd",
+	     "root:x:0:0:sandbox root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"},
+	    {"/etc/group", "root:x:0:\nnogroup:x:65534:\n"},
+	    {"/etc/hosts", "127.0.0.1 localhost\n::1 localhost\n"},
+	    {"/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n"},
+	};
+	for (size_t i = 0; i < sizeof etc / sizeof *etc; i++)
+		str_copy(spec_fs_add(s, I, SPEC_FS_FILE, NULL, etc[i][0])->text, SPEC_TEXT_MAX, etc[i][1]);
+	op = spec_fs_add(s, I, SPEC_FS_FILE, NULL, "/etc/hostname");
+	snprintf(op->text, sizeof op->text, "%s\n", cfg->hostname);
+	spec_fs_add(s, I, SPEC_FS_BIND, "/etc/ld.so.cache", "/etc/ld.so.cache")->ro = true;
+	spec_fs_add(s, I, SPEC_FS_BIND, "/etc/localtime", "/etc/localtime")->ro = true;
+	spec_fs_add(s, I, SPEC_FS_PROC, NULL, "/proc");
+	spec_fs_add(s, I, SPEC_FS_DEV, NULL, "/dev");
+	op = spec_fs_add(s, I, SPEC_FS_TMPFS, NULL, "/tmp");
+	op->size = cfg->tmp_size;
+	op->mode = 01777;
+	spec_fs_add(s, I, SPEC_FS_DIR, NULL, "/root")->mode = 0700;
+	if (s->setup.exec)
+		spec_fs_add(s, I, SPEC_FS_CWD, NULL, NULL)->ro = !s->setup.exec_rw;
+	else
+		spec_fs_add(s, I, SPEC_FS_WORK, NULL, "/work");
+}
+
 const struct layer_ops layer_isolation_ops = {
     .clone_flags = CLONE_NEWUTS | CLONE_NEWIPC,
     .plan = isolation_plan,
@@ -122,4 +173,5 @@ const struct layer_ops layer_isolation_ops = {
     .child = isolation_child,
     .describe = isolation_describe,
     .cleanup = isolation_cleanup,
+    .spec = isolation_spec,
 };

@@ -32,28 +32,17 @@ static int limits_place(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
-static void set_rlimit(struct run *r, int res, rlim_t v, const char *what)
-{
-	struct rlimit rl = {v, v}; /* hard = soft: the snippet cannot raise them */
-	/* CPU: SIGXCPU at the cap is the evidence that this limit fired; the
-	 * hard limit a second later kills a snippet that ignores it */
-	if (res == RLIMIT_CPU)
-		rl.rlim_max = v + 1;
-	if (setrlimit(res, &rl) < 0)
-		run_fail(r, "setrlimit", what, errno);
-}
-
+/* The container box's rendering of the spec's rlimits (limits_spec):
+ * right before execve, in the snippet's own process. */
 static void limits_child(struct run *r, enum run_phase ph)
 {
-	if (ph != PHASE_LAST || !run_on(r, LAYER_LIMITS))
+	if (ph != PHASE_LAST)
 		return;
-	const struct lab_limits *lim = &r->cfg->limits;
-	set_rlimit(r, RLIMIT_AS, lim->memory, "RLIMIT_AS");
-	set_rlimit(r, RLIMIT_NPROC, (rlim_t)lim->pids, "RLIMIT_NPROC");
-	set_rlimit(r, RLIMIT_CPU, (rlim_t)lim->cpu_time, "RLIMIT_CPU");
-	set_rlimit(r, RLIMIT_FSIZE, lim->file_size, "RLIMIT_FSIZE");
-	set_rlimit(r, RLIMIT_NOFILE, (rlim_t)lim->open_files, "RLIMIT_NOFILE");
-	set_rlimit(r, RLIMIT_CORE, 0, "RLIMIT_CORE");
+	for (int i = 0; i < r->spec.n_rl; i++) {
+		const struct spec_rlimit *l = &r->spec.rl[i];
+		if (setrlimit(l->resource, &(struct rlimit){l->soft, l->hard}) < 0)
+			run_fail(r, "setrlimit", l->name, errno);
+	}
 }
 
 static void limits_gather(struct run *r, struct lab_evidence *ev)
@@ -80,10 +69,35 @@ static void limits_cleanup(struct run *r)
 	cgroup_teardown(&r->cg);
 }
 
+/* On: the cgroup's caps, the rlimits (hard = soft; CPU's hard a second
+ * later: SIGXCPU first), the layer's wall clock and output cap. */
+static void limits_spec(struct run_spec *s, const struct lab_config *cfg)
+{
+	const struct lab_limits *l = &cfg->limits;
+	if (!spec_on(s, LAYER_LIMITS))
+		return;
+	s->cgroup = true;
+	s->cg_memory = l->memory;
+	s->cg_pids = l->pids;
+	s->cg_cpu = l->cpu;
+	spec_rlimit_add(s, RLIMIT_AS, "RLIMIT_AS", "as", l->memory, l->memory);
+	spec_rlimit_add(s, RLIMIT_NPROC, "RLIMIT_NPROC", "nproc", (unsigned long long)l->pids,
+	                (unsigned long long)l->pids);
+	spec_rlimit_add(s, RLIMIT_CPU, "RLIMIT_CPU", "cpu", (unsigned long long)l->cpu_time,
+	                (unsigned long long)l->cpu_time + 1);
+	spec_rlimit_add(s, RLIMIT_FSIZE, "RLIMIT_FSIZE", "fsize", l->file_size, l->file_size);
+	spec_rlimit_add(s, RLIMIT_NOFILE, "RLIMIT_NOFILE", "nofile", (unsigned long long)l->open_files,
+	                (unsigned long long)l->open_files);
+	spec_rlimit_add(s, RLIMIT_CORE, "RLIMIT_CORE", "core", 0, 0);
+	s->timeout_ms = l->timeout_ms;
+	s->output = l->output;
+}
+
 const struct layer_ops layer_limits_ops = {
     .place = limits_place,
     .child = limits_child,
     .gather = limits_gather,
     .describe = limits_describe,
     .cleanup = limits_cleanup,
+    .spec = limits_spec,
 };

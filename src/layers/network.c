@@ -138,10 +138,22 @@ static void network_describe(const struct run *r, struct lab_evidence *ev)
 		    EGRESS_INSIDE_API_PORT, EGRESS_INSIDE_ATTACKER_PORT);
 }
 
+/* On: an empty network namespace of its own, with the egress proxy as its
+ * one door in allowlist mode. Off: the range's loopback. */
+static void network_spec(struct run_spec *s, const struct lab_config *cfg)
+{
+	(void)cfg;
+	if (!spec_on(s, LAYER_NETWORK))
+		return;
+	s->ns |= SPEC_NS_NET;
+	s->net = s->setup.net_mode == NET_MODE_ALLOWLIST ? SPEC_NET_ALLOWLIST : SPEC_NET_NONE;
+}
+
 const struct layer_ops layer_network_ops = {
     .clone_flags = CLONE_NEWNET,
     .plan = network_plan,
     .prepare = network_prepare,
     .child = network_child,
     .describe = network_describe,
+    .spec = network_spec,
 };

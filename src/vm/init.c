@@ -28,7 +28,9 @@
  * /lab/conf, one setting a line: "share TAG PATH", "net 1" (a NIC, default
  * route) or "net 2" (the allow-list's: one route, to the gateway), "probe
  * IP PORT", "route IP PORT" (the probe off the door), "exec 1", "limit
- * memory|pids|cpu_time|file_size|open_files N", "cwd PATH", "leak FILE"
+ * memory|pids N" (the guest cgroup's caps), "rlimit RLIMIT_NAME SOFT HARD"
+ * (the run spec's rlimits, set on the snippet's process as listed), "cwd
+ * PATH", "leak FILE"
  * (opened as the snippet's fd 3). /lab/argv and /lab/env: the command line
  * and the environment, one NUL-ended entry each.
  * Every failure is reported with its stage and path, then the guest powers
@@ -69,15 +71,29 @@
 
 static int con = -1;
 
+/* The rlimits /lab/conf may name (the run spec's, spec.h). */
+static const struct {
+	const char *name;
+	int res;
+} rlimit_names[] = {
+    {"RLIMIT_AS", RLIMIT_AS},       {"RLIMIT_NPROC", RLIMIT_NPROC},   {"RLIMIT_CPU", RLIMIT_CPU},
+    {"RLIMIT_FSIZE", RLIMIT_FSIZE}, {"RLIMIT_NOFILE", RLIMIT_NOFILE}, {"RLIMIT_CORE", RLIMIT_CORE},
+};
+
 struct conf {
 	char share_tag[MAX_SHARES][32], share_path[MAX_SHARES][PATH_CAP];
 	int n_share;
 	int net; /* 0 no NIC, 1 a NIC with a default route, 2 a NIC that reaches only the gateway */
 	char probe_ip[32], route_ip[32];
 	int probe_port, route_port;
-	bool exec; /* `exec`: stdout and stderr apart, stdin from the serial line */
-	unsigned long long memory, file_size;
-	long pids, cpu_time, open_files;
+	bool exec;                 /* `exec`: stdout and stderr apart, stdin from the serial line */
+	unsigned long long memory; /* the guest cgroup's caps (0: none) */
+	long pids;
+	struct {
+		int res;
+		unsigned long long soft, hard;
+	} rl[8];
+	int n_rl;
 	char *argv[MAX_ARGS + 1];
 	int argc;
 	char cwd[PATH_CAP];
@@ -233,14 +249,22 @@ static void read_conf(struct conf *c)
 				fail("read /lab/conf", val, EINVAL);
 			if (!strcmp(name, "memory"))
 				c->memory = v;
-			else if (!strcmp(name, "file_size"))
-				c->file_size = v;
 			else if (!strcmp(name, "pids"))
 				c->pids = (long)v;
-			else if (!strcmp(name, "cpu_time"))
-				c->cpu_time = (long)v;
-			else if (!strcmp(name, "open_files"))
-				c->open_files = (long)v;
+		} else if (!strcmp(line, "rlimit")) {
+			char name[32];
+			unsigned long long soft, hard;
+			int res = -1;
+			if (sscanf(val, "%31s %llu %llu", name, &soft, &hard) != 3)
+				fail("read /lab/conf", val, EINVAL);
+			for (size_t k = 0; k < sizeof rlimit_names / sizeof *rlimit_names; k++)
+				if (!strcmp(name, rlimit_names[k].name))
+					res = rlimit_names[k].res;
+			if (res < 0 || c->n_rl >= (int)(sizeof c->rl / sizeof *c->rl))
+				fail("read /lab/conf", val, EINVAL);
+			c->rl[c->n_rl].res = res;
+			c->rl[c->n_rl].soft = soft;
+			c->rl[c->n_rl++].hard = hard;
 		} else if (!strcmp(line, "leak")) {
 			snprintf(c->leak, sizeof c->leak, "%s", val);
 		} else if (!strcmp(line, "cwd")) {
@@ -461,13 +485,6 @@ static void report_cgroup(void)
 	       cg_value("cpu.stat", "usage_usec"));
 }
 
-static void set_limit(int res, unsigned long long v, const char *what)
-{
-	struct rlimit rl = {v, res == RLIMIT_CPU ? v + 1 : v};
-	if (setrlimit(res, &rl) < 0)
-		fail("setrlimit", what, errno);
-}
-
 /* The snippet's (or exec's command's) descriptors: fds[0] its stdin (-1:
  * /dev/null), fds[1] its stdout, fds[2] its stderr. */
 /* A failure in the snippet's own process (our fork, maybe uid 65534
@@ -499,13 +516,10 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, const i
 	 * cgroup and rlimits, nor make a device node of its own. */
 	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
 		child_fail("drop to uid 65534", "the snippet", errno);
-	if (c->memory) {
-		set_limit(RLIMIT_AS, c->memory, "RLIMIT_AS");
-		set_limit(RLIMIT_NPROC, (unsigned long long)c->pids, "RLIMIT_NPROC");
-		set_limit(RLIMIT_CPU, (unsigned long long)c->cpu_time, "RLIMIT_CPU");
-		set_limit(RLIMIT_FSIZE, c->file_size, "RLIMIT_FSIZE");
-		set_limit(RLIMIT_NOFILE, (unsigned long long)c->open_files, "RLIMIT_NOFILE");
-		set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
+	for (int i = 0; i < c->n_rl; i++) {
+		struct rlimit rl = {c->rl[i].soft, c->rl[i].hard};
+		if (setrlimit(c->rl[i].res, &rl) < 0)
+			child_fail("setrlimit", "a limit of the run spec's", errno);
 	}
 	/* a bare name is looked up in the command's own PATH, as the
 	 * container rung's execvpe does */
