@@ -58,7 +58,7 @@ endif
 PKG_CFLAGS += -pthread
 PKG_LIBS += -pthread
 
-.PHONY: FORCE all clean deb install install-apparmor uninstall test test-deps test-unit test-hosts test-load test-deb test-apparmor bench sanitize run lint lint-deps
+.PHONY: FORCE all clean deb install install-apparmor uninstall test test-deps test-unit spec-update test-hosts test-load test-deb test-apparmor bench sanitize run lint lint-deps
 
 # The microvm rung's guest init (src/vm/init.c) runs as PID 1 of a guest
 # that has no libraries of its own: it is built static, and only where
@@ -115,6 +115,14 @@ build/vm-init: src/vm/init.c | build
 
 test-unit: build/unit
 	./build/unit
+
+# `make spec-update`: the unit suite's renderings of the run spec
+# (build/spec/, written by build/unit) become the reviewed snapshots in
+# tests/spec/; read `git diff tests/spec` before committing them.
+spec-update: build/unit
+	-./build/unit >/dev/null
+	mkdir -p tests/spec
+	cp build/spec/*.txt tests/spec/
 
 # The suite drives the TUI through tmux, drops to uid 65534 with setpriv and
 # runs the snippets with Debian's python3.

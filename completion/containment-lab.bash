@@ -90,7 +90,7 @@ _containment_lab()
 	matrix) opts="--json --markdown --tap --junit --html --snippet --jobs --quiet --rung --network-mode" ;;
 	exec) opts="--on --off --rw --rung --network-mode --" ;;
 	audit) opts="--json --markdown --tap --junit --preset --snippet --outside-range --quiet --" ;;
-	twin) opts="--on --off --docker --bwrap --rung --network-mode" ;;
+	twin) opts="--on --off --docker --bwrap --tools --spec --rung --network-mode" ;;
 	*) opts="" ;;
 	esac
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))

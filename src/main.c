@@ -11,6 +11,7 @@
 #include "matrix.h"
 #include "progress.h"
 #include "report.h"
+#include "spec.h"
 #include "tui.h"
 #include "twin.h"
 #include "util.h"
@@ -70,9 +71,10 @@ static const char usage_head[] = "usage: containment-lab [--config FILE] [COMMAN
                                  "                                     grade another sandbox: the attacks run\n"
                                  "                                     through PREFIX ({cmd}, {dir}, {VAR});\n"
                                  "                                     presets: bwrap firejail srt runsc lab\n"
-                                 "  twin [--on L|--off L] [--docker|--bwrap] [--tools]\n"
+                                 "  twin [--on L|--off L] [--docker|--bwrap] [--tools] [--spec]\n"
                                  "                                     the same layers as a docker run (or\n"
-                                 "                                     bwrap) command, flag by flag\n"
+                                 "                                     bwrap) command, flag by flag; --spec:\n"
+                                 "                                     the run spec both are rendered from\n"
                                  "\n"
                                  "layers (L is a comma-separated list, or all / none):\n";
 static const char usage_tail[] = "  --on L turns exactly L on; --off L turns everything but L on;\n"
@@ -770,18 +772,21 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	return stop_signal ? 128 + stop_signal : rc;
 }
 
-/* twin [--on L|--off L] [--docker|--bwrap] [--tools]: the layers as
- * another tool's command line (twin.c), and with --tools the tool
- * snippets' door and gate; --rung was taken out of argv by main. */
+/* twin [--on L|--off L] [--docker|--bwrap] [--tools] [--spec]: the layers
+ * as another tool's command line (twin.c), with --tools the tool snippets'
+ * door and gate, with --spec the run spec itself (spec.h) that the boxes
+ * and the twin render; --rung was taken out of argv by main. */
 static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
 	enum twin_tool tool = TWIN_DOCKER;
-	bool tools = false;
+	bool tools = false, spec = false;
 	int took;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--tools"))
 			tools = true;
+		else if (!strcmp(argv[i], "--spec"))
+			spec = true;
 		else if (!strcmp(argv[i], "--docker"))
 			tool = TWIN_DOCKER;
 		else if (!strcmp(argv[i], "--bwrap"))
@@ -798,7 +803,18 @@ static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 	if (rc)
 		return rc;
 	struct strbuf b = {0};
-	twin_text(cfg, layers, (enum lab_rung)cfg->rung, tool, &b);
+	if (spec) {
+		struct run_spec s;
+		struct spec_host host;
+		spec_build(&s, cfg,
+		           &(struct lab_setup){.layers = layers,
+		                               .rung = (enum lab_rung)cfg->rung,
+		                               .net_mode = (enum lab_net_mode)cfg->net_mode});
+		spec_host_probe(&host);
+		spec_text(&s, &host, &b);
+	} else {
+		twin_text(cfg, layers, (enum lab_rung)cfg->rung, tool, &b);
+	}
 	if (tools)
 		twin_tools_text(tool, &b);
 	report_fputs(b.s, stdout);

@@ -6,12 +6,13 @@
 #include "twin.h"
 #include "report.h"
 #include "run_uid.h"
+#include "spec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define TWIN_FLAGS_MAX 48
+#define TWIN_FLAGS_MAX 80
 
 struct twin_flag {
 	char flag[160];
@@ -54,38 +55,57 @@ static bool on(unsigned layers, enum lab_layer l)
 	return (layers & LAYER_BIT(l)) != 0;
 }
 
-static void docker_flags(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, struct twin *t)
+static const struct spec_fs_op *fs_find(const struct run_spec *s, enum spec_fs_kind kind, const char *dst)
 {
-	const struct lab_limits *lim = &cfg->limits;
-	char mem[32], tmp[32];
-	size_word(lim->memory, mem, sizeof mem, false);
-	size_word(cfg->tmp_size, tmp, sizeof tmp, false);
+	for (int i = 0; i < s->n_fs; i++)
+		if (s->fs[i].kind == kind && (!dst || (s->fs[i].dst && !strcmp(s->fs[i].dst, dst))))
+			return &s->fs[i];
+	return NULL;
+}
 
-	if (on(layers, LAYER_ISOLATION)) {
+static long twin_uid(const struct run_spec *s)
+{
+	return s->outside_uid == LAB_OUTSIDE_UID_AUTO ? RUN_UID_FIRST : s->outside_uid;
+}
+
+/* The run spec (spec.h) as docker flags: docker has no list of mount
+ * steps, so the private root is --read-only with its /tmp, and the rest of
+ * the view is the image's. */
+static void docker_flags(const struct run_spec *s, const struct lab_config *cfg, struct twin *t)
+{
+	char mem[32], tmp[32];
+	const struct spec_fs_op *op;
+
+	if (fs_find(s, SPEC_FS_ROOT, NULL))
 		add(t, "Isolation: the root file system cannot be written (host takeover)", "--read-only");
+	if (fs_find(s, SPEC_FS_ROOT, NULL) && (op = fs_find(s, SPEC_FS_TMPFS, "/tmp"))) {
+		size_word(op->size, tmp, sizeof tmp, false);
 		add(t, "Isolation: a private, bounded /tmp, gone with the container", "--tmpfs /tmp:size=%s", tmp);
+	}
+	if (s->caps_dropped) {
 		add(t, "Isolation: no capabilities, so no mount, no raw sockets, no ptrace", "--cap-drop ALL");
-		if (cfg->outside_uid == LAB_OUTSIDE_UID_AUTO)
+		if (s->outside_uid == LAB_OUTSIDE_UID_AUTO)
 			add(t,
 			    "Isolation: never root on the host, and a uid nobody else has (the lab gives each run one "
 			    "of its own from this block; docker takes the one you name)",
-			    "--user %ld:%ld", RUN_UID_FIRST, RUN_UID_FIRST);
+			    "--user %ld:%ld", twin_uid(s), twin_uid(s));
 		else
 			add(t,
 			    "Isolation: never root on the host (the lab maps the sandbox's root to this uid outside)",
-			    "--user %ld:%ld", cfg->outside_uid, cfg->outside_uid);
+			    "--user %ld:%ld", twin_uid(s), twin_uid(s));
+	}
+	if (s->no_new_privs)
 		add(t, "Isolation: setuid binaries cannot raise privileges", "--security-opt no-new-privileges");
-		add(t, "Isolation: its own host name (UTS namespace)", "--hostname %s", cfg->hostname);
-		if (rung == RUNG_GVISOR)
-			add(t, "gvisor rung: gVisor's Sentry answers the system calls, not the host kernel",
-			    "--runtime runsc");
-	} else {
+	if (s->ns & SPEC_NS_UTS)
+		add(t, "Isolation: its own host name (UTS namespace)", "--hostname %s", s->hostname);
+	if (s->caps_dropped && s->setup.rung == RUNG_GVISOR)
+		add(t, "gvisor rung: gVisor's Sentry answers the system calls, not the host kernel", "--runtime runsc");
+	if (fs_find(s, SPEC_FS_HOSTDIR, NULL))
 		add(t,
 		    "Isolation off, the naive integration: the project folder writable in the container "
 		    "(the lab's host takeover writes into the host's folder)",
 		    "-v \"$PWD\":/work");
-	}
-	if (on(layers, LAYER_NETWORK) && cfg->net_mode == NET_MODE_ALLOWLIST) {
+	if (s->net == SPEC_NET_ALLOWLIST) {
 		/* no one flag: an internal network whose only way out is a proxy */
 		add(t,
 		    "No-network, allowlist: a network made with `docker network create --internal lab-egress`: no "
@@ -96,95 +116,178 @@ static void docker_flags(const struct lab_config *cfg, unsigned layers, enum lab
 		    "it must allow only layers.ini's [network] allow",
 		    "--env HTTP_PROXY=http://egress-proxy:3128 --env HTTPS_PROXY=http://egress-proxy:3128 --env "
 		    "NO_PROXY=");
-	} else if (on(layers, LAYER_NETWORK)) {
+	} else if (s->net == SPEC_NET_NONE) {
 		add(t, "No-network: only loopback inside; the upload to the attacker cannot connect", "--network none");
 	}
-	if (on(layers, LAYER_ENV)) {
+	if (s->env == SPEC_ENV_ALLOW) {
 		char names[LAB_ENV_ALLOW_MAX * (LAB_ENV_NAME_MAX + 8)] = "";
 		for (int i = 0; i < cfg->n_env_allow; i++)
 			str_append(names, sizeof names, "%s--env %s", i ? " " : "", cfg->env_allow[i]);
 		if (cfg->n_env_allow)
 			add(t, "Clean-env: only the allow-listed names pass (layers.ini [env] allow)", "%s", names);
-		add(t, "Clean-env: HOME reset, no ~/.aws or .env in sight (secret theft)", "--env HOME=%s",
-		    cfg->clean_home);
+		add(t, "Clean-env: HOME reset, no ~/.aws or .env in sight (secret theft)", "--env HOME=%s", s->home);
 	} else {
 		add(t, "Clean-env off, the naive integration: every secret in .env handed to the snippet",
 		    "--env-file .env");
+	}
+	if (fs_find(s, SPEC_FS_HOME, NULL))
 		add(t, "Clean-env off, the naive integration: the cloud credentials mounted for convenience",
 		    "-v ~/.aws:/root/.aws:ro");
-	}
-	if (on(layers, LAYER_LIMITS)) {
+	if (s->cgroup) {
+		size_word(s->cg_memory, mem, sizeof mem, false);
 		add(t, "Resource-limits: memory cap (cgroup memory.max), no swap beyond it",
 		    "--memory %s --memory-swap %s", mem, mem);
-		add(t, "Resource-limits: CPU quota in cores (cgroup cpu.max)", "--cpus %g", lim->cpu);
+		add(t, "Resource-limits: CPU quota in cores (cgroup cpu.max)", "--cpus %g", s->cg_cpu);
 		add(t, "Resource-limits: processes at once (cgroup pids.max): the fork bomb stops", "--pids-limit %ld",
-		    lim->pids);
-		add(t, "Resource-limits: CPU seconds per process (RLIMIT_CPU)", "--ulimit cpu=%ld", lim->cpu_time);
-		add(t, "Resource-limits: largest file written (RLIMIT_FSIZE, bytes)", "--ulimit fsize=%llu",
-		    (unsigned long long)lim->file_size);
-		add(t, "Resource-limits: open descriptors (RLIMIT_NOFILE)", "--ulimit nofile=%ld:%ld", lim->open_files,
-		    lim->open_files);
+		    s->cg_pids);
+	}
+	for (int i = 0; i < s->n_rl; i++)
+		if (s->rl[i].ulimit && strcmp(s->rl[i].ulimit, "as")) /* docker has no address-space ulimit */
+			add(t, "Resource-limits: a limit per process (setrlimit; soft:hard)", "--ulimit %s=%llu:%llu",
+			    s->rl[i].ulimit, s->rl[i].soft, s->rl[i].hard);
+}
+
+/* bwrap's file data (--ro-bind-data FD FILE): the descriptors come from
+ * process substitutions after the command (bash). */
+#define TWIN_DATA_FD 11
+
+/* The run spec's file-system view as bwrap steps, in the spec's order. */
+static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct twin *t, int *n_data)
+{
+	for (int i = 0; i < s->n_fs; i++) {
+		const struct spec_fs_op *op = &s->fs[i];
+		const char *link;
+		switch (op->kind) {
+		case SPEC_FS_ROOT: /* bwrap's root is a tmpfs of its own */
+			break;
+		case SPEC_FS_HOSTVIEW:
+			add(t,
+			    "Isolation off, the lab's range (always there, not a layer): its own user and PID "
+			    "namespaces, the host's file system read-only, a fresh /proc, a minimal /dev, a private "
+			    "/tmp, the homes and /run covered",
+			    "--unshare-user --unshare-pid --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --tmpfs "
+			    "/root "
+			    "--tmpfs /home --tmpfs /run --tmpfs /var/tmp");
+			break;
+		case SPEC_FS_BIND:
+			add(t, "Isolation: the system read-only, nothing of the home folder", "--ro-bind-try %s %s",
+			    op->src, op->dst);
+			break;
+		case SPEC_FS_HOST_TOP:
+			if (!spec_host_top(h, op->dst, &link))
+				break;
+			if (*link)
+				add(t, "Isolation: the merged-/usr link, as on this host", "--symlink %s %s", link,
+				    op->dst);
+			else
+				add(t, "Isolation: the system read-only", "--ro-bind %s %s", op->dst, op->dst);
+			break;
+		case SPEC_FS_DIR:
+			add(t, "Isolation: a folder of the lab's", "--perms %04o --dir %s", op->mode, op->dst);
+			break;
+		case SPEC_FS_FILE:
+			add(t, "Isolation: a file of the lab's, not the host's (its data after the command)",
+			    "--ro-bind-data %d %s", TWIN_DATA_FD + (*n_data)++, op->dst);
+			break;
+		case SPEC_FS_PROC:
+			add(t, "Isolation: /proc of its own PID namespace", "--proc %s", op->dst);
+			break;
+		case SPEC_FS_DEV:
+			add(t, "Isolation: a minimal /dev, no disks, no terminal", "--dev %s", op->dst);
+			break;
+		case SPEC_FS_TMPFS:
+			add(t, "Isolation: a private, bounded /tmp", "--size %llu --perms %04o --tmpfs %s",
+			    (unsigned long long)op->size, op->mode, op->dst);
+			break;
+		case SPEC_FS_WORK:
+			if (op->dst)
+				add(t, "the task's folder, read-only, where the snippet starts",
+				    "--ro-bind \"$PWD\" %s --chdir %s", op->dst, op->dst);
+			break;
+		case SPEC_FS_CWD:
+			add(t, op->ro ? "the current folder, read-only" : "the current folder, writable (--rw)",
+			    "--%s \"$PWD\" \"$PWD\"", op->ro ? "ro-bind" : "bind");
+			break;
+		case SPEC_FS_HOSTDIR:
+			add(t, "Isolation off, the naive integration: the project folder writable (host takeover)",
+			    "--bind \"$PWD\" \"$PWD\"");
+			break;
+		case SPEC_FS_HOME:
+			add(t, "Clean-env off, the naive integration: the cloud credentials mounted",
+			    "--ro-bind-try ~/.aws %s/.aws", op->dst ? op->dst : "~");
+			break;
+		}
 	}
 }
 
-static void bwrap_flags(const struct lab_config *cfg, unsigned layers, struct twin *t)
+static void bwrap_flags(const struct run_spec *s, const struct lab_config *cfg, const struct spec_host *h,
+                        struct twin *t, int *n_data)
 {
-	const struct lab_limits *lim = &cfg->limits;
-	char mem[32];
-	size_word(lim->memory, mem, sizeof mem, false);
+	char mem[32], rl[256] = "";
 
-	if (on(layers, LAYER_LIMITS)) {
+	if (s->cgroup) {
 		/* bwrap has no resource flags: the caps go on the command in front */
+		size_word(s->cg_memory, mem, sizeof mem, false);
 		add(t, "Resource-limits: memory, CPU quota and processes in a cgroup (bwrap has no flag)",
-		    "systemd-run --user --scope -p MemoryMax=%s -p CPUQuota=%g%% -p TasksMax=%ld", mem, lim->cpu * 100,
-		    lim->pids);
-		add(t, "Resource-limits: the lab's rlimits (CPU seconds, file size, descriptors)",
-		    "prlimit --cpu=%ld --fsize=%llu --nofile=%ld", lim->cpu_time, (unsigned long long)lim->file_size,
-		    lim->open_files);
+		    "systemd-run --user --scope -p MemoryMax=%s -p CPUQuota=%g%% -p TasksMax=%ld", mem, s->cg_cpu * 100,
+		    s->cg_pids);
 	}
+	for (int i = 0; i < s->n_rl; i++)
+		if (s->rl[i].ulimit)
+			str_append(rl, sizeof rl, " --%s=%llu:%llu", s->rl[i].ulimit, s->rl[i].soft, s->rl[i].hard);
+	if (*rl)
+		add(t,
+		    "Resource-limits: the lab's rlimits, soft:hard (address space, processes, CPU seconds, file "
+		    "size, descriptors, core)",
+		    "prlimit%s", rl);
 	add(t, NULL, "bwrap");
-	if (on(layers, LAYER_ISOLATION)) {
-		add(t, "Isolation: own user, PID, IPC, UTS and cgroup namespaces",
-		    "--unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try");
-		add(t, "Isolation: the system read-only, nothing of the home folder",
-		    "--ro-bind /usr /usr --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin");
-		add(t, "Isolation: a private /tmp, /proc of its own PID namespace, a minimal /dev",
-		    "--tmpfs /tmp --proc /proc --dev /dev");
-		long u = cfg->outside_uid == LAB_OUTSIDE_UID_AUTO ? RUN_UID_FIRST : cfg->outside_uid;
-		add(t, "Isolation: no capabilities, not root inside", "--cap-drop ALL --uid %ld --gid %ld", u, u);
+	if (s->caps_dropped)
+		add(t, "Isolation: own user, PID, IPC, UTS and cgroup namespaces", "--unshare-user --unshare-pid%s%s%s",
+		    s->ns & SPEC_NS_IPC ? " --unshare-ipc" : "", s->ns & SPEC_NS_UTS ? " --unshare-uts" : "",
+		    s->ns & SPEC_NS_CGROUP ? " --unshare-cgroup-try" : "");
+	bwrap_fs(s, h, t, n_data);
+	if (s->caps_dropped)
+		add(t, "Isolation: no capabilities, not root inside", "--cap-drop ALL --uid %ld --gid %ld", twin_uid(s),
+		    twin_uid(s));
+	if (s->ns & SPEC_NS_UTS)
 		add(t, "Isolation: its own host name; dies with the lab, no terminal to inject into",
-		    "--hostname %s --die-with-parent --new-session", cfg->hostname);
+		    "--hostname %s --die-with-parent --new-session", s->hostname);
+	if (s->seccomp)
 		add(t,
 		    "Isolation: a seccomp filter as compiled BPF on descriptor 10 (bwrap has none of its own; the "
-		    "lab's "
-		    "filter would have to be exported)",
+		    "lab's filter would have to be exported)",
 		    "--seccomp 10");
-	} else {
-		add(t, "Isolation off: the host's whole file system, writable (host takeover)", "--bind / /");
-	}
-	if (on(layers, LAYER_NETWORK) && cfg->net_mode == NET_MODE_ALLOWLIST) {
+	if (s->net == SPEC_NET_ALLOWLIST) {
 		add(t, "No-network, allowlist: an empty network namespace, and a proxy's unix socket bound in",
 		    "--unshare-net --bind /run/egress-proxy.sock /run/egress-proxy.sock");
 		add(t,
 		    "No-network, allowlist: the proxy announced; something inside must bridge 127.0.0.1:3128 to the "
 		    "socket",
 		    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128");
-	} else if (on(layers, LAYER_NETWORK)) {
+	} else if (s->net == SPEC_NET_NONE) {
 		add(t, "No-network: an empty network namespace; the upload cannot connect", "--unshare-net");
 	}
-	if (on(layers, LAYER_ENV)) {
+	if (s->env == SPEC_ENV_ALLOW) {
 		add(t, "Clean-env: start from an empty environment", "--clearenv");
 		for (int i = 0; i < cfg->n_env_allow; i++)
 			add(t, "Clean-env: only the allow-listed names pass", "--setenv %s \"$%s\"", cfg->env_allow[i],
 			    cfg->env_allow[i]);
-		add(t, "Clean-env: HOME reset, no credentials in sight", "--setenv HOME %s", cfg->clean_home);
-	} else if (on(layers, LAYER_ISOLATION)) {
-		/* without --clearenv bwrap passes the whole environment on, secrets
-		 * included; with Isolation off, --bind / / shows ~/.aws already */
-		add(t,
-		    "Clean-env off, the naive integration: the cloud credentials mounted (and bwrap passes "
-		    "the whole environment on)",
-		    "--ro-bind ~/.aws ~/.aws");
+		add(t, "Clean-env: HOME reset, no credentials in sight", "--setenv HOME %s", s->home);
+	}
+}
+
+/* The data of the spec's files, for bwrap's --ro-bind-data descriptors:
+ * bash process substitutions, one per file, after the command. */
+static void bwrap_data(const struct run_spec *s, struct twin *t)
+{
+	int fd = TWIN_DATA_FD;
+	for (int i = 0; i < s->n_fs; i++) {
+		if (s->fs[i].kind != SPEC_FS_FILE)
+			continue;
+		char q[2 * SPEC_TEXT_MAX] = "";
+		for (const char *c = s->fs[i].text; *c; c++)
+			str_append(q, sizeof q, "%s", *c == '\n' ? "\\n" : *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+		add(t, NULL, "%d< <(printf '%s')", fd++, q);
 	}
 }
 
@@ -205,6 +308,10 @@ static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung ru
 		          tool == TWIN_DOCKER ? "the container (docker kill does)" : "what left its session");
 		sb_printf(b, "  - the output cap (%s kept): no %s flag%s\n", out, tn,
 		          tool == TWIN_DOCKER ? "; --log-opt max-size bounds only the log file" : "");
+		if (tool == TWIN_DOCKER)
+			sb_puts(b, "  - RLIMIT_AS, the address space: docker has no --ulimit for it (--memory caps the "
+			           "cgroup); and --ulimit nproc counts every process of that uid on the host, so "
+			           "--pids-limit is the cap that holds\n");
 	}
 	sb_printf(b, "  - the safety net, whatever the layers: no run outlives %.0f s or keeps more than %s\n",
 	          cfg->safety_timeout_ms / 1000.0, safety_out);
@@ -249,6 +356,14 @@ static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung ru
 
 void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool, struct strbuf *b)
 {
+	struct spec_host host;
+	spec_host_probe(&host);
+	twin_text_on(cfg, layers, rung, tool, &host, b);
+}
+
+void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
+                  const struct spec_host *host, struct strbuf *b)
+{
 	struct twin t = {0};
 	char label[REPORT_LABEL_MAX];
 
@@ -270,13 +385,20 @@ void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung
 	sb_printf(b, "# the %s twin of containment-lab with layers %s, rung %s%s\n",
 	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(rung),
 	          on(layers, LAYER_ISOLATION) ? "" : " (the rung matters only with Isolation on)");
+	/* the twin renders the run spec, as the boxes do: what it shows is
+	 * what the lab builds for these layers, on this host */
+	struct run_spec spec;
+	spec_build(&spec, cfg,
+	           &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = (enum lab_net_mode)cfg->net_mode});
 	if (tool == TWIN_DOCKER) {
 		add(&t, NULL, "docker run --rm -i");
-		docker_flags(cfg, layers, rung, &t);
+		docker_flags(&spec, cfg, &t);
 		add(&t, NULL, "python:3-slim python3 - < SNIPPET.py");
 	} else {
-		bwrap_flags(cfg, layers, &t);
+		int n_data = 0;
+		bwrap_flags(&spec, cfg, host, &t, &n_data);
 		add(&t, NULL, "%s SNIPPET.py", cfg->python);
+		bwrap_data(&spec, &t);
 	}
 	for (int i = 0; i < t.n; i++)
 		sb_printf(b, "%s%s%s\n", i ? "  " : "", t.f[i].flag, i + 1 < t.n ? " \\" : "");

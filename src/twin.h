@@ -16,8 +16,13 @@ enum twin_tool { TWIN_DOCKER, TWIN_BWRAP };
  * tool definitions, the door as a socket the container is given, and the
  * gate as the runtime's own approval step, outside the code. */
 void twin_tools_text(enum twin_tool tool, struct strbuf *b);
-/* Appends the twin's text to b, lines ending in '\n'. */
+/* Appends the twin's text to b, lines ending in '\n': the run spec
+ * (spec.h) of these layers rendered as the tool's flags, for this host. */
 void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
                struct strbuf *b);
+/* The same for the host h describes (the unit suite's fixed one). */
+struct spec_host;
+void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
+                  const struct spec_host *h, struct strbuf *b);
 
 #endif

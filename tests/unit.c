@@ -15,7 +15,9 @@
 #include "proc.h"
 #include "report.h"
 #include "seccomp_filter.h"
+#include "spec.h"
 #include "system.h"
+#include "twin.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -1537,6 +1539,114 @@ static void test_agent(void)
 	CHECK("agent: closing one never opened leaves stdin open", fcntl(0, F_GETFD) >= 0);
 }
 
+/* ---- the run spec's snapshots (tests/spec/) ----
+ * Every layer set x rung x network mode rendered from the built-in config
+ * for a fixed merged-/usr host, and the twin's commands, compared with the
+ * reviewed files in tests/spec/. The renderings are written to build/spec/
+ * as well: `make spec-update` copies them over (then review the diff). */
+static bool snapshot_matches(const char *name, const char *text)
+{
+	char want_path[PATH_MAX], got_path[PATH_MAX];
+	snprintf(want_path, sizeof want_path, "tests/spec/%s.txt", name);
+	snprintf(got_path, sizeof got_path, "build/spec/%s.txt", name);
+	mkdir("build/spec", 0755);
+	FILE *f = fopen(got_path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	size_t n = 0;
+	char *want = read_file(want_path, &n, 1 << 20);
+	bool same = want && n == strlen(text) && !memcmp(want, text, n);
+	if (!same)
+		printf("# %s differs from %s (diff -u %s %s; make spec-update takes it)\n", got_path, want_path,
+		       want_path, got_path);
+	free(want);
+	return same;
+}
+
+static void fixed_host(struct spec_host *h)
+{
+	static const char *const top[][2] = {{"/bin", "usr/bin"}, {"/sbin", "usr/sbin"},   {"/lib", "usr/lib"},
+	                                     {"/lib32", NULL},    {"/lib64", "usr/lib64"}, {"/libx32", NULL}};
+	*h = (struct spec_host){0};
+	for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+		h->top[i].path = top[i][0];
+		h->top[i].exists = top[i][1] != NULL;
+		snprintf(h->top[i].link, sizeof h->top[i].link, "%s", top[i][1] ? top[i][1] : "");
+	}
+	h->n_top = (int)(sizeof top / sizeof *top);
+}
+
+static void test_spec_snapshots(void)
+{
+	struct lab_config cfg;
+	struct spec_host host;
+	config_defaults(&cfg);
+	snprintf(cfg.python, sizeof cfg.python, "/usr/bin/python3");
+	fixed_host(&host);
+	static const enum lab_rung rungs[] = {RUNG_INPROCESS, RUNG_CONTAINER, RUNG_GVISOR, RUNG_MICROVM};
+	for (size_t k = 0; k < sizeof rungs / sizeof *rungs; k++)
+		for (int mode = 0; mode < NET_MODE_COUNT; mode++) {
+			struct strbuf b = {0};
+			for (int col = 0; col < 16; col++) {
+				struct run_spec s;
+				spec_build(&s, &cfg,
+				           &(struct lab_setup){.layers = layers_for_column(col),
+				                               .rung = rungs[k],
+				                               .net_mode = (enum lab_net_mode)mode});
+				spec_text(&s, &host, &b);
+				sb_puts(&b, "\n");
+			}
+			char name[64], check[128];
+			snprintf(name, sizeof name, "%s-%s", lab_rung_key(rungs[k]),
+			         lab_net_mode_key((enum lab_net_mode)mode));
+			snprintf(check, sizeof check,
+			         "spec: the 16 layer sets on the %s rung, mode %s, as tests/spec/%s.txt",
+			         lab_rung_key(rungs[k]), lab_net_mode_key((enum lab_net_mode)mode), name);
+			CHECK(check, snapshot_matches(name, b.s ? b.s : ""));
+			sb_free(&b);
+		}
+	/* exec's view: the caller's folder in place of the task's, no decoy home */
+	struct strbuf b = {0};
+	for (int rw = 0; rw < 2; rw++)
+		for (unsigned layers = 0; layers < 16; layers += 15) {
+			struct run_spec s;
+			spec_build(
+			    &s, &cfg,
+			    &(struct lab_setup){.layers = layers, .rung = RUNG_CONTAINER, .exec = true, .exec_rw = rw});
+			spec_text(&s, &host, &b);
+			sb_puts(&b, "\n");
+		}
+	CHECK("spec: exec and exec --rw, all layers and none, as tests/spec/exec.txt", snapshot_matches("exec", b.s));
+	sb_free(&b);
+	/* the twin renders the same spec: its commands, for every layer set */
+	for (int tool = 0; tool < 2; tool++) {
+		struct strbuf all = {0};
+		for (int col = 0; col < 16; col++) {
+			struct strbuf t = {0};
+			twin_text_on(&cfg, layers_for_column(col), RUNG_CONTAINER, (enum twin_tool)tool, &host, &t);
+			char *end = t.s ? strstr(t.s, "\nflag by flag") : NULL;
+			if (end)
+				end[1] = '\0';
+			sb_puts(&all, t.s ? t.s : "");
+			sb_puts(&all, "\n");
+			sb_free(&t);
+		}
+		CHECK(tool ? "spec: the bwrap twin's command for the 16 layer sets, as tests/spec/twin-bwrap.txt"
+		           : "spec: the docker twin's command for the 16 layer sets, as tests/spec/twin-docker.txt",
+		      snapshot_matches(tool ? "twin-bwrap" : "twin-docker", all.s));
+		sb_free(&all);
+	}
+	/* the spec is data: building it twice gives the same bytes, and no
+	 * layer asks for more steps than the list holds */
+	struct run_spec a, c;
+	struct lab_setup all_on = {.layers = 15, .rung = RUNG_CONTAINER};
+	spec_build(&a, &cfg, &all_on);
+	spec_build(&c, &cfg, &all_on);
+	CHECK("spec: built twice, the same steps", a.n_fs == c.n_fs && a.n_fs > 0 && a.n_rl == 6 && c.n_rl == 6);
+}
+
 int main(void)
 {
 	test_audit_tolerance();
@@ -1564,6 +1674,7 @@ int main(void)
 	test_hostcheck();
 	test_consequence();
 	test_agent();
+	test_spec_snapshots();
 	remove_tree(tmpdir);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
