@@ -169,6 +169,11 @@ static void cell_evidence(struct strbuf *b, const struct matrix *m, int c, const
 		}
 		sb_puts(b, "</ul>\n");
 	}
+	if (r->ev.tools_served) {
+		sb_printf(b, "<p>tool door log (the lab's): %ld calls</p>\n<p class=\"mono\">", r->ev.tool_calls);
+		sb_xml_str(b, r->ev.tool_log);
+		sb_puts(b, "</p>\n");
+	}
 	if (r->ev.trace.n) {
 		sb_puts(b, "<p class=\"mono\">");
 		for (int i = 0; i < r->ev.trace.n; i++) {

@@ -290,6 +290,21 @@ void report_text(const struct lab_result *r, int tty)
 		}
 		free(log);
 	}
+	if (r->ev.tools_served) {
+		/* the tool door's own record, like the proxy's: every call the
+		 * lab served, and what the gate said */
+		char *log = sanitize_output(r->ev.tool_log, strlen(r->ev.tool_log), 0);
+		text_out("\ntool door log (the lab's, outside the sandbox): %ld calls, %llu B in, %llu B out\n",
+		         r->ev.tool_calls, (unsigned long long)r->ev.tool_bytes_in,
+		         (unsigned long long)r->ev.tool_bytes_out);
+		for (char *line = log, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			text_out("  > %s\n", line);
+		}
+		free(log);
+	}
 	report_trace_text(&r->ev.trace, r->ev.started);
 	if (r->ev.mechanisms[0])
 		text_out("\nmechanisms: %s\n", r->ev.mechanisms);
@@ -345,6 +360,41 @@ static void escaped_json(struct strbuf *b, unsigned escaped)
 			sb_json_str(b, threat_key((enum lab_threat)t));
 		}
 	sb_puts(b, "]");
+}
+
+/* A log of lines as a JSON array of strings. */
+static void log_json(struct strbuf *b, const char *log)
+{
+	sb_puts(b, "[");
+	for (const char *l = log; *l;) {
+		size_t len = strcspn(l, "\n");
+		char line[LAB_LINE];
+		size_t keep = len < sizeof line - 1 ? len : sizeof line - 1;
+		memcpy(line, l, keep);
+		line[keep] = '\0';
+		sb_printf(b, "%s", l == log ? "" : ",");
+		sb_json_str(b, line);
+		l += len + (l[len] == '\n');
+	}
+	sb_puts(b, "]");
+}
+
+/* The tool door (tools.h) and its gate, always present: served is false
+ * for a snippet without tools. */
+static void tools_json(struct strbuf *b, const struct lab_evidence *ev)
+{
+	sb_printf(b, ",\"tools\":{\"served\":%s,\"calls\":%ld,\"bytes_in\":%llu,\"bytes_out\":%llu,\"log\":",
+	          ev->tools_served ? "true" : "false", ev->tool_calls, (unsigned long long)ev->tool_bytes_in,
+	          (unsigned long long)ev->tool_bytes_out);
+	log_json(b, ev->tool_log);
+	sb_printf(
+	    b, ",\"gate\":{\"approve\":\"%s\",\"asked\":%ld,\"made\":%ld,\"refused\":%ld,\"waited_ms\":%ld,\"call\":",
+	    lab_approve_key(ev->approve), ev->payments_asked, ev->payments_made, ev->payments_refused,
+	    ev->gate_waited_ms);
+	sb_json_str(b, ev->payment_call[0] ? ev->payment_call : NULL);
+	sb_puts(b, ",\"said\":");
+	sb_json_str(b, ev->gate_said[0] ? ev->gate_said : NULL);
+	sb_puts(b, "}}");
 }
 
 void report_json(const struct lab_result *r)
@@ -444,19 +494,12 @@ void report_json(const struct lab_result *r)
 	sb_printf(&b, ",\"route_probe_errno\":%d,\"api_requests\":%ld,\"api_bytes\":%llu,\"api_got_canary\":%s,",
 	          ev->net_route_errno, ev->api_requests, (unsigned long long)ev->api_bytes,
 	          ev->api_got_canary ? "true" : "false");
-	sb_printf(&b, "\"api_payload\":%llu,\"secrets_to_api\":%d,\"api_strays\":%ld,\"to_attacker\":%ld,\"log\":[",
+	sb_printf(&b, "\"api_payload\":%llu,\"secrets_to_api\":%d,\"api_strays\":%ld,\"to_attacker\":%ld,\"log\":",
 	          (unsigned long long)ev->api_payload, ev->secrets_to_api, ev->api_strays, ev->proxy_to_attacker);
-	for (const char *l = ev->proxy_log; *l;) {
-		size_t len = strcspn(l, "\n");
-		char line[LAB_LINE];
-		size_t keep = len < sizeof line - 1 ? len : sizeof line - 1;
-		memcpy(line, l, keep);
-		line[keep] = '\0';
-		sb_printf(&b, "%s", l == ev->proxy_log ? "" : ",");
-		sb_json_str(&b, line);
-		l += len + (l[len] == '\n');
-	}
-	sb_puts(&b, "]}}\n");
+	log_json(&b, ev->proxy_log);
+	sb_puts(&b, "}");
+	tools_json(&b, ev);
+	sb_puts(&b, "}\n");
 	fputs(b.s, stdout);
 	sb_free(&b);
 }

@@ -50,12 +50,20 @@ m = re.search(r"(\d+) tool calls; ([\d,]+) bytes came back .*; ([\d,]+) bytes ca
 n, x, y, z = int(m[1]), int(m[2].replace(",", "")), int(m[3].replace(",", "")), float(m[4])
 assert n >= 20 and x > 10 * y > 0, line
 assert abs(z - 100 * (x - y) / x) < 0.1, line
+t = d["tools"]  # the door's own record: the same figures, and the gate idle
+assert t["served"] and t["calls"] == n and t["bytes_out"] == x and t["log"], t
+assert t["gate"]["asked"] == 0 and t["gate"]["call"] is None, t["gate"]
 PY
 	out=$("$@" run tool-injection)
 	rc=$?
 	expect_eq "$who: tool-injection --approve never (the default): exit 0 (CONTAINED)" "$rc" 0
 	expect_contains "$who: CONTAINED by the gate" "$out" "CONTAINED by the gate: send_payment(to='attacker', amount=5000) refused"
 	expect_contains "$who: the call in the tool log" "$out" "tool log: send_payment(to='attacker', amount=5000) -> REFUSED by the gate (--approve never)"
+	expect_contains "$who: the tool door's log, a section of its own" "$out" "tool door log (the lab's, outside the sandbox):"
+	expect_contains "$who: ... the refused call in it" "$out" "  > send_payment(to='attacker', amount=5000) -> REFUSED by the gate (--approve never)"
+	got=$("$@" run tool-injection --json | $PY -c 'import json,sys; g=json.load(sys.stdin)["tools"]["gate"]; print(g["approve"], g["asked"], g["made"], g["refused"], g["call"])')
+	expect_eq "$who: tool-injection --json: the gate's record (approve, asked, made, refused, call)" "$got" \
+		"never 1 0 1 send_payment(to='attacker', amount=5000)"
 	out=$("$@" run tool-injection --approve always --off all)
 	rc=$?
 	expect_eq "$who: tool-injection --approve always: exit 1 (ESCAPED)" "$rc" 1
@@ -80,7 +88,9 @@ expect_contains "matrix --approve ask: refused, saying why" "$out" "--approve as
 # --- the truth table: the approve mode, not the layers -----------------------
 for mode in never always; do
 	want=$([[ $mode == never ]] && echo CONTAINED || echo ESCAPED)
-	"$BIN" --config "$CFG" matrix --tools --approve $mode --snippet tool-injection,tool-chain --json >"$T/m-$mode.json"
+	"$BIN" --config "$CFG" matrix --tools --approve $mode --snippet tool-injection,tool-chain --json --html "$T/m-$mode.html" >"$T/m-$mode.json"
+	expect_eq "matrix --html, --approve $mode: every cell carries the tool door's log (32 cells)" \
+		"$(grep -c "tool door log (the lab" "$T/m-$mode.html")" 32
 	check "matrix --tools --approve $mode: tool-injection $want in all 16 layer sets, tool-chain RAN OK" $PY - "$T/m-$mode.json" "$want" <<'PY'
 import json, sys
 cells = json.load(open(sys.argv[1]))["cells"]
