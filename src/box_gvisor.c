@@ -181,6 +181,8 @@ static void gv_mounts(const struct run *r, bool probe, struct strbuf *b)
 			break;
 		}
 	}
+	if (!probe && r->tools.listen_fd >= 0) /* the tool door (tools.h, runsc --host-uds=open) */
+		json_bind(b, &sep, r->tools.sock_path, TOOLS_SANDBOX_SOCK, false);
 }
 
 /* The snippet's config.json (probe = false) or the probe's. */
@@ -311,6 +313,10 @@ static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_sta
 	argv[n++] = gv_netstack(r) ? "--network=none" : "--network=host";
 	argv[n++] = "--platform=ptrace";
 	argv[n++] = "--ignore-cgroups"; /* none of runsc's own: a killed lab would leave them */
+	/* the tool door: the gofer may connect to a host socket bound in (and
+	 * to nothing else: there is no other socket in the bundle's view) */
+	if (!probe && r->tools.listen_fd >= 0)
+		argv[n++] = "--host-uds=open";
 	argv[n++] = root;
 	argv[n++] = "run";
 	argv[n++] = "--bundle";

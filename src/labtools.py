@@ -1,7 +1,8 @@
 """labtools: the host's tools, called as functions from inside the sandbox.
 
 The lab (src/tools.c) serves them on one door it owns: one end of a unix
-socket pair, handed to the sandbox as descriptor 9. That door is an allowed channel
+socket pair, handed to the sandbox as descriptor 9 (on the gvisor rung, a
+host socket at /run/lab-tools.sock). That door is an allowed channel
 like the allow-list's proxy: No-network leaves it open, because tools are
 what the task is for. Each call is one line out and one line back:
     TOOL <TAB> ARG ... (each argument percent-quoted) <NEWLINE>
@@ -16,6 +17,7 @@ import socket
 import urllib.parse
 
 _FD = 9
+_SOCK = "/run/lab-tools.sock"
 _conn = None
 _file = None
 
@@ -25,9 +27,14 @@ class ToolError(Exception):
 
 
 def _connect():
-    """The door: the lab's end of a socket pair, fd 9 (src/tools.h)."""
+    """The door: the lab's end of a socket pair, fd 9 (src/tools.h); on the
+    gvisor rung, which passes no descriptor in, a socket at _SOCK instead."""
     global _conn, _file
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0, _FD)
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0, _FD)
+    except OSError:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(_SOCK)
     _conn, _file = s, s.makefile("rb")
 
 

@@ -332,23 +332,30 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	return 0;
 }
 
-/* lab:tools: the tool door in the work folder (tools.h). On the gvisor
- * and microvm rungs the folder reaches the snippet through runsc's gofer
- * or 9p, which pass no host socket in: the door would be shut, so the
- * run is not tried. */
+/* lab:tools: the tool door (tools.h). The container box hands the
+ * sandbox a socket pair as fd 9; runsc passes no descriptor beyond stdio,
+ * so on the gvisor rung the door is a socket in the run folder that runsc's
+ * gofer connects to for the sandbox (box_gvisor.c binds it in). The
+ * microvm's 9p shares pass no socket at all: not tried there. */
 static int plan_tools(struct run *r, const struct snippet *s, const struct lab_run_opts *opts, struct lab_evidence *ev)
 {
+	char sock[PATH_MAX];
+	bool gv = run_on(r, LAYER_ISOLATION) && r->cfg->rung == RUNG_GVISOR;
 	if (!s->tools)
 		return 0;
-	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER) {
-		snprintf(
-		    ev->error, sizeof ev->error,
-		    "the tool door is a socket pair the sandbox gets as fd 9, and the %s rung passes no descriptor "
-		    "beyond stdio into it: run %s on the container or in-process rung",
-		    lab_rung_key((enum lab_rung)r->cfg->rung), s->name);
+	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung == RUNG_MICROVM) {
+		snprintf(ev->error, sizeof ev->error,
+		         "the tool door is a socket the sandbox reaches outside its own kernel, and the microvm rung's "
+		         "guest has no way to one yet (9p passes no socket): run %s on the in-process, container or "
+		         "gvisor rung",
+		         s->name);
 		return -1;
 	}
-	return tools_open(&r->tools, r->cfg, r->d.work, opts, ev->error, sizeof ev->error);
+	if (gv && pathf(sock, sizeof sock, "%s/tools.sock", r->d.dir) < 0) {
+		snprintf(ev->error, sizeof ev->error, "the run folder's path is too long for the tool door's socket");
+		return -1;
+	}
+	return tools_open(&r->tools, r->cfg, r->d.work, gv ? sock : NULL, opts, ev->error, sizeof ev->error);
 }
 
 /* Whether dir is path or one of its parents. */

@@ -109,6 +109,30 @@ static int open_door(struct tools_door *t, char *err, size_t cap)
 	return 0;
 }
 
+/* A box that passes no descriptor in: the door listens at path. */
+static int listen_door(struct tools_door *t, const char *path, char *err, size_t cap)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof sa.sun_path || strlen(path) >= sizeof t->sock_path) {
+		snprintf(err, cap, "cannot open the tool door: its socket's path is too long (%zu bytes, %.200s)",
+		         strlen(path), path);
+		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || chmod(path, 0600) < 0 ||
+	    listen(fd, TOOLS_CONNS) < 0) {
+		snprintf(err, cap, "cannot open the tool door (a socket at %.200s): %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	t->listen_fd = fd;
+	str_copy(t->sock_path, sizeof t->sock_path, path);
+	t->served = true;
+	return 0;
+}
+
 void tools_after_clone(struct tools_door *t)
 {
 	if (t->child_fd >= 0)
@@ -116,8 +140,8 @@ void tools_after_clone(struct tools_door *t)
 	t->child_fd = -1;
 }
 
-int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *work, const struct lab_run_opts *opts,
-               char *err, size_t cap)
+int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *work, const char *sock,
+               const struct lab_run_opts *opts, char *err, size_t cap)
 {
 	char client[PATH_MAX];
 	int e;
@@ -130,7 +154,7 @@ int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *w
 		snprintf(err, cap, "cannot write the tools' client %.200s: %s", client, strerror(-e));
 		return -1;
 	}
-	if (open_door(t, err, cap) < 0)
+	if ((sock ? listen_door(t, sock, err, cap) : open_door(t, err, cap)) < 0)
 		return -1;
 	if (t->approve != APPROVE_ASK)
 		return 0;
@@ -178,6 +202,15 @@ static void accept_one(struct tools_door *t)
 	int fd = accept4(t->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
+	/* the folder is the lab's (0700): a peer of another uid is no one
+	 * the door is for, whatever let it in */
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || (cred.uid != 0 && cred.uid != geteuid())) {
+		t->strays++;
+		close(fd);
+		return;
+	}
 	for (int i = 0; i < TOOLS_CONNS; i++)
 		if (t->conn[i].fd < 0) {
 			t->conn[i].fd = fd;
@@ -553,7 +586,12 @@ void tools_finish(struct tools_door *t, struct lab_evidence *ev)
 		gate_decide(t, t->pending_conn, false, "the run ended before an answer", t->pending_in);
 	}
 	ev->tools_served = t->served;
-	if (t->served)
+	if (t->served && t->listen_fd >= 0)
+		str_append(ev->mechanisms, sizeof ev->mechanisms,
+		           "%stool door: a socket of the lab's bound in at %s (runsc --host-uds=open), kept open "
+		           "whatever the layers (an allowed channel); send_payment gated (--approve %s)",
+		           ev->mechanisms[0] ? ", " : "", TOOLS_SANDBOX_SOCK, lab_approve_key(t->approve));
+	else if (t->served)
 		str_append(ev->mechanisms, sizeof ev->mechanisms,
 		           "%stool door: fd %d, a socket pair of the lab's, kept "
 		           "open whatever the layers (an allowed channel); send_payment gated (--approve %s)",
@@ -582,8 +620,10 @@ void tools_close(struct tools_door *t)
 {
 	for (int i = 0; i < TOOLS_CONNS; i++)
 		conn_close(t, i);
-	if (t->listen_fd >= 0)
+	if (t->listen_fd >= 0) {
 		close(t->listen_fd);
+		unlink(t->sock_path);
+	}
 	tools_after_clone(t);
 	if (t->tty_fd >= 0)
 		close(t->tty_fd);

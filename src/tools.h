@@ -44,6 +44,9 @@
 #define TOOLS_GATE_WAIT_MS 120000
 #define TOOLS_POLL_MAX     (2 + TOOLS_CONNS)
 #define TOOLS_SANDBOX_FD   9 /* the door, as the snippet holds it (labtools.py) */
+/* the gvisor rung's door: a host socket runsc's gofer connects to for the
+ * sandbox (--host-uds=open), bound there at this path (labtools.py) */
+#define TOOLS_SANDBOX_SOCK "/run/lab-tools.sock"
 
 struct tools_doc {
 	const char *id, *title, *text;
@@ -56,8 +59,9 @@ struct tools_conn {
 };
 
 struct tools_door {
-	int listen_fd; /* unused by the lab's own boxes: the door is a pair */
-	int child_fd;  /* the sandbox's end, until the clone took it */
+	int listen_fd; /* the gvisor rung's door (a socket at sock_path); -1: the door is a pair */
+	char sock_path[108];
+	int child_fd; /* the sandbox's end, until the clone took it */
 	bool served;
 	char *corpus; /* the file, cut into docs in place */
 	struct tools_doc *docs;
@@ -88,13 +92,15 @@ struct tools_door {
 };
 
 void tools_init(struct tools_door *t);
-/* The door in work (the run's work folder on the host): the corpus read
- * from cfg's snippets folder, labtools.py written and labtools.sock bound
- * there (mode 0666 in the 0700 run folder: the sandbox's uid, which may be
- * a uid of the run's own, must connect). opts: who asks in ask mode (may
- * be NULL). 0, or -1 with err naming what failed. */
-int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *work, const struct lab_run_opts *opts,
-               char *err, size_t cap);
+/* The door for a run whose work folder (on the host) is work: the corpus
+ * read from cfg's snippets folder, labtools.py written there, and the door
+ * opened: a socket pair (sock NULL), or, for a box that passes no
+ * descriptor in (gvisor), a socket listening at sock (in the 0700 run
+ * folder; only the lab's own uid or root may connect: runsc's gofer).
+ * opts: who asks in ask mode (may be NULL). 0, or -1 with err naming what
+ * failed. */
+int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *work, const char *sock,
+               const struct lab_run_opts *opts, char *err, size_t cap);
 int tools_poll(const struct tools_door *t, struct pollfd *pfd, int max);
 void tools_ready(struct tools_door *t, const struct pollfd *pfd, int n, long now_ms);
 /* ms the run waited for the human since the last call: the watch moves

@@ -249,9 +249,35 @@ if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
 	nobody() { (cd "$T/lab" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env -u XDG_CONFIG_HOME HOME=/nonexistent ./containment-lab --config layers.ini "$@"); }
 	check_runs "uid 65534" nobody
+	if command -v runsc >/dev/null; then
+		check_runs "uid 65534, gvisor rung" nobody --rung gvisor
+	else
+		skip "uid 65534, gvisor rung: the tool door through runsc" "runsc is not installed (see the README's ladder)"
+	fi
 else
 	skip "the runs as uid 65534" "needs root and setpriv"
 fi
+
+# --- the upper rungs: gvisor's door is a socket runsc's gofer reaches ---------
+if command -v runsc >/dev/null; then
+	check_runs "root, gvisor rung" "$BIN" --config "$CFG" --rung gvisor
+	out=$("$BIN" --config "$CFG" --rung gvisor run tool-chain 2>&1)
+	expect_contains "gvisor rung: the mechanisms name the door runsc was given" "$out" \
+		"tool door: a socket of the lab's bound in at /run/lab-tools.sock (runsc --host-uds=open)"
+	"$BIN" --config "$CFG" --rung gvisor matrix --tools --approve never --snippet tool-injection,tool-chain --json >"$T/gv.json"
+	check "gvisor rung, matrix --tools: tool-injection CONTAINED by the gate in all 16 sets, tool-chain RAN OK" \
+		$PY - "$T/gv.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [(c["snippet"], c["layers"], c["verdict"]) for c in d["cells"] if c["verdict"] != c["expected"]]
+assert len(d["cells"]) == 32 and not bad, bad
+PY
+else
+	skip "gvisor rung: the tool door through runsc" "runsc is not installed (see the README's ladder)"
+fi
+out=$("$BIN" --config "$CFG" --rung microvm run tool-chain 2>&1)
+expect_eq "microvm rung: a tool snippet is not tried there: exit 4 (ERROR)" "$?" 4
+expect_contains "microvm rung: ... saying why and where it runs" "$out" "run tool-chain on the in-process, container or gvisor rung"
 
 expect_eq "nothing left behind" "$(leftovers_snapshot)" "$before"
 finish
