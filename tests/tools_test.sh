@@ -221,6 +221,21 @@ for answer_key in n y; do
 		expect_contains "the screen, y: paid as the human said" "$(scr)" "PAID by the gate (--approve ask: the"
 	fi
 done
+# keys typed before the question approve nothing (the red team's "fast
+# keys"): y y y with Enter, then the question, then n
+tmux_ send-keys -t gate Enter y y y y y
+if wait_scr "THE GATE: approve send_payment(to='attacker', amount=5000)?"; then seen=yes; else seen=no; fi
+expect_eq "the screen, y typed before the question: the question is still asked" "$seen" yes
+tmux_ send-keys -t gate n y y
+wait_scr "CONTAINED by the gate" || true
+expect_contains "the screen, y before the question and after the n: refused, nothing paid" "$(scr)" "CONTAINED by the gate: send_payment(to='attacker', amount=5000) refused, no payment made"
+# a while the gate waits: the run is aborted, no payment goes out
+tmux_ send-keys -t gate Enter
+wait_scr "THE GATE: approve send_payment(to='attacker', amount=5000)?" || true
+tmux_ send-keys -t gate a
+wait_scr "Aborted: the run was stopped" || true
+expect_contains "the screen, a while the gate waits: ERROR, aborted" "$(scr)" "Aborted: the run was stopped and cleaned up"
+expect_not_contains "the screen, a while the gate waits: nothing paid" "$(scr)" "The payment went out"
 # d on a tool snippet: the twin has its tool definitions
 tmux_ send-keys -t gate d
 tmux_ send-keys -t gate G
