@@ -38,9 +38,13 @@
 #define _GNU_SOURCE
 #include "box.h"
 #include "proc.h"
+#include "seccomp_filter.h"
 #include "system.h"
+#include "trace.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -299,15 +303,43 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 
 /* ---------------- the init (child side, never returns) ---------------- */
 
+/* The trace inside the Sentry: Isolation's deny list, as runsc --strace
+ * takes it. gVisor's table of late 2022 stops before pidfd_open (434): a
+ * runsc that meets a name it lacks refuses to start, so later calls are
+ * left out of the trace (the Sentry still answers them). */
+static bool gv_traced(const struct run *r)
+{
+	return r->trace && run_on(r, LAYER_ISOLATION) && !r->exec_mode;
+}
+
+static void gv_strace_list(char *out, size_t cap)
+{
+	const char *const *names;
+	size_t n = lab_seccomp_refused_names(&names);
+	str_copy(out, cap, "--strace-syscalls=");
+	for (size_t i = 0, k = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr >= 0 && nr < 434)
+			str_append(out, cap, "%s%s", k++ ? "," : "", names[i]);
+	}
+}
+
 static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_state *g, bool probe)
 {
-	char root[PATH_MAX + 16], bundle[PATH_MAX + 16], id[64];
+	char root[PATH_MAX + 16], bundle[PATH_MAX + 16], id[64], strace[1024], debug_log[PATH_MAX + 32];
 	snprintf(root, sizeof root, "--root=%s/state", g->dir);
 	snprintf(bundle, sizeof bundle, "%s/%s", g->dir, probe ? "probe" : "bundle");
 	snprintf(id, sizeof id, "%s%s", g->id, probe ? "-probe" : "");
-	char *argv[12];
+	char *argv[16];
 	int n = 0;
 	argv[n++] = g->runsc;
+	if (!probe && gv_traced(r)) {
+		gv_strace_list(strace, sizeof strace);
+		snprintf(debug_log, sizeof debug_log, "--debug-log=%s/strace/", g->dir);
+		argv[n++] = "--strace";
+		argv[n++] = strace;
+		argv[n++] = debug_log;
+	}
 	if (!r->root_lab)
 		argv[n++] = "--rootless";
 	argv[n++] = gv_netstack(r) ? "--network=none" : "--network=host";
@@ -769,6 +801,72 @@ static void gvisor_sample(const struct run *r, bool memory, struct box_sample *o
 	gv_take_stats(g);
 }
 
+/* One line of runsc's strace: "... strace.go:611] [   1:   1] python3 X
+ * mount(0x7f.. x, 0x7f.. /tmp, ...) = 0 (0x0) errno=1 (operation not
+ * permitted) (29µs)". A refusal (an errno) goes into the trace, its call
+ * without the argument addresses. */
+static void gv_strace_line(const char *line, struct lab_trace *t)
+{
+	const char *x = strstr(line, "strace.go:"), *err;
+	if (!x || !(x = strstr(x, " X ")) || !(err = strstr(x, " errno=")))
+		return;
+	x += 3;
+	const char *end = strstr(x, ") = ");
+	if (!end || end > err)
+		return;
+	char call[128] = "";
+	size_t k = 0;
+	for (const char *c = x; c <= end && k + 1 < sizeof call; c++) {
+		/* "0x7f870a151f70 /tmp": the address goes, the string stays */
+		if (c[0] == '0' && c[1] == 'x' && (c == x || c[-1] == '(' || c[-1] == ' ')) {
+			const char *h = c + 2;
+			while (isxdigit((unsigned char)*h))
+				h++;
+			if (*h == ' ' && h - c > 8) {
+				c = h;
+				continue;
+			}
+		}
+		call[k++] = *c;
+	}
+	call[k] = '\0';
+	int e = atoi(err + 7);
+	const char *name = e > 0 ? strerrorname_np(e) : NULL;
+	char answer[32];
+	snprintf(answer, sizeof answer, "-1 %s", name ? name : "?");
+	trace_add(t, call, answer, "gVisor's Sentry (Isolation)");
+}
+
+/* What the Sentry refused of Isolation's deny list (runsc --strace, the
+ * boot log under strace/): read by the lab after the run, where the
+ * snippet never reached. */
+static void gv_take_strace(const struct run *r, const struct gv_state *g, struct lab_evidence *ev)
+{
+	char dir[PATH_MAX + 16], p[PATH_MAX * 2];
+	if (!gv_traced(r))
+		return;
+	snprintf(dir, sizeof dir, "%s/strace", g->dir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	const struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len < 9 || strcmp(de->d_name + len - 9, ".boot.txt"))
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+		FILE *f = fopen(p, "re");
+		char line[2048];
+		while (f && fgets(line, sizeof line, f))
+			gv_strace_line(line, &ev->trace);
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	snprintf(ev->trace.note, sizeof ev->trace.note,
+	         "refused calls: as gVisor's Sentry answered Isolation's deny list (runsc --strace)");
+}
+
 /* Which kernel served the snippet: the probe's answer (K, B lines parsed
  * by run.c) and what the host's /proc showed while it ran. */
 static void gvisor_observe(struct run *r, struct lab_evidence *ev)
@@ -795,6 +893,7 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 			         ev->exit_signal ? 128 + ev->exit_signal : ev->exit_code);
 	}
 	gv_take_stats(g);
+	gv_take_strace(r, g, ev);
 	if (g->s_polls > 0) {
 		/* the Sentry's figures replace the host's (runsc's own) */
 		ev->guest_measured = true;

@@ -85,6 +85,12 @@ static const char *const refused[] = {
     "name_to_handle_at",
 };
 
+size_t lab_seccomp_refused_names(const char *const **names)
+{
+	*names = refused;
+	return sizeof refused / sizeof *refused;
+}
+
 /* Landlock's three calls, refused while the lab makes connect() itself
  * (watch_connect). */
 static const char *const landlock_calls[] = {"landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"};

@@ -4,6 +4,7 @@
 #include <seccomp.h>
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Builds the filter: default allow, EPERM for the dangerous calls, ENOSYS for
  * clone3, kill-process for any foreign ABI. With notify, the refusals ask
@@ -24,6 +25,9 @@ int lab_seccomp_refusal_errno(int nr);
  * notify, refused ENOSYS while the lab makes connect() itself (an LSM
  * checks the calling task, and that is then the lab). */
 bool lab_seccomp_is_landlock(int nr);
+/* The names of the calls Isolation's filter refuses (EPERM), for a box
+ * that traces them its own way (gvisor: runsc --strace). */
+size_t lab_seccomp_refused_names(const char *const **names);
 /* A call that creates or replaces something at a path (open for writing,
  * mkdir, rename's new name...): with notify, Isolation's filter stops each
  * for the trace to see where it aims, and lets it go on. path_arg is the

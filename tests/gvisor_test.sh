@@ -45,6 +45,13 @@ expect_contains "gvisor rung: gVisor's release answered" "$json" "answered uname
 expect_contains "gvisor rung: the interpreter was never a host process" "$json" "the interpreter was never one of them"
 expect_contains "gvisor rung: mechanisms name runsc" "$json" "gVisor runsc (ptrace platform, root)"
 expect_eq "gvisor rung: JSON names the rung" "$(field 'd["rung"]' <<<"$json")" "gvisor"
+# what the Sentry refused of Isolation's deny list (runsc --strace), in
+# the trace, read by the lab after the run
+json=$(lab run host-takeover --on all --rung gvisor --json)
+expect_eq "host-takeover, gvisor rung: the trace lists the mount() the Sentry refused" \
+	"$(field '[t["line"] for t in d["trace"] if t["call"].startswith("mount(")]' <<<"$json")" \
+	"[\"mount(<null>, <null>, <null>, 0x0, <null>) = -1 EPERM  gVisor's Sentry (Isolation)\"]"
+expect_eq "host-takeover, gvisor rung: still CONTAINED by Isolation" "$(field 'd["verdict"], d["caught_by"]' <<<"$json")" "CONTAINED isolation"
 json=$(lab run kernel-exploit --off isolation --rung gvisor --json)
 expect_eq "kernel-exploit, Isolation off on gvisor: ESCAPED (the container box)" \
 	"$(field 'd["verdict"]' <<<"$json")" "ESCAPED"

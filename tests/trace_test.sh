@@ -453,14 +453,22 @@ else
 	skip "root: fork() refused by pids.max" "no pids controller the lab can use here"
 fi
 
-# ---- an upper rung: no seccomp listener there, and the trace says so ----
+# ---- an upper rung: no seccomp listener there; the Sentry's own strace ----
 if command -v runsc >/dev/null; then
 	j=$(cd "$T" && "$LAB" --config "$T/layers.ini" run host-takeover --on all --rung gvisor --json)
 	got=$($PY -c "import json,sys; d=json.load(sys.stdin); print(([e for e in d['trace'] if 'seccomp' in e['by']], d['trace_note']))" <<<"$j" 2>&1)
-	expect_eq "root: the gvisor rung: no seccomp line, the note says why" "$got" \
-		"([], \"refused calls: not available on the gvisor rung (gVisor's Sentry answers them, not a seccomp filter)\")"
+	expect_eq "root: the gvisor rung: no seccomp line, the note says where the refusals come from" "$got" \
+		"([], \"refused calls: as gVisor's Sentry answered Isolation's deny list (runsc --strace)\")"
 else
 	skip "root: the gvisor rung's trace note" "runsc is not installed"
+fi
+if command -v qemu-system-x86_64 >/dev/null && compgen -G "/boot/vmlinuz-*" >/dev/null; then
+	# the binary where it finds its guest init (build/vm-init beside it)
+	j=$("$BIN" --config layers.ini run legit --on all --rung microvm --json 2>/dev/null)
+	got=$($PY -c "import json,sys; d=json.load(sys.stdin); print(d['trace_note'])" <<<"$j" 2>&1)
+	expect_contains "root: the microvm rung: no refused calls listed, the note says why" "$got" "not available on the microvm rung"
+else
+	skip "root: the microvm rung's trace note" "qemu-system-x86_64 or a guest kernel is missing"
 fi
 
 after=$(leftovers_snapshot)
