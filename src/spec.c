@@ -29,12 +29,13 @@ void spec_rlimit_add(struct run_spec *s, int resource, const char *name, const c
 	s->rl[s->n_rl++] = (struct spec_rlimit){resource, name, ulimit, soft, hard};
 }
 
-/* The range, whatever the layers: its own user, PID and mount namespaces
- * (implied, so not in ns), the small internet on its loopback, the safety
- * net's clock and output cap. */
+/* The range, whatever the layers: its own user, PID, mount (implied) and
+ * IPC namespaces, a network namespace with the small internet (a run's;
+ * exec keeps the host's network), the safety net's clock and output cap. */
 static void range_spec(struct run_spec *s, const struct lab_config *cfg)
 {
-	s->net = SPEC_NET_HOST;
+	s->ns = SPEC_NS_IPC; /* no SysV segment or mqueue outlives the run or reaches the host's */
+	s->net = s->setup.exec ? SPEC_NET_SHARED : SPEC_NET_HOST;
 	s->env = SPEC_ENV_ALL;
 	s->outside_uid = cfg->outside_uid;
 	s->hostname = cfg->hostname;
@@ -45,14 +46,21 @@ static void range_spec(struct run_spec *s, const struct lab_config *cfg)
 void spec_build(struct run_spec *s, const struct lab_config *cfg, const struct lab_setup *setup)
 {
 	*s = (struct run_spec){.setup = *setup};
-	range_spec(s, cfg);
+	/* in-process: exec() in the app's own process, no boundary to apply a
+	 * layer at; the app itself runs in the range (the container box with
+	 * every layer off): that is its spec, the toggles kept for the record */
 	if (setup->rung == RUNG_INPROCESS) {
-		s->in_process = true; /* exec() in the app's own process: no boundary to apply a layer at */
-		return;
+		s->setup.layers = 0;
+		s->setup.rung = RUNG_CONTAINER;
 	}
+	range_spec(s, cfg);
 	for (int l = 0; l < LAYER_COUNT; l++)
 		if (lab_layers[l].ops->spec)
 			lab_layers[l].ops->spec(s, cfg);
+	if (setup->rung == RUNG_INPROCESS) {
+		s->setup = *setup;
+		s->in_process = true;
+	}
 }
 
 static const char *const top_dirs[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
@@ -142,7 +150,8 @@ static void fs_text(const struct spec_fs_op *op, const struct spec_host *h, stru
 		sb_printf(b, "tmpfs %s (%s, %04o)\n", op->dst, sz, op->mode);
 		break;
 	case SPEC_FS_WORK:
-		sb_printf(b, "the task's folder (snippet, data) at %s, read-only\n", op->dst);
+		sb_printf(b, "the task's folder (snippet, data) at %s, read-only\n",
+		          op->dst ? op->dst : "the run's folder (/tmp/NAME/work)");
 		break;
 	case SPEC_FS_CWD:
 		sb_printf(b, "the caller's folder at its own path, %s\n", op->ro ? "read-only" : "writable (--rw)");
@@ -159,6 +168,8 @@ static void fs_text(const struct spec_fs_op *op, const struct spec_host *h, stru
 
 static const char *rung_kernel(const struct run_spec *s)
 {
+	if (s->in_process)
+		return "the host's, the app server's process and its privileges";
 	if (!spec_on(s, LAYER_ISOLATION))
 		return "the host's (Isolation off: the rung matters only with it on)";
 	switch (s->setup.rung) {
@@ -178,10 +189,12 @@ static void rung_gaps(const struct run_spec *s, struct strbuf *b)
 	if (!spec_on(s, LAYER_ISOLATION))
 		return; /* the container box runs it: Isolation off is the range on every rung */
 	if (s->setup.rung == RUNG_GVISOR)
-		sb_printf(b,
-		          "  rendered otherwise here: /dev is runsc's own; the seccomp list and capabilities are the "
-		          "Sentry's (it answers the calls); no cgroup: it would count the Sentry, so rlimits only%s\n",
-		          s->creds_fd ? "; no fd 3 (runsc passes stdio only)" : "");
+		sb_printf(
+		    b,
+		    "  rendered otherwise here: /dev is runsc's own; the seccomp list and capabilities are the "
+		    "Sentry's (it answers the calls); neither the cgroup nor its namespace: a cgroup would count the "
+		    "Sentry, so the rlimits only%s\n",
+		    s->creds_fd ? "; no fd 3 (runsc passes stdio only)" : "");
 	if (s->setup.rung == RUNG_MICROVM)
 		sb_puts(b, "  rendered otherwise here: the view is the guest's (9p /usr, the task's folder, the home); "
 		           "the snippet is uid 65534 in the guest, not yet under a guest seccomp filter; the cgroup is "
@@ -197,15 +210,16 @@ void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbu
 	sb_printf(b, "spec %s, rung %s, network mode %s%s\n", label, lab_rung_key(s->setup.rung),
 	          lab_net_mode_key(s->setup.net_mode),
 	          s->setup.exec ? (s->setup.exec_rw ? ", exec --rw" : ", exec") : "");
-	if (s->in_process) {
+	if (s->in_process)
 		sb_puts(b,
-		        "  in-process: exec() in the app's own process; no layer has a process boundary to apply at\n");
-	} else {
+		        "  in-process: exec() in the app's own process; no layer has a process boundary to apply at, "
+		        "so none applies; the app server itself runs in the range:\n");
+	{
 		sb_printf(b, "  kernel: %s\n", rung_kernel(s));
 		rung_gaps(s, b);
-		sb_printf(b, "  namespaces: user pid mount (range)%s%s%s%s\n", s->ns & SPEC_NS_IPC ? " ipc" : "",
-		          s->ns & SPEC_NS_UTS ? " uts" : "", s->ns & SPEC_NS_CGROUP ? " cgroup" : "",
-		          s->ns & SPEC_NS_NET ? " net" : "");
+		sb_printf(b, "  namespaces: user pid mount ipc%s (range)%s%s%s\n",
+		          s->net == SPEC_NET_HOST ? " net" : "", s->ns & SPEC_NS_UTS ? " uts" : "",
+		          s->ns & SPEC_NS_CGROUP ? " cgroup" : "", s->ns & SPEC_NS_NET ? " net" : "");
 		for (int i = 0; i < s->n_fs; i++)
 			fs_text(&s->fs[i], h, b);
 		if (s->caps_dropped)
@@ -214,7 +228,10 @@ void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbu
 		else
 			sb_puts(b, "  process: the range's only (root of its user namespace, the host read-only)\n");
 		sb_puts(b, "  session (range): one of its own, no controlling terminal\n");
-		if (s->outside_uid == LAB_OUTSIDE_UID_AUTO)
+		if (!s->caps_dropped)
+			sb_puts(b, "  uid outside (root lab): the lab's own (0 is 0), every capability in its user "
+			           "namespace, the host's view read-only\n");
+		else if (s->outside_uid == LAB_OUTSIDE_UID_AUTO)
 			sb_puts(b, "  uid outside (root lab): one of the run's own, from the lab's block\n");
 		else
 			sb_printf(b, "  uid outside (root lab): %ld\n", s->outside_uid);
@@ -224,10 +241,11 @@ void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbu
 			sb_printf(b, "  env: the whole environment, secrets and all%s\n",
 			          s->creds_fd ? "; the credentials open as fd 3" : "");
 		sb_printf(b, "  network: %s\n",
-		          s->net == SPEC_NET_NONE ? "an empty namespace, loopback only"
-		          : s->net == SPEC_NET_ALLOWLIST
-		              ? "an empty namespace, the lab's egress proxy its one door"
-		              : "the range's loopback: the attacker's listener and api.lab.test");
+		          s->net == SPEC_NET_NONE        ? "an empty namespace, loopback only"
+		          : s->net == SPEC_NET_ALLOWLIST ? "an empty namespace, the lab's egress proxy its one door"
+		          : s->net == SPEC_NET_SHARED    ? "the host's own (exec)"
+		                                      : "the range's own namespace, its loopback the small internet: "
+		                                        "the attacker's listener and api.lab.test");
 		if (s->cgroup) {
 			char mem[32];
 			size_text(s->cg_memory, mem, sizeof mem);

@@ -69,8 +69,9 @@ enum spec_env_kind {
 };
 
 enum spec_net_kind {
-	SPEC_NET_HOST,      /* the range's small internet: loopback with the attacker and api.lab.test */
-	SPEC_NET_NONE,      /* an empty network namespace: loopback only */
+	SPEC_NET_HOST,   /* the range's own namespace, its loopback the small internet: the attacker and api.lab.test */
+	SPEC_NET_SHARED, /* exec, No-network off: the host's own network */
+	SPEC_NET_NONE,   /* an empty network namespace: loopback only */
 	SPEC_NET_ALLOWLIST, /* an empty one plus the lab's egress proxy, the one door */
 };
 
@@ -82,11 +83,13 @@ struct spec_rlimit {
 	unsigned long long soft, hard;
 };
 
-/* Namespaces beyond the range's own (user, PID, mount: always). */
+/* Namespaces beyond the range's own user, PID and mount namespaces (its
+ * IPC namespace is the range's too, always: SPEC_NS_IPC is set for every
+ * run). */
 #define SPEC_NS_IPC    0x1u
 #define SPEC_NS_UTS    0x2u
 #define SPEC_NS_CGROUP 0x4u
-#define SPEC_NS_NET    0x8u /* the range's network namespace is always there; this is No-network's own */
+#define SPEC_NS_NET    0x8u /* No-network's own empty one (the range's small internet has another) */
 
 struct run_spec {
 	struct lab_setup setup;

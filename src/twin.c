@@ -3,6 +3,7 @@
  * again with the layer it stands for and what it stops; then the gaps both
  * ways. The numbers come from the config (layers.ini's caps), so the twin
  * says what this lab really applies. */
+#define _GNU_SOURCE
 #include "twin.h"
 #include "report.h"
 #include "run_uid.h"
@@ -10,12 +11,13 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TWIN_FLAGS_MAX 80
 
 struct twin_flag {
-	char flag[160];
+	char *flag;      /* whole, however long (a python path, an allow-list) */
 	const char *why; /* one line: the layer, what it stops */
 };
 
@@ -28,10 +30,11 @@ static void add(struct twin *t, const char *why, const char *fmt, ...) __attribu
 static void add(struct twin *t, const char *why, const char *fmt, ...)
 {
 	if (t->n >= TWIN_FLAGS_MAX)
-		return;
+		abort(); /* the lab's own list: more flags than room is a bug */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(t->f[t->n].flag, sizeof t->f[t->n].flag, fmt, ap);
+	if (vasprintf(&t->f[t->n].flag, fmt, ap) < 0)
+		abort();
 	va_end(ap);
 	t->f[t->n++].why = why;
 }
@@ -154,6 +157,12 @@ static void docker_flags(const struct run_spec *s, const struct lab_config *cfg,
 /* The run spec's file-system view as bwrap steps, in the spec's order. */
 static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct twin *t, int *n_data)
 {
+	bool range = false, root = false, dev = false;
+	for (int i = 0; i < s->n_fs; i++) {
+		range |= s->fs[i].kind == SPEC_FS_HOSTVIEW;
+		root |= s->fs[i].kind == SPEC_FS_ROOT;
+		dev |= s->fs[i].kind == SPEC_FS_DEV;
+	}
 	for (int i = 0; i < s->n_fs; i++) {
 		const struct spec_fs_op *op = &s->fs[i];
 		const char *link;
@@ -162,11 +171,12 @@ static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct
 			break;
 		case SPEC_FS_HOSTVIEW:
 			add(t,
-			    "Isolation off, the lab's range (always there, not a layer): its own user and PID "
+			    "Isolation off, the lab's range (always there, not a layer): its own user, PID and IPC "
 			    "namespaces, the host's file system read-only, a fresh /proc, a minimal /dev, a private "
-			    "/tmp, the homes and /run covered",
-			    "--unshare-user --unshare-pid --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --tmpfs "
-			    "/root "
+			    "/tmp, the homes and /run covered (read-only once what comes back is in)",
+			    "--unshare-user --unshare-pid --unshare-ipc --ro-bind / / --proc /proc --dev-bind-try "
+			    "/dev/null "
+			    "/proc/keys --dev-bind-try /dev/null /proc/key-users --dev /dev --tmpfs /tmp --tmpfs /root "
 			    "--tmpfs /home --tmpfs /run --tmpfs /var/tmp");
 			break;
 		case SPEC_FS_BIND:
@@ -190,10 +200,13 @@ static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct
 			    "--ro-bind-data %d %s", TWIN_DATA_FD + (*n_data)++, op->dst);
 			break;
 		case SPEC_FS_PROC:
-			add(t, "Isolation: /proc of its own PID namespace", "--proc %s", op->dst);
+			add(t, "Isolation: /proc of its own PID namespace, the key lists (serials keyctl needs) hidden",
+			    "--proc %s --dev-bind-try /dev/null %s/keys --dev-bind-try /dev/null %s/key-users", op->dst,
+			    op->dst, op->dst);
 			break;
 		case SPEC_FS_DEV:
-			add(t, "Isolation: a minimal /dev, no disks, no terminal", "--dev %s", op->dst);
+			add(t, "Isolation: a minimal /dev, no disks, no terminal (read-only at the end)", "--dev %s",
+			    op->dst);
 			break;
 		case SPEC_FS_TMPFS:
 			add(t, "Isolation: a private, bounded /tmp", "--size %llu --perms %04o --tmpfs %s",
@@ -218,6 +231,14 @@ static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct
 			break;
 		}
 	}
+	/* what the lab makes read-only once the rest is in place */
+	if (root)
+		add(t, "Isolation: the new root read-only once built (only /tmp stays writable)", "--remount-ro /");
+	if (dev)
+		add(t, "Isolation: the minimal /dev read-only", "--remount-ro /dev");
+	if (range)
+		add(t, "the range: the covering folders and /dev read-only, now that what comes back is in",
+		    "--remount-ro /root --remount-ro /home --remount-ro /run --remount-ro /var/tmp --remount-ro /dev");
 }
 
 static void bwrap_flags(const struct run_spec *s, const struct lab_config *cfg, const struct spec_host *h,
@@ -232,13 +253,15 @@ static void bwrap_flags(const struct run_spec *s, const struct lab_config *cfg, 
 		    "systemd-run --user --scope -p MemoryMax=%s -p CPUQuota=%g%% -p TasksMax=%ld", mem, s->cg_cpu * 100,
 		    s->cg_pids);
 	}
+	/* not nproc: prlimit sets it on bwrap, and the kernel counts every
+	 * process of the caller's uid (gaps: the cgroup's TasksMax holds) */
 	for (int i = 0; i < s->n_rl; i++)
-		if (s->rl[i].ulimit)
+		if (s->rl[i].ulimit && strcmp(s->rl[i].ulimit, "nproc"))
 			str_append(rl, sizeof rl, " --%s=%llu:%llu", s->rl[i].ulimit, s->rl[i].soft, s->rl[i].hard);
 	if (*rl)
 		add(t,
-		    "Resource-limits: the lab's rlimits, soft:hard (address space, processes, CPU seconds, file "
-		    "size, descriptors, core)",
+		    "Resource-limits: the lab's rlimits, soft:hard (address space, CPU seconds, file size, "
+		    "descriptors, core)",
 		    "prlimit%s", rl);
 	add(t, NULL, "bwrap");
 	if (s->caps_dropped)
@@ -250,8 +273,9 @@ static void bwrap_flags(const struct run_spec *s, const struct lab_config *cfg, 
 		add(t, "Isolation: no capabilities, not root inside", "--cap-drop ALL --uid %ld --gid %ld", twin_uid(s),
 		    twin_uid(s));
 	if (s->ns & SPEC_NS_UTS)
-		add(t, "Isolation: its own host name; dies with the lab, no terminal to inject into",
-		    "--hostname %s --die-with-parent --new-session", s->hostname);
+		add(t, "Isolation: its own host name", "--hostname %s", s->hostname);
+	add(t, "the range: dies with the lab, a session of its own (no terminal to inject into)",
+	    "--die-with-parent --new-session");
 	if (s->seccomp)
 		add(t,
 		    "Isolation: a seccomp filter as compiled BPF on descriptor 10 (bwrap has none of its own; the "
@@ -308,11 +332,22 @@ static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung ru
 		          tool == TWIN_DOCKER ? "the container (docker kill does)" : "what left its session");
 		sb_printf(b, "  - the output cap (%s kept): no %s flag%s\n", out, tn,
 		          tool == TWIN_DOCKER ? "; --log-opt max-size bounds only the log file" : "");
+		if (tool == TWIN_BWRAP)
+			sb_puts(b,
+			        "  - RLIMIT_NPROC: prlimit would set it on bwrap itself, and the kernel counts every "
+			        "process of your uid, so a desktop session would not start; the lab gives each run a "
+			        "uid of its own. TasksMax (the cgroup) is the cap that holds here\n");
 		if (tool == TWIN_DOCKER)
 			sb_puts(b, "  - RLIMIT_AS, the address space: docker has no --ulimit for it (--memory caps the "
 			           "cgroup); and --ulimit nproc counts every process of that uid on the host, so "
 			           "--pids-limit is the cap that holds\n");
 	}
+	if (!on(layers, LAYER_NETWORK))
+		sb_printf(b,
+		          "  - No-network off: the lab still gives the run a network namespace of its own, where "
+		          "only its small internet listens (the attacker's listener, api.lab.test); the %s command "
+		          "is on %s\n",
+		          tn, tool == TWIN_DOCKER ? "docker's default bridge" : "the host's own network");
 	sb_printf(b, "  - the safety net, whatever the layers: no run outlives %.0f s or keeps more than %s\n",
 	          cfg->safety_timeout_ms / 1000.0, safety_out);
 	if (on(layers, LAYER_ISOLATION) && rung == RUNG_MICROVM)
@@ -406,6 +441,8 @@ void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung r
 	for (int i = 0; i < t.n; i++)
 		if (t.f[i].why)
 			sb_printf(b, "  %s\n      # %s\n", t.f[i].flag, t.f[i].why);
+	for (int i = 0; i < t.n; i++)
+		free(t.f[i].flag);
 	if (tool == TWIN_DOCKER && !on(layers, LAYER_NETWORK))
 		sb_puts(b, "  (no network flag: docker's default bridge network reaches the attacker's listener)\n");
 	gaps(cfg, layers, rung, tool, b);

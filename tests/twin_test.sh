@@ -56,6 +56,45 @@ expect_not_contains "microvm rung: no docker runtime flag" "$out" "--runtime"
 expect_contains "microvm rung: says there is no docker flag" "$out" "the microvm rung: no docker flag"
 out=$(twin twin --off network)
 expect_contains "--off network: says the default bridge reaches the attacker" "$out" "default bridge"
+# ---- the bwrap twin, run for real: what it builds is what the lab builds ----
+# (the red team's F1-F3: prlimit --nproc on bwrap itself, a writable root,
+# /dev and covered folders, /proc/keys readable, no IPC namespace or
+# session of its own). systemd-run and --seccomp 10 need a user manager
+# and an exported filter: left out; the rest of the command runs as shown.
+out=$(twin twin --on all --bwrap)
+expect_not_contains "bwrap twin: no prlimit --nproc (it counts every process of the caller's uid)" "$out" "--nproc="
+expect_contains "bwrap twin: ... and the gap is said" "$out" "RLIMIT_NPROC: prlimit would set it on bwrap itself"
+if command -v bwrap >/dev/null && command -v prlimit >/dev/null; then
+	P=$(mktemp -d /tmp/cl-twin.XXXXXX)
+	chmod 755 "$P"
+	cat >"$P/SNIPPET.py" <<'PY'
+import os
+def w(path):
+    try:
+        open(path, "w").close()
+        os.unlink(path)
+        return "writable"
+    except OSError:
+        return "read-only"
+print("root", w("/lab-twin-probe"))
+print("dev", w("/dev/lab-twin-probe"))
+print("keys", len(open("/proc/keys").read()) if os.path.exists("/proc/keys") else 0)
+print("home", w("/home/lab-twin-probe") if os.path.isdir("/home") else "read-only")
+# a session leader outside the PID namespace reads as 0: the caller's session
+print("session", os.getsid(0) != 0)
+print("ipc", os.readlink("/proc/self/ns/ipc") != HOST_IPC)
+PY
+	sed -i "s|HOST_IPC|'$(readlink /proc/self/ns/ipc)'|" "$P/SNIPPET.py"
+	for list in all isolation none env; do
+		cmd=$(twin twin --on "$list" --bwrap | sed -n '2,/^$/p' | grep -v -e '^systemd-run' -e '--seccomp 10' | sed '1s/^  //')
+		got=$(cd "$P" && bash -c "$cmd" 2>&1 | tr '\n' ' ')
+		want="root read-only dev read-only keys 0 home read-only session True ipc True "
+		expect_eq "bwrap twin --on $list, run: root, /dev and covered folders read-only, no keys, own session and IPC" "$got" "$want"
+	done
+	rm -rf "$P"
+else
+	skip "the bwrap twin, run for real" "bwrap or prlimit is not installed (apt-get install bubblewrap util-linux)"
+fi
 out=$(twin twin --bogus); rc=$?
 expect_eq "twin --bogus: exit 2" "$rc" 2
 out=$(twin twin --on nothere); rc=$?
