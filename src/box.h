@@ -104,7 +104,7 @@ extern const struct box_ops box_container, box_gvisor, box_microvm, box_wrapper;
 void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out);
 
 /* The box for a run: the Isolation layer's rung when it is on; with it
- * off every rung is the same container (the range, no Isolation). */
+ * off every rung is the same container (the range, no Isolation). In box.c. */
 const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers);
 
 /* lab_rung_ready's answers for the upper rungs (lab.h). */

@@ -61,27 +61,6 @@
 
 /* ---------------- child side: never returns ---------------- */
 
-void run_fail(struct run *r, const char *stage, const char *what, int err)
-{
-	char msg[PATH_MAX + 200];
-	int n = snprintf(msg, sizeof msg, "E %d %s: %s\n", err, stage, what ? what : "");
-	if (n > (int)sizeof msg - 1)
-		n = (int)sizeof msg - 1;
-	(void)!write(r->rep[1], msg, (size_t)n);
-	_exit(125);
-}
-
-void run_report(struct run *r, const char *fmt, ...)
-{
-	char msg[128];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		(void)!write(r->rep[1], msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
-}
-
 /* Reads a compiled filter from its memfd into out (closing the fd). */
 static void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
 {
@@ -94,24 +73,6 @@ static void run_read_filter(struct run *r, int bpf_fd, struct sock_fprog *out)
 		run_fail(r, "read a seccomp filter", "memfd", errno);
 	close(bpf_fd);
 	*out = (struct sock_fprog){.len = (unsigned short)(st.st_size / (off_t)sizeof *prog), .filter = prog};
-}
-
-void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which)
-{
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog) < 0)
-		run_fail(r, "load a seccomp filter", which, errno);
-}
-
-void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *which)
-{
-	int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, prog);
-	if (fd < 0)
-		run_fail(r, "load a seccomp filter with a listener", which, errno);
-	/* a refusal nobody answers would stop the snippet at its first one */
-	int e = fd_send(r->sync[0], fd, 'n');
-	if (e < 0)
-		run_fail(r, "hand the filter's listener to the lab", which, -e);
-	close(fd);
 }
 
 /* The worker's handlers and mask must not reach the snippet. */
@@ -908,12 +869,4 @@ bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why,
 	if (cap)
 		why[0] = '\0';
 	return true;
-}
-
-const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers)
-{
-	static const struct box_ops *const rungs[RUNG_COUNT] = {&box_container, &box_gvisor, &box_microvm};
-	if (!(layers & LAYER_BIT(LAYER_ISOLATION)) || cfg->rung < 0 || cfg->rung >= RUNG_COUNT)
-		return &box_container;
-	return rungs[cfg->rung];
 }

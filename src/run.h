@@ -144,7 +144,7 @@ static inline bool run_allowlist(const struct run *r)
 	return run_on(r, LAYER_NETWORK) && r->cfg->net_mode == NET_MODE_ALLOWLIST;
 }
 
-/* ---- child side (never return on failure) ---- */
+/* ---- child side (never return on failure; child.c) ---- */
 /* Reports "stage: what: strerror(err)" to the lab and exits 125. */
 void __attribute__((noreturn)) run_fail(struct run *r, const char *stage, const char *what, int err);
 /* A line for the lab over the report pipe ("P 101", "S 9"). */
