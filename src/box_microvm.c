@@ -655,6 +655,9 @@ static long host_tsc_khz(void)
 	return (long)((t1 - t0) * 1000000ULL / (unsigned long long)ns);
 }
 
+/* The guest init's factor for RLIMIT_CPU under TCG (vm/init.c, the same) */
+#define TCG_CPU_SCALE 10
+
 /* QEMU's command line for one attempt: KVM with the host's CPU, or TCG
  * emulating every feature it has. */
 static void build_args(struct sup *s)
@@ -689,8 +692,9 @@ static void build_args(struct sup *s)
 	char tsc[64] = "";
 	if (!kvm && s->tsc_khz > 0)
 		snprintf(tsc, sizeof tsc, " tsc_early_khz=%ld tsc=reliable", s->tsc_khz);
-	arg_add(a, "%s panic=-1 random.trust_cpu=on%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
-	        tsc);
+	/* lab.tcg=1: the guest init scales the spec's RLIMIT_CPU (vm/init.c) */
+	arg_add(a, "%s panic=-1 random.trust_cpu=on%s%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
+	        tsc, kvm ? "" : " lab.tcg=1");
 	const char *tags[3] = {"usr", "work", "home"};
 	for (int i = 0; i < share_count(r); i++) {
 		arg_add(a, "-fsdev");
@@ -1049,6 +1053,11 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	if (run_on(r, LAYER_LIMITS))
 		run_mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
 		             (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
+	if (run_on(r, LAYER_LIMITS) && !strcmp(accel, "tcg"))
+		run_mech_add(ev,
+		             "RLIMIT_CPU x%d in the guest (under TCG its CPU seconds are emulated: 10 to 20 for one "
+		             "of the host's)",
+		             TCG_CPU_SCALE);
 	if (ev->guest_measured)
 		run_mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
 }

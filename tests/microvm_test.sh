@@ -128,6 +128,19 @@ j=$(al exfil-allowed)
 expect_eq "allowlist, exfil-allowed: ESCAPED (through an allowed host)" "$(field 'd["verdict"]' <<<"$j")" \
 	"ESCAPED"
 
+# the shipped CPU-seconds cap (2 s): under TCG the guest's seconds are
+# emulated, 10-20 for one of the host's, and an upload with Resource-limits
+# on was killed by RLIMIT_CPU before it got anywhere (the ladder's matrix:
+# 4 cells CONTAINED that are ESCAPED or RAN OK). The guest init scales it
+# under TCG and says so; only the clocks are loosened here.
+sed -e '/^\[limits\]/,/^\[/s/^timeout = .*/timeout = 240s/' \
+	-e '/^\[safety\]/,/^\[/s/^timeout = .*/timeout = 400s/' layers.ini >"$T/cpu.ini"
+json=$(LAB_VM_INIT=$PWD/build/vm-init "$BIN" --config "$T/cpu.ini" run exfiltration --off network,env --rung microvm --json)
+expect_eq "microvm, the shipped 2 s CPU cap, exfiltration with No-network off: ESCAPED" "$(field 'd["verdict"]' <<<"$json")" "ESCAPED"
+if [[ $(field '"accel tcg" in d["mechanisms"] or ", tcg" in d["mechanisms"]' <<<"$json") == True ]]; then
+	expect_contains "... under TCG the mechanisms say the cap was scaled" "$json" "RLIMIT_CPU x10 in the guest"
+fi
+
 sleep 0.3
 after=$(leftovers_snapshot)
 if [[ $before == "$after" ]]; then

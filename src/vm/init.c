@@ -322,6 +322,31 @@ static void make_parents(const char *path)
 	}
 }
 
+/* Under TCG (the lab's supervisor says so on the kernel command line:
+ * lab.tcg=1) the guest's CPU seconds are emulated ones, about 10 to 20 of
+ * them for one of the host's (python's start and an upload: 0.11 s on the
+ * host, 2.2 s here). The run spec's RLIMIT_CPU is a cap in the host's
+ * seconds: it is scaled by TCG_CPU_SCALE, and the lab's mechanisms line
+ * says so (box_microvm.c keeps the same factor). */
+#define TCG_CPU_SCALE 10
+static void scale_cpu_for_tcg(struct conf *c)
+{
+	/* a /proc file says size 0 (slurp trusts the size): read it as it comes */
+	char line[4096];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	line[got > 0 ? got : 0] = '\0';
+	bool tcg = strstr(line, " lab.tcg=1") != NULL;
+	for (int i = 0; tcg && i < c->n_rl; i++)
+		if (c->rl[i].res == RLIMIT_CPU) {
+			unsigned long long grace = c->rl[i].hard - c->rl[i].soft;
+			c->rl[i].soft *= TCG_CPU_SCALE;
+			c->rl[i].hard = c->rl[i].soft + grace;
+		}
+}
+
 static void mount_shares(const struct conf *c)
 {
 	for (int i = 0; i < c->n_share; i++)
@@ -665,6 +690,7 @@ int main(void)
 	report_kernel();
 	must_mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 	read_conf(&c);
+	scale_cpu_for_tcg(&c);
 	load_modules();
 	mount_shares(&c);
 	setup_network(&c);
