@@ -852,7 +852,7 @@ static void gv_take_strace(const struct run *r, const struct gv_state *g, struct
 	const struct dirent *de;
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
-		if (len < 9 || strcmp(de->d_name + len - 9, ".boot.txt"))
+		if (len < 9 || strcmp(de->d_name + len - 9, ".boot.txt") != 0)
 			continue;
 		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
 		FILE *f = fopen(p, "re");

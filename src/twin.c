@@ -145,7 +145,7 @@ static void docker_flags(const struct run_spec *s, const struct lab_config *cfg,
 		    s->cg_pids);
 	}
 	for (int i = 0; i < s->n_rl; i++)
-		if (s->rl[i].ulimit && strcmp(s->rl[i].ulimit, "as")) /* docker has no address-space ulimit */
+		if (s->rl[i].ulimit && strcmp(s->rl[i].ulimit, "as") != 0) /* docker has no address-space ulimit */
 			add(t, "Resource-limits: a limit per process (setrlimit; soft:hard)", "--ulimit %s=%llu:%llu",
 			    s->rl[i].ulimit, s->rl[i].soft, s->rl[i].hard);
 }
@@ -256,7 +256,7 @@ static void bwrap_flags(const struct run_spec *s, const struct lab_config *cfg, 
 	/* not nproc: prlimit sets it on bwrap, and the kernel counts every
 	 * process of the caller's uid (gaps: the cgroup's TasksMax holds) */
 	for (int i = 0; i < s->n_rl; i++)
-		if (s->rl[i].ulimit && strcmp(s->rl[i].ulimit, "nproc"))
+		if (s->rl[i].ulimit && strcmp(s->rl[i].ulimit, "nproc") != 0)
 			str_append(rl, sizeof rl, " --%s=%llu:%llu", s->rl[i].ulimit, s->rl[i].soft, s->rl[i].hard);
 	if (*rl)
 		add(t,
