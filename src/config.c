@@ -177,15 +177,7 @@ static int parse_bool(const char *s, bool *out)
 /* Bounds as a reader writes them: 16M, 64G, 100ms, 1h. */
 static void fmt_size_bound(char *out, size_t cap, uint64_t n)
 {
-	static const char units[] = "GMK";
-	for (int i = 0; i < 3; i++) {
-		uint64_t u = 1ull << (10 * (3 - i));
-		if (n >= u && n % u == 0) {
-			snprintf(out, cap, "%llu%c", (unsigned long long)(n / u), units[i]);
-			return;
-		}
-	}
-	snprintf(out, cap, "%llu bytes", (unsigned long long)n);
+	fmt_size_exact(out, cap, n, "GMK", "", " bytes");
 }
 
 static void fmt_ms_bound(char *out, size_t cap, long ms)

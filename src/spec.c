@@ -63,19 +63,19 @@ void spec_build(struct run_spec *s, const struct lab_config *cfg, const struct l
 	}
 }
 
-static const char *const top_dirs[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+const char *const spec_top_dirs[SPEC_TOP_DIRS] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
 
 void spec_host_probe(struct spec_host *h)
 {
 	*h = (struct spec_host){0};
-	for (size_t i = 0; i < sizeof top_dirs / sizeof *top_dirs && h->n_top < SPEC_TOP_MAX; i++) {
+	for (int i = 0; i < SPEC_TOP_DIRS; i++) {
 		struct stat st;
-		h->top[h->n_top].path = top_dirs[i];
-		h->top[h->n_top].exists = lstat(top_dirs[i], &st) == 0;
-		ssize_t n = readlink(top_dirs[i], h->top[h->n_top].link, sizeof h->top[h->n_top].link - 1);
-		h->top[h->n_top].link[n > 0 ? n : 0] = '\0';
-		h->n_top++;
+		h->top[i].path = spec_top_dirs[i];
+		h->top[i].exists = lstat(spec_top_dirs[i], &st) == 0;
+		ssize_t n = readlink(spec_top_dirs[i], h->top[i].link, sizeof h->top[i].link - 1);
+		h->top[i].link[n > 0 ? n : 0] = '\0';
 	}
+	h->n_top = SPEC_TOP_DIRS;
 }
 
 bool spec_host_top(const struct spec_host *h, const char *path, const char **link)
@@ -96,17 +96,10 @@ static const char *by_name(int by)
 	return by == SPEC_BY_RANGE ? "range" : lab_layers[by].name;
 }
 
+/* 268435456 -> "256MiB" */
 static void size_text(uint64_t v, char *out, size_t len)
 {
-	static const char unit[] = "GMK";
-	for (int i = 0; i < 3; i++) {
-		uint64_t u = 1ULL << (10 * (3 - i));
-		if (v >= u && v % u == 0) {
-			snprintf(out, len, "%llu%ciB", (unsigned long long)(v / u), unit[i]);
-			return;
-		}
-	}
-	snprintf(out, len, "%llu B", (unsigned long long)v);
+	fmt_size_exact(out, len, v, "GMK", "iB", " B");
 }
 
 static void fs_text(const struct spec_fs_op *op, const struct spec_host *h, struct strbuf *b)
@@ -214,50 +207,48 @@ void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbu
 		sb_puts(b,
 		        "  in-process: exec() in the app's own process; no layer has a process boundary to apply at, "
 		        "so none applies; the app server itself runs in the range:\n");
-	{
-		sb_printf(b, "  kernel: %s\n", rung_kernel(s));
-		rung_gaps(s, b);
-		sb_printf(b, "  namespaces: user pid mount ipc%s (range)%s%s%s\n",
-		          s->net == SPEC_NET_HOST ? " net" : "", s->ns & SPEC_NS_UTS ? " uts" : "",
-		          s->ns & SPEC_NS_CGROUP ? " cgroup" : "", s->ns & SPEC_NS_NET ? " net" : "");
-		for (int i = 0; i < s->n_fs; i++)
-			fs_text(&s->fs[i], h, b);
-		if (s->caps_dropped)
-			sb_printf(b, "  process: no capabilities, no_new_privs, seccomp deny list, host name %s\n",
-			          s->hostname);
-		else
-			sb_puts(b, "  process: the range's only (root of its user namespace, the host read-only)\n");
-		sb_puts(b, "  session (range): one of its own, no controlling terminal\n");
-		if (!s->caps_dropped)
-			sb_puts(b, "  uid outside (root lab): the lab's own (0 is 0), every capability in its user "
-			           "namespace, the host's view read-only\n");
-		else if (s->outside_uid == LAB_OUTSIDE_UID_AUTO)
-			sb_puts(b, "  uid outside (root lab): one of the run's own, from the lab's block\n");
-		else
-			sb_printf(b, "  uid outside (root lab): %ld\n", s->outside_uid);
-		if (s->env == SPEC_ENV_ALLOW)
-			sb_printf(b, "  env: [env] allow only, HOME=%s; descriptors above 2 closed\n", s->home);
-		else
-			sb_printf(b, "  env: the whole environment, secrets and all%s\n",
-			          s->creds_fd ? "; the credentials open as fd 3" : "");
-		sb_printf(b, "  network: %s\n",
-		          s->net == SPEC_NET_NONE        ? "an empty namespace, loopback only"
-		          : s->net == SPEC_NET_ALLOWLIST ? "an empty namespace, the lab's egress proxy its one door"
-		          : s->net == SPEC_NET_SHARED    ? "the host's own (exec)"
-		                                      : "the range's own namespace, its loopback the small internet: "
-		                                        "the attacker's listener and api.lab.test");
-		if (s->cgroup) {
-			char mem[32];
-			size_text(s->cg_memory, mem, sizeof mem);
-			sb_printf(b, "  cgroup: memory %s, pids %ld, cpu %g cores\n", mem, s->cg_pids, s->cg_cpu);
-		}
-		for (int i = 0; i < s->n_rl; i++)
-			sb_printf(b, "  rlimit %s %llu:%llu\n", s->rl[i].name, s->rl[i].soft, s->rl[i].hard);
-		if (s->timeout_ms) {
-			char out[32];
-			size_text(s->output, out, sizeof out);
-			sb_printf(b, "  wall clock %.1f s, output kept %s\n", s->timeout_ms / 1000.0, out);
-		}
+	sb_printf(b, "  kernel: %s\n", rung_kernel(s));
+	rung_gaps(s, b);
+	sb_printf(b, "  namespaces: user pid mount ipc%s (range)%s%s%s\n", s->net == SPEC_NET_HOST ? " net" : "",
+	          s->ns & SPEC_NS_UTS ? " uts" : "", s->ns & SPEC_NS_CGROUP ? " cgroup" : "",
+	          s->ns & SPEC_NS_NET ? " net" : "");
+	for (int i = 0; i < s->n_fs; i++)
+		fs_text(&s->fs[i], h, b);
+	if (s->caps_dropped)
+		sb_printf(b, "  process: no capabilities, no_new_privs, seccomp deny list, host name %s\n",
+		          s->hostname);
+	else
+		sb_puts(b, "  process: the range's only (root of its user namespace, the host read-only)\n");
+	sb_puts(b, "  session (range): one of its own, no controlling terminal\n");
+	if (!s->caps_dropped)
+		sb_puts(b, "  uid outside (root lab): the lab's own (0 is 0), every capability in its user "
+		           "namespace, the host's view read-only\n");
+	else if (s->outside_uid == LAB_OUTSIDE_UID_AUTO)
+		sb_puts(b, "  uid outside (root lab): one of the run's own, from the lab's block\n");
+	else
+		sb_printf(b, "  uid outside (root lab): %ld\n", s->outside_uid);
+	if (s->env == SPEC_ENV_ALLOW)
+		sb_printf(b, "  env: [env] allow only, HOME=%s; descriptors above 2 closed\n", s->home);
+	else
+		sb_printf(b, "  env: the whole environment, secrets and all%s\n",
+		          s->creds_fd ? "; the credentials open as fd 3" : "");
+	sb_printf(b, "  network: %s\n",
+	          s->net == SPEC_NET_NONE        ? "an empty namespace, loopback only"
+	          : s->net == SPEC_NET_ALLOWLIST ? "an empty namespace, the lab's egress proxy its one door"
+	          : s->net == SPEC_NET_SHARED    ? "the host's own (exec)"
+	                                         : "the range's own namespace, its loopback the small internet: "
+	                                           "the attacker's listener and api.lab.test");
+	if (s->cgroup) {
+		char mem[32];
+		size_text(s->cg_memory, mem, sizeof mem);
+		sb_printf(b, "  cgroup: memory %s, pids %ld, cpu %g cores\n", mem, s->cg_pids, s->cg_cpu);
+	}
+	for (int i = 0; i < s->n_rl; i++)
+		sb_printf(b, "  rlimit %s %llu:%llu\n", s->rl[i].name, s->rl[i].soft, s->rl[i].hard);
+	if (s->timeout_ms) {
+		char out[32];
+		size_text(s->output, out, sizeof out);
+		sb_printf(b, "  wall clock %.1f s, output kept %s\n", s->timeout_ms / 1000.0, out);
 	}
 	char so[32];
 	size_text(s->safety_output, so, sizeof so);

@@ -122,16 +122,21 @@ struct run_spec {
 	uint64_t safety_output;
 };
 
+/* The top-level folders a merged-/usr host has as symlinks into /usr:
+ * Isolation's view names each (SPEC_FS_HOST_TOP), spec_host_probe reads
+ * what this host has at each. */
+#define SPEC_TOP_DIRS 6
+extern const char *const spec_top_dirs[SPEC_TOP_DIRS];
+
 /* The host facts a renderer needs: which top-level folders are symlinks
  * into /usr (merged /usr), which exist at all. spec_host_probe() reads
  * this machine; the unit suite passes a fixed one. */
-#define SPEC_TOP_MAX 8
 struct spec_host {
 	struct {
 		const char *path;
 		bool exists;
 		char link[64]; /* its symlink's target, "" when a real folder */
-	} top[SPEC_TOP_MAX];
+	} top[SPEC_TOP_DIRS];
 	int n_top;
 };
 

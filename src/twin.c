@@ -42,15 +42,7 @@ static void add(struct twin *t, const char *why, const char *fmt, ...)
 /* 268435456 -> "256m": docker's and prlimit's spelling of a size */
 static void size_word(uint64_t v, char *out, size_t len, bool upper)
 {
-	const char *unit = upper ? "GMK" : "gmk";
-	for (int i = 0; i < 3; i++) {
-		uint64_t u = 1ULL << (10 * (3 - i));
-		if (v >= u && v % u == 0) {
-			snprintf(out, len, "%llu%c", (unsigned long long)(v / u), unit[i]);
-			return;
-		}
-	}
-	snprintf(out, len, "%llu", (unsigned long long)v);
+	fmt_size_exact(out, len, v, upper ? "GMK" : "gmk", "", "");
 }
 
 static bool on(unsigned layers, enum lab_layer l)
@@ -157,12 +149,6 @@ static void docker_flags(const struct run_spec *s, const struct lab_config *cfg,
 /* The run spec's file-system view as bwrap steps, in the spec's order. */
 static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct twin *t, int *n_data)
 {
-	bool range = false, root = false, dev = false;
-	for (int i = 0; i < s->n_fs; i++) {
-		range |= s->fs[i].kind == SPEC_FS_HOSTVIEW;
-		root |= s->fs[i].kind == SPEC_FS_ROOT;
-		dev |= s->fs[i].kind == SPEC_FS_DEV;
-	}
 	for (int i = 0; i < s->n_fs; i++) {
 		const struct spec_fs_op *op = &s->fs[i];
 		const char *link;
@@ -232,11 +218,11 @@ static void bwrap_fs(const struct run_spec *s, const struct spec_host *h, struct
 		}
 	}
 	/* what the lab makes read-only once the rest is in place */
-	if (root)
+	if (fs_find(s, SPEC_FS_ROOT, NULL))
 		add(t, "Isolation: the new root read-only once built (only /tmp stays writable)", "--remount-ro /");
-	if (dev)
+	if (fs_find(s, SPEC_FS_DEV, NULL))
 		add(t, "Isolation: the minimal /dev read-only", "--remount-ro /dev");
-	if (range)
+	if (fs_find(s, SPEC_FS_HOSTVIEW, NULL))
 		add(t, "the range: the covering folders and /dev read-only, now that what comes back is in",
 		    "--remount-ro /root --remount-ro /home --remount-ro /run --remount-ro /var/tmp --remount-ro /dev");
 }

@@ -151,6 +151,18 @@ void fmt_bytes(char *out, size_t cap, uint64_t n)
 	}
 }
 
+void fmt_size_exact(char *out, size_t cap, uint64_t n, const char *units, const char *suffix, const char *plain)
+{
+	for (int i = 0; i < 3; i++) {
+		uint64_t u = 1ULL << (10 * (3 - i));
+		if (n >= u && n % u == 0) {
+			snprintf(out, cap, "%llu%c%s", (unsigned long long)(n / u), units[i], suffix);
+			return;
+		}
+	}
+	snprintf(out, cap, "%llu%s", (unsigned long long)n, plain);
+}
+
 void path_lexical(char *path)
 {
 	if (path[0] != '/')

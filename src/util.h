@@ -36,5 +36,9 @@ int path_is_or_holds(const char *dir, const char *path);
 /* Human sizes: "256 MiB", "1,204 bytes". */
 void fmt_bytes(char *out, size_t cap, uint64_t n);
 void fmt_thousands(char *out, size_t cap, uint64_t n);
+/* A size in the largest of G, M, K (units spells them: "GMK", "gmk") that
+ * divides it exactly, followed by suffix ("16M", "256MiB"); else the bytes
+ * followed by plain ("1000 bytes"). */
+void fmt_size_exact(char *out, size_t cap, uint64_t n, const char *units, const char *suffix, const char *plain);
 
 #endif

@@ -137,9 +137,8 @@ static void isolation_spec(struct run_spec *s, const struct lab_config *cfg)
 	s->caps_dropped = s->no_new_privs = s->seccomp = true;
 	spec_fs_add(s, I, SPEC_FS_ROOT, NULL, "/")->size = 4 << 20;
 	spec_fs_add(s, I, SPEC_FS_BIND, "/usr", "/usr")->ro = true;
-	static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
-	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
-		spec_fs_add(s, I, SPEC_FS_HOST_TOP, top[i], top[i]);
+	for (int i = 0; i < SPEC_TOP_DIRS; i++)
+		spec_fs_add(s, I, SPEC_FS_HOST_TOP, spec_top_dirs[i], spec_top_dirs[i]);
 	spec_fs_add(s, I, SPEC_FS_DIR, NULL, "/etc")->mode = 0755;
 	static const char *const etc[][2] = {
 	    {"/etc/passwd",
