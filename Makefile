@@ -19,7 +19,7 @@ CFLAGS ?= -O2 -g
 LAB_CFLAGS = -std=gnu11 $(WARN) -DLAB_SHAREDIR='"$(SHAREDIR)"'
 
 SRCS = $(wildcard src/*.c src/layers/*.c)
-HDRS = $(wildcard src/*.h src/layers/*.h)
+HDRS = $(wildcard src/*.h src/layers/*.h src/vm/*.h)
 OBJS = $(SRCS:src/%.c=build/%.o)
 SAN_OBJS = $(SRCS:src/%.c=build/san/%.o)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g
@@ -110,7 +110,7 @@ PROBE_STATIC := $(if $(filter /%,$(shell $(CC) -print-file-name=libc.a)),-static
 build/syscall_probe: tests/syscall_probe.c | build
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(PROBE_STATIC) -o $@ $<
 
-build/vm-init: src/vm/init.c | build
+build/vm-init: src/vm/init.c src/vm/guest.h | build
 	$(CC) -std=gnu11 $(WARN) -Os -static -o $@ $<
 
 test-unit: build/unit
@@ -259,7 +259,7 @@ build/lint/containment-lab: $(SRCS:src/%.c=build/lint/%.o)
 	$(CC) -o $@ $^ $(PKG_LIBS)
 build/lint/syscall_probe: tests/syscall_probe.c | build/lint
 	$(CC) -std=gnu11 $(WARN) -O2 -Werror -o $@ $<
-build/lint/vm-init.o: src/vm/init.c | build/lint
+build/lint/vm-init.o: src/vm/init.c src/vm/guest.h | build/lint
 	$(CC) -std=gnu11 $(WARN) -O2 -Werror -c -o $@ $<
 build/lint/unit.o: tests/unit.c $(HDRS) | build/lint
 	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) -Isrc -O2 -Werror -c -o $@ $<

@@ -55,6 +55,7 @@
 #include "box.h"
 #include "system.h"
 #include "util.h"
+#include "vm/guest.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -654,9 +655,6 @@ static long host_tsc_khz(void)
 		return 0;
 	return (long)((t1 - t0) * 1000000ULL / (unsigned long long)ns);
 }
-
-/* The guest init's factor for RLIMIT_CPU under TCG (vm/init.c, the same) */
-#define TCG_CPU_SCALE 10
 
 /* QEMU's command line for one attempt: KVM with the host's CPU, or TCG
  * emulating every feature it has. */

@@ -36,6 +36,8 @@
  * Every failure is reported with its stage and path, then the guest powers
  * off. */
 #define _GNU_SOURCE
+#include "guest.h"
+
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -196,22 +198,31 @@ static void report_kernel(void)
 	report("K %s %s\n", u.release, id);
 }
 
-/* The whole small file at path, NUL-terminated; n gets its length. */
+/* The whole small file at path, NUL-terminated; n gets its length. Read
+ * to its end, not to its size: a /proc file says size 0. */
 static char *slurp(const char *path, size_t *n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0)
 		fail("open", path, errno);
-	char *buf = malloc((size_t)st.st_size + 1);
+	size_t cap = (size_t)st.st_size + 4096, len = 0;
+	char *buf = malloc(cap);
 	if (!buf)
 		fail("malloc", path, ENOMEM);
-	ssize_t got = read(fd, buf, (size_t)st.st_size);
-	if (got != st.st_size)
-		fail("read", path, got < 0 ? errno : EIO);
+	for (;;) {
+		ssize_t got = read(fd, buf + len, cap - 1 - len);
+		if (got < 0)
+			fail("read", path, errno);
+		if (got == 0)
+			break;
+		len += (size_t)got;
+		if (len + 1 == cap && !(buf = realloc(buf, cap *= 2)))
+			fail("malloc", path, ENOMEM);
+	}
 	close(fd);
-	buf[got] = '\0';
-	*n = (size_t)got;
+	buf[len] = '\0';
+	*n = len;
 	return buf;
 }
 
@@ -323,22 +334,13 @@ static void make_parents(const char *path)
 }
 
 /* Under TCG (the lab's supervisor says so on the kernel command line:
- * lab.tcg=1) the guest's CPU seconds are emulated ones, about 10 to 20 of
- * them for one of the host's (python's start and an upload: 0.11 s on the
- * host, 2.2 s here). The run spec's RLIMIT_CPU is a cap in the host's
- * seconds: it is scaled by TCG_CPU_SCALE, and the lab's mechanisms line
- * says so (box_microvm.c keeps the same factor). */
-#define TCG_CPU_SCALE 10
+ * lab.tcg=1) RLIMIT_CPU is scaled by TCG_CPU_SCALE (guest.h says why). */
 static void scale_cpu_for_tcg(struct conf *c)
 {
-	/* a /proc file says size 0 (slurp trusts the size): read it as it comes */
-	char line[4096];
-	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	line[got > 0 ? got : 0] = '\0';
+	size_t n = 0;
+	char *line = slurp("/proc/cmdline", &n);
 	bool tcg = strstr(line, " lab.tcg=1") != NULL;
+	free(line);
 	for (int i = 0; tcg && i < c->n_rl; i++)
 		if (c->rl[i].res == RLIMIT_CPU) {
 			unsigned long long grace = c->rl[i].hard - c->rl[i].soft;
