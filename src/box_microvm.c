@@ -53,7 +53,9 @@
  * the snippet runs before that word. LAB_MICROVM_ACCEL=tcg|kvm forces one. */
 #define _GNU_SOURCE
 #include "box.h"
+#include "seccomp_filter.h"
 #include "system.h"
+#include "trace.h"
 #include "util.h"
 #include "vm/guest.h"
 
@@ -303,6 +305,25 @@ static int share_count(const struct run *r)
 	return r->exec_mode ? 2 : run_on(r, LAYER_ENV) ? 2 : 3;
 }
 
+/* Isolation's deny list in the guest (the spec's seccomp): the filter is
+ * /lab/filter.bpf, every refusal asks the guest's init, which answers
+ * each call listed here with its errno ("deny NR ERRNO SHAPE", the shape
+ * telling it which arguments are strings to read) and lets the rest go
+ * on. */
+static void filter_block(const struct run *r, struct strbuf *b)
+{
+	if (!r->spec.seccomp)
+		return;
+	int nrs[96];
+	size_t n = lab_seccomp_iso_calls(nrs, sizeof nrs / sizeof *nrs);
+	sb_puts(b, "seccomp /lab/filter.bpf\n");
+	for (size_t i = 0; i < n; i++) {
+		const char *shape = trace_call_shape(nrs[i]);
+		sb_printf(b, "deny %d %d %s\n", nrs[i], lab_seccomp_refusal_errno(nrs[i]),
+		          shape && *shape ? shape : "-");
+	}
+}
+
 static void conf_block(const struct run *r, struct strbuf *b)
 {
 	sb_printf(b, "share usr /usr\nshare work %s\n", r->exec_mode ? r->cwd : "/work");
@@ -326,6 +347,7 @@ static void conf_block(const struct run *r, struct strbuf *b)
 	for (int i = 0; i < r->spec.n_rl; i++)
 		sb_printf(b, "rlimit %s %llu %llu\n", r->spec.rl[i].name, r->spec.rl[i].soft, r->spec.rl[i].hard);
 	sb_printf(b, "cwd %s\n", r->workdir);
+	filter_block(r, b);
 }
 
 /* The initramfs goes into a memfd (fd): no file of the run's on disk, and
@@ -355,6 +377,19 @@ static int write_initramfs(const struct run *r, int fd, const char *init, const 
 	if (!rc)
 		rc = cpio_entry(f, "lab/conf", S_IFREG | 0644, b.s, b.len, 0, 0);
 	sb_free(&b);
+	if (!rc && r->spec.seccomp) {
+		void *bpf = NULL;
+		size_t len = 0;
+		int e = lab_seccomp_guest_bpf(&bpf, &len, NULL);
+		if (e < 0) {
+			snprintf(ev->error, sizeof ev->error, "cannot build the guest's seccomp filter: %s",
+			         strerror(-e));
+			rc = -2;
+		} else {
+			rc = cpio_entry(f, "lab/filter.bpf", S_IFREG | 0644, bpf, len, 0, 0);
+		}
+		free(bpf);
+	}
 	env_block(r, &b);
 	if (!rc)
 		rc = cpio_entry(f, "lab/env", S_IFREG | 0644, b.s ? b.s : "", b.len, 0, 0);
@@ -539,6 +574,12 @@ static void on_frame(struct sup *s, char type, const char *data, size_t n)
 		if (!s->said_kernel)
 			put_line(r->rep[1], "T\n", 2); /* the snippet starts now: its wall clock too */
 		s->said_kernel = true;
+		return;
+	}
+	if (data[0] == 'X' && !s->said_cgroup && !s->said_status) {
+		/* what Isolation's filter in the guest refused, after the
+		 * snippet ended and before its cgroup's figures: for observe() */
+		put_line(r->sync[1], data, n);
 		return;
 	}
 	if (data[0] == 'C' && !s->said_cgroup && !s->said_status) {
@@ -1009,11 +1050,47 @@ static void take_guest_cgroup(const char *line, struct lab_evidence *ev)
 		ev->cpu_s = (double)usec / 1e6;
 }
 
+/* "X NR ERRNO COUNT A0..A5 S0..S5" (vm/init.c report_refusals): one call
+ * Isolation's filter refused in the guest, as its init answered it. */
+static void take_guest_refusal(const char *line, struct lab_evidence *ev)
+{
+	int nr, err;
+	long count;
+	unsigned long long a[6];
+	char sx[6][100], *strs[6] = {0};
+	if (sscanf(line, "X %d %d %ld %llx %llx %llx %llx %llx %llx %99s %99s %99s %99s %99s %99s", &nr, &err, &count,
+	           &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], sx[0], sx[1], sx[2], sx[3], sx[4], sx[5]) != 15 ||
+	    count < 1)
+		return;
+	for (int i = 0; i < 6; i++) {
+		size_t len = strlen(sx[i]);
+		if (!strcmp(sx[i], "*"))
+			continue;
+		if (!strcmp(sx[i], "-") || !strcmp(sx[i], "?")) {
+			strs[i] = sx[i];
+			continue;
+		}
+		/* hex, then '.' or '+': decoded in place (half the length) */
+		size_t k = 0;
+		for (size_t j = 0; j + 2 <= len - 1; j += 2) {
+			unsigned v;
+			if (sscanf(sx[i] + j, "%2x", &v) != 1 || !v)
+				break;
+			sx[i][k++] = (char)v;
+		}
+		sx[i][k++] = sx[i][len - 1];
+		sx[i][k] = '\0';
+		strs[i] = sx[i];
+	}
+	trace_add_refused(&ev->trace, nr, a, (const char *const *)strs, err, count, "seccomp in the guest (Isolation)");
+}
+
 /* The guest's init named its kernel before the snippet existed, and what
- * the snippet's cgroup took after it ended. */
+ * the snippet's cgroup took and its filter refused after it ended. */
 static void microvm_observe(struct run *r, struct lab_evidence *ev)
 {
-	char line[512] = "", rel[64] = "?", id[40] = "", accel[8] = "?";
+	static char line[48 << 10];
+	char rel[64] = "?", id[40] = "", accel[8] = "?";
 	ev->snippet_on_host = false;
 	size_t have = 0;
 	if (r->sync[0] >= 0) {
@@ -1026,6 +1103,19 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	const char *c = strstr(line, "\nC ");
 	if (c)
 		take_guest_cgroup(c + 1, ev);
+	long refused_on = -1, dropped = 0;
+	for (const char *x = strstr(line, "\nX "); x; x = strstr(x + 1, "\nX ")) {
+		if (sscanf(x + 1, "X on %ld", &refused_on) == 1 || sscanf(x + 1, "X dropped %ld", &dropped) == 1)
+			continue;
+		take_guest_refusal(x + 1, ev);
+	}
+	if (refused_on >= 0) {
+		ev->trace.watch_iso = true;
+		ev->trace.dropped += dropped;
+		str_copy(
+		    ev->trace.note, sizeof ev->trace.note,
+		    "refused calls: as the guest's seccomp filter answered Isolation's deny list (its init listened)");
+	}
 	line[strcspn(line, "\n")] = '\0'; /* the K line only: " %n" would run on into the next */
 	int pos = 0;
 	if (sscanf(line, "K %63s %39s %7s %n", rel, id, accel, &pos) >= 3) {
@@ -1058,6 +1148,11 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 		             TCG_CPU_SCALE);
 	if (ev->guest_measured)
 		run_mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
+	if (refused_on >= 0)
+		run_mech_add(ev,
+		             "seccomp in the guest: Isolation's deny list, answered and reported by the guest's init");
+	else if (r->spec.seccomp && ev->started)
+		run_mech_add(ev, "seccomp in the guest: Isolation's deny list (its init did not report a listener)");
 }
 
 const struct box_ops box_microvm = {

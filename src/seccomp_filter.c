@@ -20,8 +20,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -339,4 +342,47 @@ scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out)
 		return NULL;
 	}
 	return ctx;
+}
+
+size_t lab_seccomp_iso_calls(int *nrs, size_t cap)
+{
+	static const char *const by_args[] = {"clone", "personality", "clone3", "ioctl"};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof refused / sizeof *refused + sizeof by_args / sizeof *by_args && n < cap; i++) {
+		const char *name =
+		    i < sizeof refused / sizeof *refused ? refused[i] : by_args[i - sizeof refused / sizeof *refused];
+		int nr = seccomp_syscall_resolve_name(name);
+		if (nr != __NR_SCMP_ERROR)
+			nrs[n++] = nr;
+	}
+	return n;
+}
+
+int lab_seccomp_guest_bpf(void **bpf, size_t *len, int *n_rules)
+{
+	int err = 0;
+	scmp_filter_ctx ctx = lab_seccomp_build(true, false, false, &err, n_rules);
+	if (!ctx)
+		return err;
+	int fd = memfd_create("containment-lab-guest-filter", MFD_CLOEXEC);
+	if (fd < 0 || (err = seccomp_export_bpf(ctx, fd)) < 0) {
+		err = fd < 0 ? -errno : err;
+		seccomp_release(ctx);
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	seccomp_release(ctx);
+	off_t size = lseek(fd, 0, SEEK_END);
+	*bpf = size > 0 ? malloc((size_t)size) : NULL;
+	if (!*bpf || pread(fd, *bpf, (size_t)size, 0) != size) {
+		err = *bpf ? -EIO : -ENOMEM;
+		free(*bpf);
+		*bpf = NULL;
+		close(fd);
+		return err;
+	}
+	close(fd);
+	*len = (size_t)size;
+	return 0;
 }

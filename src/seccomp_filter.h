@@ -44,4 +44,13 @@ const struct lab_seccomp_path_call *lab_seccomp_path_call(int nr);
  * namespace does not fence them), socketpair() of any type but SOCK_STREAM
  * (a datagram pair can be pointed at any socket file), io_uring too. */
 scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out);
+/* Isolation's filter for the microvm guest's init to install, as BPF
+ * (malloc'd in *bpf): every refusal SCMP_ACT_NOTIFY, for the guest init
+ * to answer with lab_seccomp_refusal_errno and report. Its listener is
+ * also asked for connect(), sendto() with an address and Landlock's calls,
+ * which it lets go on. 0 or -errno. */
+int lab_seccomp_guest_bpf(void **bpf, size_t *len, int *n_rules);
+/* Every call Isolation's filter may refuse (some by their arguments
+ * only: clone, personality, ioctl), one nr each; how many in nrs. */
+size_t lab_seccomp_iso_calls(int *nrs, size_t cap);
 #endif

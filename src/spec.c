@@ -190,8 +190,8 @@ static void rung_gaps(const struct run_spec *s, struct strbuf *b)
 		    s->creds_fd ? "; no fd 3 (runsc passes stdio only)" : "");
 	if (s->setup.rung == RUNG_MICROVM)
 		sb_puts(b, "  rendered otherwise here: the view is the guest's (9p /usr, the task's folder, the home); "
-		           "the snippet is uid 65534 in the guest, not yet under a guest seccomp filter; the cgroup is "
-		           "the guest's\n");
+		           "the snippet is uid 65534 in the guest, under the deny list as a seccomp filter the guest's "
+		           "init installs and answers; the cgroup is the guest's\n");
 }
 
 void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbuf *b)

@@ -143,6 +143,23 @@ static size_t quoted(char *dst, size_t cap, const char *src)
 	return i; /* how much of src it holds */
 }
 
+static void errno_answer(char *out, size_t cap, int err);
+
+/* The n bytes read of a string (buf[n] is a NUL of ours), quoted: "..."
+ * after it when no NUL of its own was among them. */
+static void quote_read(const char *buf, size_t n, char *out, size_t cap)
+{
+	/* room for the quotes and "...": an escape is never cut in two. The
+	 * string is always quoted first: what is shown is what was read, whole
+	 * or a prefix, never the buffer's old bytes */
+	char clean[96];
+	size_t room = cap > 6 ? cap - 5 : 1, len = strlen(buf);
+	size_t held = quoted(clean, room < sizeof clean ? room : sizeof clean, buf);
+	bool whole = len < n && held == len;
+	str_copy(out, cap, "\"");
+	str_append(out, cap, "%s%s\"", clean, whole ? "" : "...");
+}
+
 /* A NUL-terminated string of the caller's, quoted and capped; "?" when it
  * cannot be read. mem is the caller's /proc/PID/mem, already checked. */
 static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
@@ -158,15 +175,7 @@ static void read_string(int mem, unsigned long long addr, char *out, size_t cap)
 		return;
 	}
 	buf[n] = '\0';
-	/* room for the quotes and "...": an escape is never cut in two. The
-	 * string is always quoted first: what is shown is what was read, whole
-	 * or a prefix, never the buffer's old bytes */
-	char clean[2 * sizeof buf];
-	size_t room = cap > 6 ? cap - 5 : 1, len = strlen(buf);
-	size_t held = quoted(clean, room < sizeof clean ? room : sizeof clean, buf);
-	bool whole = len < (size_t)n && held == len;
-	str_copy(out, cap, "\"");
-	str_append(out, cap, "%s%s\"", clean, whole ? "" : "...");
+	quote_read(buf, (size_t)n, out, cap);
 }
 
 static const char *family_name(unsigned long v)
@@ -264,9 +273,30 @@ static const char *shape_of(const char *name)
 	return NULL;
 }
 
-/* One argument as text, by its shape letter. */
-static void describe_arg(char kind, unsigned long long v, int mem, char *out, size_t cap)
+/* One argument as text, by its shape letter. A string is read through
+ * mem, or given as read elsewhere (text: "-" NULL, "?" unreadable, else
+ * the bytes and whether its NUL was among them). */
+struct given_string {
+	const char *text;
+	size_t len;
+	bool whole;
+};
+static void describe_arg(char kind, unsigned long long v, int mem, const struct given_string *given, char *out,
+                         size_t cap)
 {
+	if (kind == 's' && given && given->text) {
+		char buf[64];
+		size_t n = given->len < sizeof buf - 2 ? given->len : sizeof buf - 2;
+		memcpy(buf, given->text, n);
+		buf[n] = '\0';
+		if (!strcmp(given->text, "-"))
+			str_copy(out, cap, "NULL");
+		else if (!strcmp(given->text, "?"))
+			str_copy(out, cap, "?");
+		else
+			quote_read(buf, given->whole ? n + 1 : n, out, cap);
+		return;
+	}
 	switch (kind) {
 	case 'c':
 		flag_names(out, cap, (unsigned long)v & ~(unsigned long)CSIGNAL);
@@ -310,6 +340,58 @@ static void describe_arg(char kind, unsigned long long v, int mem, char *out, si
 	}
 }
 
+/* name(args...) by its shape: the strings read through mem, or given */
+static void call_text(const char *name, const char *shape, const unsigned long long args[6], int mem,
+                      const struct given_string given[6], char *out, size_t cap)
+{
+	snprintf(out, cap, "%s(", name);
+	for (int i = 0; shape[i] && i < 6; i++) {
+		char arg[64];
+		describe_arg(shape[i], args[i], mem, given ? &given[i] : NULL, arg, sizeof arg);
+		str_append(out, cap, "%s%s", i ? ", " : "", arg);
+	}
+	str_append(out, cap, ")");
+}
+
+const char *trace_call_shape(int nr)
+{
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	const char *shape = name ? shape_of(name) : NULL;
+	free(name);
+	return shape;
+}
+
+/* A refusal another kernel's listener saw and answered (the microvm
+ * guest's init): logged and counted as the container's listener does. */
+void trace_add_refused(struct lab_trace *t, int nr, const unsigned long long args[6], const char *const strs[6],
+                       int err, long count, const char *by)
+{
+	char call[sizeof t->e[0].call], answer[32];
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	const char *shape = name ? shape_of(name) : NULL;
+	struct given_string given[6] = {{0}};
+	for (int i = 0; i < 6; i++) {
+		const char *s = strs[i];
+		if (!s)
+			continue;
+		size_t len = strlen(s);
+		given[i].whole = len > 0 && s[len - 1] == '.';
+		given[i].text = s;
+		given[i].len = len > 0 && (s[len - 1] == '.' || s[len - 1] == '+') ? len - 1 : len;
+	}
+	if (!name)
+		snprintf(call, sizeof call, "syscall %d(...)", nr);
+	else if (!shape)
+		snprintf(call, sizeof call, "%s(...)", name);
+	else
+		call_text(name, shape, args, -1, given, call, sizeof call);
+	free(name);
+	errno_answer(answer, sizeof answer, err);
+	trace_add_n(t, call, answer, by, count);
+	if (nr != SCMP_SYS(clone3) && !lab_seccomp_is_landlock(nr))
+		t->iso_refused += count;
+}
+
 /* "mount(\"/dev/sda1\", \"/mnt\", \"ext4\", 0)". Strings are read only
  * while the notification is still valid: the pid may be anyone's else. */
 static void describe_call(int listener, const struct seccomp_notif *req, char *out, size_t cap)
@@ -335,13 +417,7 @@ static void describe_call(int listener, const struct seccomp_notif *req, char *o
 			mem = -1;
 		}
 	}
-	snprintf(out, cap, "%s(", name);
-	for (int i = 0; shape[i] && i < 6; i++) {
-		char arg[64];
-		describe_arg(shape[i], req->data.args[i], mem, arg, sizeof arg);
-		str_append(out, cap, "%s%s", i ? ", " : "", arg);
-	}
-	str_append(out, cap, ")");
+	call_text(name, shape, req->data.args, mem, NULL, out, cap);
 	if (mem >= 0)
 		close(mem);
 	free(name);

@@ -18,6 +18,16 @@ bool trace_wanted(void);
 /* Adds one entry, or counts it on an identical one, or past the cap in
  * t->dropped. Every text is made printable ASCII first. */
 void trace_add(struct lab_trace *t, const char *call, const char *answer, const char *by);
+/* The argument shape of syscall nr as the trace decodes it ("ssx": two
+ * strings, a number), NULL when it shows no arguments. */
+const char *trace_call_shape(int nr);
+/* A refusal another kernel's listener answered (the microvm guest's init):
+ * nr, its arguments and the strings read for the shape's 's' arguments
+ * (their bytes, then "." when whole or "+" when cut; "-" NULL, "?"
+ * unreadable), err the errno answered, count how often. Logged like the
+ * container's own, and counted in iso_refused. */
+void trace_add_refused(struct lab_trace *t, int nr, const unsigned long long args[6], const char *const strs[6],
+                       int err, long count, const char *by);
 /* The child's message on the sync socket: its filter's listener. 0 with
  * r->notify_fd set, 1 when the socket closed without one, -1 on error. */
 int trace_take_listener(struct run *r);

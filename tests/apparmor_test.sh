@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
 A=$PWD/build/aa4
 T=$(mktemp -d /tmp/cl-apparmor.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap 'rm -rf "$T"; suite_cleanup' EXIT
 
 parser() { "$A/x/usr/lib64/ld-linux-x86-64.so.2" --library-path "$A/x/usr/lib/x86_64-linux-gnu" "$A/x/usr/sbin/apparmor_parser" "$@"; }
 if [[ ! -x $A/x/usr/sbin/apparmor_parser ]]; then

@@ -198,14 +198,25 @@ else
 fi
 
 # ---- srt ----
+# srt_card NAME JSON: uid 65534's two cells; a miss shows the lab's stderr
+# (a card that never came says why)
+srt_card() {
+	local got
+	got=$(verdicts <<<"$2")
+	if [[ $got == "legit=RAN OK secret-theft=ESCAPED" ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected 'legit=RAN OK secret-theft=ESCAPED', got '$got'" \
+			"stderr: $(tail -c 1500 "$CL_SUITE_TMP/srt.err" | tr '\n' ' ')" "json: ${2:0:600}"
+	fi
+}
 # either order: uid 65534 first here (its leftovers in a shared /tmp must
 # not fail root's card), root's card, then uid 65534 again below
 if command -v srt >/dev/null && [[ $(id -u) == 0 ]]; then
 	h=$(mktemp -d) && chown 65534:65534 "$h"
 	j=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$h" "$BIN" --config layers.ini \
-		audit --json --preset srt --snippet legit --snippet secret-theft 2>/dev/null)
-	expect_eq "audit --preset srt as uid 65534 before root's: legit RAN OK, secret-theft ESCAPED" \
-		"$(verdicts <<<"$j")" "legit=RAN OK secret-theft=ESCAPED"
+		audit --json --preset srt --snippet legit --snippet secret-theft 2>"$CL_SUITE_TMP/srt.err")
+	srt_card "audit --preset srt as uid 65534 before root's: legit RAN OK, secret-theft ESCAPED" "$j"
 	rm -rf "$h"
 fi
 if command -v srt >/dev/null; then
@@ -223,9 +234,8 @@ fi
 if command -v srt >/dev/null && [[ $(id -u) == 0 ]]; then
 	h=$(mktemp -d) && chown 65534:65534 "$h"
 	j=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$h" "$BIN" --config layers.ini \
-		audit --json --preset srt --snippet legit --snippet secret-theft 2>/dev/null)
-	expect_eq "audit --preset srt as uid 65534 after root's: legit RAN OK, secret-theft ESCAPED" \
-		"$(verdicts <<<"$j")" "legit=RAN OK secret-theft=ESCAPED"
+		audit --json --preset srt --snippet legit --snippet secret-theft 2>"$CL_SUITE_TMP/srt.err")
+	srt_card "audit --preset srt as uid 65534 after root's: legit RAN OK, secret-theft ESCAPED" "$j"
 	rm -rf "$h"
 fi
 

@@ -98,7 +98,11 @@ in_suite_tree() {
 # (what a SIGKILLed lab leaves beside its cgroups, until the next run
 # sweeps both) is in another script's suite folder, not ours, or a dead
 # lab with no temp folder in ours whose CGROUP folder is older than our
-# suite folder (a stranger's killed lab, swept by the next run of anyone's)
+# suite folder (a stranger's killed lab, swept by the next run of anyone's).
+# A dead lab's CGROUP that is gone a moment later was a stranger's run
+# ending while we looked (its lab exits as its cgroups go): a loaded
+# machine with a matrix loop beside the suite shows such cgroups in
+# passing, and they are not ours
 suite_owns_run() {
 	local pid=${1#run-} f
 	pid=${pid%%-*}
@@ -107,10 +111,13 @@ suite_owns_run() {
 	for f in "$CL_SUITE_TMP/containment-lab.$pid".*; do
 		[[ -e $f ]] && return 0
 	done
-	for f in /tmp/cl-suite.*/containment-lab."$pid".*; do
+	for f in /tmp/cl-suite.*/containment-lab."$pid".* /tmp/containment-lab."$pid".*; do
 		[[ -e $f ]] && return 1
 	done
-	[[ -z ${2:-} || ! $2 -ot $CL_SUITE_TMP ]]
+	[[ -z ${2:-} ]] && return 0
+	[[ $2 -ot $CL_SUITE_TMP ]] && return 1
+	sleep 1
+	[[ -d $2 && ! -d /proc/$pid ]]
 }
 
 # suite_owns_pid PID: a process of the suite (see above)

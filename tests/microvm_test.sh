@@ -122,6 +122,52 @@ expect_eq "allowlist, exfiltration: CONTAINED" "$(field 'd["verdict"]' <<<"$j")"
 expect_eq "allowlist, exfiltration: by No-network" "$(field 'd["caught_by"]' <<<"$j")" "network"
 expect_contains "allowlist, exfiltration: the guest's probe off the door -> ENETUNREACH" "$j" \
 	'"route_probe_errno":101'
+# Isolation's deny list in the guest (issue 21): a seccomp filter the
+# guest's init installs on the snippet's process and answers, then reports
+# over the serial line. The same calls, decoded the same way, as the
+# container's trace; the strings read inside the guest.
+mkdir -p "$T/snip"
+cat >"$T/snip/refuse.py" <<'PY'
+# lab:title: refusals with strings
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: the host is changed
+import ctypes
+l = ctypes.CDLL(None, use_errno=True)
+for i in range(3):
+    l.mount(b"/dev/sda1", b"/mnt/" + b"x" * 60, b"ext4", 0, None)
+l.syscall(272, 0x10000000)  # unshare(CLONE_NEWUSER)
+l.syscall(135, 0x0040000)   # personality(ADDR_NO_RANDOMIZE)
+l.syscall(250, 0, 0, 0)     # keyctl
+print("errno after keyctl:", ctypes.get_errno())
+PY
+chmod -R a+rX "$T/snip"
+tr_lines='"\n".join(t["call"] + " = " + t["result"] + " x" + str(t["count"]) for t in d["trace"])'
+jc=$(lab run "$T/snip/refuse.py" --on all --json)
+jm=$(lab run "$T/snip/refuse.py" --on all --rung microvm --json)
+expect_eq "the guest's filter: CONTAINED by Isolation" "$(field 'd["verdict"] + " " + d["caught_by"]' <<<"$jm")" \
+	"CONTAINED isolation"
+expect_contains "... the snippet saw EPERM" "$jm" "errno after keyctl: 1"
+if [[ -n $(field "$tr_lines" <<<"$jm") && $(field "$tr_lines" <<<"$jm") == "$(field "$tr_lines" <<<"$jc")" ]]; then
+	ok "the guest's refusals are the container's, call by call (strings read in the guest, counts)"
+else
+	not_ok "the guest's refusals are the container's, call by call" "container: $(field "$tr_lines" <<<"$jc")" \
+		"microvm: $(field "$tr_lines" <<<"$jm")"
+fi
+expect_eq "... each answered by the guest's seccomp (Isolation)" \
+	"$(field 'sorted(set(t["by"] for t in d["trace"]))' <<<"$jm")" "['seccomp in the guest (Isolation)']"
+att='(d["attempts"]["watched_isolation"], d["attempts"]["isolation_refused"])'
+expect_eq "... the trace watched Isolation there: 6 refusals" "$(field "$att" <<<"$jm")" "(True, 6)"
+expect_eq "... as the container counts them" "$(field "$att" <<<"$jc")" "(True, 6)"
+expect_contains "... the mechanisms say so" "$(field 'd["mechanisms"]' <<<"$jm")" \
+	"seccomp in the guest: Isolation's deny list, answered and reported by the guest's init"
+j=$(lab run host-takeover --on all --rung microvm --json)
+expect_contains "host-takeover on the microvm: the trace lists a refused call" \
+	"$(field '[t["line"] for t in d["trace"]]' <<<"$j")" "EPERM  seccomp in the guest (Isolation)"
+j=$(lab run "$T/snip/refuse.py" --off isolation --rung microvm --json)
+expect_eq "Isolation off: no call refused by a guest filter" \
+	"$(field '[t for t in d["trace"] if "guest" in t["by"]]' <<<"$j")" "[]"
+
 j=$(al legit-api)
 expect_eq "allowlist, legit-api: RAN OK (through the proxy)" "$(field 'd["verdict"]' <<<"$j")" "RAN OK"
 j=$(al exfil-allowed)

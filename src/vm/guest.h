@@ -10,4 +10,11 @@
  * line says lab.tcg=1, and the lab's mechanisms line says so. */
 #define TCG_CPU_SCALE 10
 
+/* Isolation's deny list in the guest: at most this many calls in /lab/conf
+ * ("deny NR ERRNO SHAPE"), and this many distinct refusals the init lists
+ * ("X NR ERRNO COUNT A0..A5 S0..S5", after the snippet), the rest counted
+ * ("X dropped N"). */
+#define GUEST_DENY_MAX    96
+#define GUEST_REFUSED_MAX 48
+
 #endif

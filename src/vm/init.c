@@ -43,6 +43,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <net/if.h>
 #include <net/route.h>
 #include <netinet/in.h>
@@ -55,6 +57,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -101,6 +104,14 @@ struct conf {
 	char cwd[PATH_CAP];
 	char leak[PATH_CAP]; /* Clean-env off: this file is the snippet's fd 3 */
 	char *envp[MAX_ENV + 1];
+	/* Isolation: the filter the snippet's process installs, and the calls
+	 * it refuses (the rest its listener lets go on) */
+	char filter[PATH_CAP];
+	struct deny {
+		int nr, err;
+		char shape[8];
+	} deny[GUEST_DENY_MAX];
+	int n_deny;
 };
 
 static void put_all(const void *buf, size_t n)
@@ -278,6 +289,13 @@ static void read_conf(struct conf *c)
 			c->rl[c->n_rl++].hard = hard;
 		} else if (!strcmp(line, "leak")) {
 			snprintf(c->leak, sizeof c->leak, "%s", val);
+		} else if (!strcmp(line, "seccomp")) {
+			snprintf(c->filter, sizeof c->filter, "%s", val);
+		} else if (!strcmp(line, "deny") && c->n_deny < GUEST_DENY_MAX) {
+			struct deny *d = &c->deny[c->n_deny];
+			if (sscanf(val, "%d %d %7s", &d->nr, &d->err, d->shape) != 3)
+				fail("read /lab/conf", val, EINVAL);
+			c->n_deny++;
 		} else if (!strcmp(line, "cwd")) {
 			snprintf(c->cwd, sizeof c->cwd, "%s", val);
 		}
@@ -523,7 +541,38 @@ static void __attribute__((noreturn)) child_fail(const char *stage, const char *
 	_exit(127);
 }
 
-static void __attribute__((noreturn)) snippet_main(const struct conf *c, const int fds[3])
+/* Isolation's filter on the snippet's process, the last thing before
+ * execve: its listener goes to our PID 1 over sock (SCM_RIGHTS), which
+ * answers every call it stops. Should PID 1 be gone, the kernel answers
+ * ENOSYS: a refusal never depends on the listener. */
+static void install_filter(const char *path, int sock)
+{
+	size_t n;
+	char *bpf = slurp(path, &n);
+	struct sock_fprog prog = {.len = (unsigned short)(n / sizeof(struct sock_filter)),
+	                          .filter = (struct sock_filter *)bpf};
+	if (n == 0 || n % sizeof(struct sock_filter) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		child_fail("load the seccomp filter", path, n ? errno : EINVAL);
+	int lfd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (lfd < 0)
+		child_fail("install the seccomp filter", path, errno);
+	char cbuf[CMSG_SPACE(sizeof(int))] = {0};
+	char one = 'L';
+	struct iovec iov = {&one, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &lfd, sizeof lfd);
+	if (sendmsg(sock, &msg, 0) != 1)
+		child_fail("hand the seccomp listener to the init", path, errno);
+	close(lfd);
+	close(sock);
+	free(bpf);
+}
+
+static void __attribute__((noreturn)) snippet_main(const struct conf *c, const int fds[4])
 {
 	int in = fds[0] >= 0 ? fds[0] : open("/dev/null", O_RDONLY);
 	if (in < 0 || dup2(in, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
@@ -548,6 +597,8 @@ static void __attribute__((noreturn)) snippet_main(const struct conf *c, const i
 		if (setrlimit(c->rl[i].res, &rl) < 0)
 			child_fail("setrlimit", "a limit of the run spec's", errno);
 	}
+	if (c->filter[0])
+		install_filter(c->filter, fds[3]);
 	/* a bare name is looked up in the command's own PATH, as the
 	 * container rung's execvpe does */
 	if (strchr(c->argv[0], '/'))
@@ -610,20 +661,159 @@ static void stdin_flush(struct stdin_relay *sr)
 	}
 }
 
+/* ---------------- Isolation's listener ---------------- */
+
+/* What the snippet tried that the deny list refused: each distinct call
+ * (its number, arguments and strings), how often. */
+struct refusal {
+	int nr, err;
+	unsigned long long args[6];
+	char strs[6][100]; /* hex of the bytes read, then '.' (whole) or '+' (cut); "-" NULL, "?" unreadable, "*" no
+	                      string */
+	long count;
+};
+struct listener {
+	int fd; /* -1: none, or gone */
+	struct refusal seen[GUEST_REFUSED_MAX];
+	int n_seen;
+	long dropped, answered;
+};
+
+static int take_listener(int sock)
+{
+	char one, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&one, 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+	ssize_t n;
+	while ((n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+	int fd = -1;
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+	return fd;
+}
+
+/* A string argument of the stopped caller's, read through its
+ * /proc/PID/mem while the notification is still valid. */
+static void read_arg_string(int mem, unsigned long long addr, char *out, size_t cap)
+{
+	unsigned char buf[47];
+	ssize_t n = addr && mem >= 0 ? pread(mem, buf, sizeof buf, (off_t)addr) : -1;
+	if (!addr || n <= 0) {
+		snprintf(out, cap, "%s", addr ? "?" : "-");
+		return;
+	}
+	size_t len = 0, k = 0;
+	while (len < (size_t)n && buf[len])
+		len++;
+	for (size_t i = 0; i < len && k + 3 < cap; i++)
+		k += (size_t)snprintf(out + k, cap - k, "%02x", buf[i]);
+	snprintf(out + k, cap - k, "%c", len < (size_t)n ? '.' : '+');
+}
+
+static void note_refusal(struct listener *l, const struct refusal *r)
+{
+	for (int i = 0; i < l->n_seen; i++) {
+		struct refusal *o = &l->seen[i];
+		if (o->nr == r->nr && !memcmp(o->args, r->args, sizeof o->args) &&
+		    !memcmp(o->strs, r->strs, sizeof o->strs)) {
+			o->count++;
+			return;
+		}
+	}
+	if (l->n_seen < GUEST_REFUSED_MAX)
+		l->seen[l->n_seen++] = *r;
+	else
+		l->dropped++;
+}
+
+/* One stopped call: a listed one is refused with its errno and noted;
+ * any other (connect(), sendto(), Landlock's, which the lab's filter stops
+ * for the container's trace) goes on as the kernel makes it. */
+static void answer_call(struct listener *l, const struct conf *c)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	memset(&req, 0, sizeof req);
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) {
+		if (errno != EINTR && errno != ENOENT)
+			close(l->fd), l->fd = -1; /* every process under the filter is gone */
+		return;
+	}
+	const struct deny *d = NULL;
+	for (int i = 0; i < c->n_deny && !d; i++)
+		if (c->deny[i].nr == req.data.nr)
+			d = &c->deny[i];
+	memset(&resp, 0, sizeof resp);
+	resp.id = req.id;
+	if (!d) {
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		(void)ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		return;
+	}
+	struct refusal r = {.nr = d->nr, .err = d->err, .count = 1};
+	memcpy(r.args, req.data.args, sizeof r.args);
+	char path[32];
+	snprintf(path, sizeof path, "/proc/%u/mem", req.pid);
+	int mem = strchr(d->shape, 's') ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	for (int i = 0; i < 6; i++) {
+		if (i < (int)strlen(d->shape) && d->shape[i] == 's')
+			read_arg_string(mem, req.data.args[i], r.strs[i], sizeof r.strs[i]);
+		else
+			snprintf(r.strs[i], sizeof r.strs[i], "*");
+	}
+	if (mem >= 0)
+		close(mem);
+	resp.error = -d->err;
+	/* a caller that is gone was refused nothing: its pid is not it */
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0 &&
+	    ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
+		note_refusal(l, &r);
+		l->answered++;
+	}
+}
+
+/* After the snippet: "X on", then each refusal, then "X dropped N". */
+static void report_refusals(const struct listener *l, bool had)
+{
+	if (!had)
+		return;
+	report("X on %ld\n", l->answered);
+	for (int i = 0; i < l->n_seen; i++) {
+		const struct refusal *r = &l->seen[i];
+		report("X %d %d %ld %llx %llx %llx %llx %llx %llx %s %s %s %s %s %s\n", r->nr, r->err, r->count,
+		       r->args[0], r->args[1], r->args[2], r->args[3], r->args[4], r->args[5], r->strs[0], r->strs[1],
+		       r->strs[2], r->strs[3], r->strs[4], r->strs[5]);
+	}
+	if (l->dropped)
+		report("X dropped %ld\n", l->dropped);
+}
+
 /* Relays the snippet's output until its pipes close and it is reaped
  * (and, for exec, the lab's stdin to it); then ends what it left behind. */
 static void run_snippet(const struct conf *c)
 {
-	int out[2], err[2] = {-1, -1}, in[2] = {-1, -1};
+	int out[2], err[2] = {-1, -1}, in[2] = {-1, -1}, lsock[2] = {-1, -1};
 	if (pipe2(out, O_CLOEXEC) < 0 || (c->exec && (pipe2(err, O_CLOEXEC) < 0 || pipe2(in, O_CLOEXEC) < 0)))
 		fail("pipe", "the command's pipes", errno);
+	if (c->filter[0] && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, lsock) < 0)
+		fail("socketpair", "the seccomp listener's way", errno);
 	signal(SIGPIPE, SIG_IGN);
 	pid_t pid = fork();
 	if (pid < 0)
 		fail("fork", "the snippet", errno);
 	if (pid == 0) /* a run's snippet: stdout and stderr one stream, as on the container rung */
-		snippet_main(c, (const int[3]){in[0], out[1], c->exec ? err[1] : out[1]});
+		snippet_main(c, (const int[4]){in[0], out[1], c->exec ? err[1] : out[1], lsock[1]});
 	close(out[1]);
+	static struct listener lis;
+	lis.fd = -1;
+	if (c->filter[0]) {
+		close(lsock[1]);
+		lis.fd = take_listener(lsock[0]); /* -1: the child failed before (it said why) */
+		close(lsock[0]);
+	}
+	bool had_listener = lis.fd >= 0;
 	if (c->exec) {
 		close(err[1]);
 		close(in[0]);
@@ -637,12 +827,17 @@ static void run_snippet(const struct conf *c)
 	bool done = false;
 	char buf[4096];
 	while (!done || rd[0] >= 0 || rd[1] >= 0) {
-		struct pollfd pf[4] = {{rd[0], POLLIN, 0}, {rd[1], POLLIN, 0}, {-1, POLLIN, 0}, {-1, POLLOUT, 0}};
+		struct pollfd pf[5] = {
+		    {rd[0], POLLIN, 0}, {rd[1], POLLIN, 0}, {-1, POLLIN, 0}, {-1, POLLOUT, 0}, {lis.fd, POLLIN, 0}};
 		if (c->exec && !sr.eof && sr.n_in < sizeof sr.in && sr.n_pend < sizeof sr.pend / 2)
 			pf[2].fd = con;
 		if (sr.pipe >= 0 && (sr.n_pend || sr.eof))
 			pf[3].fd = sr.pipe;
-		int n = poll(pf, 4, done ? 200 : 100);
+		int n = poll(pf, 5, done ? 200 : 100);
+		if (n > 0 && pf[4].revents & POLLIN)
+			answer_call(&lis, c);
+		else if (n > 0 && pf[4].revents && lis.fd >= 0)
+			close(lis.fd), lis.fd = -1; /* no process under the filter is left */
 		for (int k = 0; k < 2 && n > 0; k++)
 			if (pf[k].revents) {
 				ssize_t got = read(rd[k], buf, sizeof buf);
@@ -678,6 +873,9 @@ static void run_snippet(const struct conf *c)
 			fail("waitpid", "the snippet", ECHILD);
 	}
 	kill(-1, SIGKILL);
+	if (lis.fd >= 0)
+		close(lis.fd);
+	report_refusals(&lis, had_listener);
 	report_cgroup();
 	report("S %d\n", status);
 }
