@@ -24,39 +24,45 @@ OBJS = $(SRCS:src/%.c=build/%.o)
 SAN_OBJS = $(SRCS:src/%.c=build/san/%.o)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g
 
-# Missing libraries (or the snippets' /usr/bin/python3): install them (root
-# with apt-get) or say the exact command. Never a cryptic compiler error.
-DEPS_CHECK = pkg-config --exists $(PKGS) 2>/dev/null && test -x /usr/bin/python3 && echo yes
-DEPS_OK := $(shell $(DEPS_CHECK))
-ifneq ($(DEPS_OK),yes)
-MISSING := $(foreach p,$(PKGS),$(if $(shell pkg-config --exists $(p) 2>/dev/null && echo y),,$(p))) $(if $(wildcard /usr/bin/python3),,/usr/bin/python3)
-$(info containment-lab: missing: $(strip $(MISSING)))
-ifeq ($(shell id -u),0)
-ifneq ($(shell command -v apt-get),)
-$(info containment-lab: installing them with apt-get ...)
-$(shell DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS) >/dev/null 2>&1)
+# The libraries' flags come from build/pkg.mk, which the `deps` step
+# writes: it checks the libraries (and the snippets' /usr/bin/python3),
+# installs the missing ones when root with apt-get, or says the exact
+# command and stops. Nothing is checked or installed while this file is
+# parsed, so `make clean` (and the other goals that build nothing) works
+# for any user on any machine.
+.DEFAULT_GOAL := all
+NOBUILD_GOALS = clean uninstall test-deps lint-deps install-apparmor deb
+DEPS_CMD = sudo apt-get install -y $(DEB_PKGS)
+build/pkg.mk: | build
+	@ok() { pkg-config --exists $(PKGS) 2>/dev/null && test -x /usr/bin/python3; }; \
+	if ! ok; then \
+		missing=""; for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
+		test -x /usr/bin/python3 || missing="$$missing /usr/bin/python3"; \
+		echo "containment-lab: missing:$$missing"; \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "containment-lab: installing them with apt-get ..."; \
+			DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS) >/dev/null 2>&1; \
+		fi; \
+		ok || { echo "containment-lab: missing libraries; run:  $(DEPS_CMD)"; exit 1; }; \
+	fi; \
+	libs=$$(pkg-config --libs $(PKGS)); \
+	if [ "$(STATIC)" = 1 ]; then \
+		names=$$(pkg-config --libs-only-l $(PKGS) | sed 's/-l//g'); all=1; \
+		for l in $$names; do case "$$($(CC) -print-file-name=lib$$l.a)" in /*) ;; *) all=0;; esac; done; \
+		[ $$all = 1 ] && libs="$$(pkg-config --libs-only-L $(PKGS)) -Wl,-Bstatic $$(for l in $$names; do printf -- '-l%s ' $$l; done)-Wl,-Bdynamic"; \
+	fi; \
+	{ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; echo "PKG_LIBS := $$libs"; } >$@.tmp && mv $@.tmp $@
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+-include build/pkg.mk
 endif
-endif
-DEPS_OK := $(shell $(DEPS_CHECK))
-ifneq ($(DEPS_OK),yes)
-$(error missing libraries; run:  sudo apt-get install -y $(DEB_PKGS))
-endif
-endif
-
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 # The libraries are linked statically when their archives are installed (the
 # -dev packages ship them): five fewer shared objects to map and relocate
-# cuts ~0.6 ms off every sandbox start (see `make bench`). STATIC=0 opts out.
+# cuts ~0.6 ms off every sandbox start (see `make bench`). STATIC=0 opts out
+# (then `rm build/pkg.mk`).
 STATIC ?= 1
-LIB_NAMES := $(patsubst -l%,%,$(shell pkg-config --libs-only-l $(PKGS)))
-HAVE_ARCHIVES := $(strip $(foreach l,$(LIB_NAMES),$(if $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),,missing)))
-ifeq ($(STATIC)$(HAVE_ARCHIVES),1)
-PKG_LIBS := $(shell pkg-config --libs-only-L $(PKGS)) -Wl,-Bstatic $(addprefix -l,$(LIB_NAMES)) -Wl,-Bdynamic
-endif
 # The trace makes the caller's connect() on a thread of the lab's (trace.c).
-PKG_CFLAGS += -pthread
-PKG_LIBS += -pthread
+THREAD_FLAGS = -pthread
 
 .PHONY: FORCE all clean deb install install-apparmor uninstall test test-deps test-unit spec-update test-hosts test-load test-deb test-apparmor bench sanitize run lint lint-deps
 
@@ -73,36 +79,41 @@ endif
 all: containment-lab $(VM_INIT)
 
 containment-lab: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS) $(THREAD_FLAGS)
 
-build/%.o: src/%.c $(HDRS) | build
+# -MMD -MP: each object depends on the headers it includes (build/*.d)
+DEPFLAGS = -MMD -MP
+build/%.o: src/%.c build/pkg.mk | build
 	@mkdir -p $(dir $@)
-	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(LAB_CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(THREAD_FLAGS) $(CFLAGS) -c -o $@ $<
 
-# config.c has the install location built in: rebuild it when PREFIX changes.
+# Every object is built with the install location (LAB_SHAREDIR: config.c
+# finds layers.ini and the snippets there, box_microvm.c the guest init):
+# all are rebuilt when PREFIX changes.
 build/prefix.stamp: FORCE | build
 	@echo '$(SHAREDIR)' | cmp -s - $@ || echo '$(SHAREDIR)' > $@
-build/config.o build/san/config.o: build/prefix.stamp
+$(OBJS) $(SAN_OBJS): build/prefix.stamp
+-include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 # inprocess.c builds the app server's source in (.incbin)
 build/inprocess.o build/san/inprocess.o build/lint/inprocess.o: src/app_server.py
 # tools.c builds the sandbox's client in (.incbin)
 build/tools.o build/san/tools.o build/lint/tools.o: src/labtools.py
 FORCE:
 
-build/san/%.o: src/%.c $(HDRS) | build/san
+build/san/%.o: src/%.c build/pkg.mk | build/san
 	@mkdir -p $(dir $@)
-	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(LAB_CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(THREAD_FLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 build build/san:
 	mkdir -p $@
 
 # The same program built with ASan+UBSan; the tests run it where they can.
 build/containment-lab-san: $(SAN_OBJS)
-	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS)
+	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJS) $(PKG_LIBS) $(THREAD_FLAGS)
 sanitize: build/containment-lab-san
 
-build/unit: tests/unit.c $(filter-out build/san/main.o,$(SAN_OBJS))
-	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $^ $(PKG_LIBS)
+build/unit: tests/unit.c $(filter-out build/san/main.o,$(SAN_OBJS)) build/pkg.mk
+	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(THREAD_FLAGS) $(SAN_FLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(PKG_LIBS) $(THREAD_FLAGS)
 
 # The syscall probe (tests/syscall_test.sh) runs inside the sandbox, where
 # only the system's libraries are bound: static when glibc's archive is there.
@@ -252,24 +263,24 @@ lint-deps:
 
 build/lint:
 	mkdir -p $@
-build/lint/%.o: src/%.c $(HDRS) build/prefix.stamp | build/lint
+build/lint/%.o: src/%.c $(HDRS) build/prefix.stamp build/pkg.mk | build/lint
 	@mkdir -p $(dir $@)
-	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) -O2 -Werror -c -o $@ $<
+	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(THREAD_FLAGS) -O2 -Werror -c -o $@ $<
 build/lint/containment-lab: $(SRCS:src/%.c=build/lint/%.o)
-	$(CC) -o $@ $^ $(PKG_LIBS)
+	$(CC) -o $@ $^ $(PKG_LIBS) $(THREAD_FLAGS)
 build/lint/syscall_probe: tests/syscall_probe.c | build/lint
 	$(CC) -std=gnu11 $(WARN) -O2 -Werror -o $@ $<
 build/lint/vm-init.o: src/vm/init.c src/vm/guest.h | build/lint
 	$(CC) -std=gnu11 $(WARN) -O2 -Werror -c -o $@ $<
-build/lint/unit.o: tests/unit.c $(HDRS) | build/lint
-	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) -Isrc -O2 -Werror -c -o $@ $<
+build/lint/unit.o: tests/unit.c $(HDRS) build/pkg.mk | build/lint
+	$(CC) $(LAB_CFLAGS) $(PKG_CFLAGS) $(THREAD_FLAGS) -Isrc -O2 -Werror -c -o $@ $<
 
 # Both tools always run, so one look shows every finding; lint fails if
 # either found something.
 lint: lint-deps build/lint/containment-lab build/lint/syscall_probe build/lint/unit.o build/lint/vm-init.o
 	@echo "lint: clang-tidy ($(TIDY_CHECKS))"; \
 	tidy=0; clang-tidy --quiet --warnings-as-errors='*' --checks='$(TIDY_CHECKS)' $(LINT_SRCS) -- \
-		$(LAB_CFLAGS) $(PKG_CFLAGS) -Isrc 2>/dev/null || tidy=1; \
+		$(LAB_CFLAGS) $(PKG_CFLAGS) $(THREAD_FLAGS) -Isrc 2>/dev/null || tidy=1; \
 	echo "lint: clang-format --dry-run --Werror"; \
 	fmt=0; clang-format --dry-run --Werror $(FORMAT_FILES) 2>&1 | grep -E '^[^ ]+:[0-9]+:[0-9]+: error' || fmt=$$?; \
 	[ "$$fmt" = 1 ] && fmt=0 || fmt=1; \
@@ -287,7 +298,8 @@ deb:
 bench: containment-lab
 	tests/bench.sh
 
-run: containment-lab
+# everything the rungs need (the microvm rung's guest init too), then the screen
+run: all
 	./containment-lab
 
 install: containment-lab $(VM_INIT)
