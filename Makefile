@@ -64,7 +64,7 @@ STATIC ?= 1
 # The trace makes the caller's connect() on a thread of the lab's (trace.c).
 THREAD_FLAGS = -pthread
 
-.PHONY: FORCE all clean deb install install-apparmor uninstall test test-deps test-unit spec-update test-hosts test-load test-deb test-apparmor bench sanitize run lint lint-deps
+.PHONY: FORCE all check clean deb install install-apparmor uninstall test test-deps test-unit spec-update test-hosts test-load test-deb test-apparmor bench sanitize run lint lint-deps
 
 # The microvm rung's guest init (src/vm/init.c) runs as PID 1 of a guest
 # that has no libraries of its own: it is built static, and only where
@@ -197,6 +197,14 @@ test-deps:
 
 test: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe $(VM_INIT)
 	tests/run_all.sh
+
+# `make check`: the fast tier, for a change in progress: the unit suite
+# (with the spec snapshots), layers.ini, the command line, the matrix's
+# faces, the twin and the screen in tmux, all under ASan+UBSan. The whole
+# of `make test` still decides.
+CHECK_ONLY = ^(unit tests|layers\.ini|command line|matrix faces|twin:|TUI in tmux \(ASan)
+check: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe
+	CL_TEST_ONLY='$(CHECK_ONLY)' tests/run_all.sh
 
 # `make test-hosts`: the lab on a real cgroup-v2 host (tests/hosts/run.sh):
 # Debian's kernel booted twice under QEMU microvm (TCG) as a small machine
