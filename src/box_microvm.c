@@ -1082,7 +1082,7 @@ static void take_guest_refusal(const char *line, struct lab_evidence *ev)
 		sx[i][k] = '\0';
 		strs[i] = sx[i];
 	}
-	trace_add_refused(&ev->trace, nr, a, (const char *const *)strs, err, count, "seccomp in the guest (Isolation)");
+	trace_add_refused(&ev->trace, nr, a, (const char *const *)strs, err, count, "seccomp (Isolation) in the guest");
 }
 
 /* The guest's init named its kernel before the snippet existed, and what
@@ -1110,7 +1110,8 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 		take_guest_refusal(x + 1, ev);
 	}
 	if (refused_on >= 0) {
-		ev->trace.watch_iso = true;
+		/* not watch_iso: the guest's filter has no path rules, so a
+		 * write aimed at the host target is not seen there */
 		ev->trace.dropped += dropped;
 		str_copy(
 		    ev->trace.note, sizeof ev->trace.note,
@@ -1149,10 +1150,9 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	if (ev->guest_measured)
 		run_mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
 	if (refused_on >= 0)
-		run_mech_add(ev,
-		             "seccomp in the guest: Isolation's deny list, answered and reported by the guest's init");
+		run_mech_add(ev, "guest seccomp: Isolation's deny list, its init answers and reports");
 	else if (r->spec.seccomp && ev->started)
-		run_mech_add(ev, "seccomp in the guest: Isolation's deny list (its init did not report a listener)");
+		run_mech_add(ev, "guest seccomp: Isolation's deny list (its init reported no listener)");
 }
 
 const struct box_ops box_microvm = {

@@ -281,7 +281,7 @@ struct lab_evidence {
 	 * made its move (its "lab-attempt:" line); without it no verdict */
 	bool attempt_seen;
 	/* what was really used */
-	char mechanisms[LAB_LINE * 2];
+	char mechanisms[LAB_LINE * 4];
 	/* the calls that mattered (see struct lab_trace) */
 	struct lab_trace trace;
 };

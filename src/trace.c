@@ -1132,8 +1132,7 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	 * carried the run's token, or (at least one) when what reached the
 	 * listener carried a canary. */
 	t->watch_net = r->trace_watched;
-	t->watch_iso =
-	    t->watch_iso || (r->trace_watched && run_on(r, LAYER_ISOLATION)); /* or the guest init listened (microvm) */
+	t->watch_iso = r->trace_watched && run_on(r, LAYER_ISOLATION);
 	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
 	if (mine == 0 && ev->attacker_from_run)
 		mine = 1;

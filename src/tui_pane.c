@@ -130,7 +130,7 @@ void tui_rows_blank(struct tui_rows *L)
 
 void tui_rows_printf(struct tui_rows *L, attr_t attr, const char *fmt, ...)
 {
-	char buf[LAB_LINE * 4];
+	char buf[LAB_LINE * 5];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -565,7 +565,7 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 {
 	const struct lab_result *res = &r->res;
 	attr_t vattr = tui_verdict_attr(st, res->verdict);
-	char buf[LAB_LINE * 3], lbl[REPORT_LABEL_MAX], what[160], why[LAB_LINE];
+	char buf[LAB_LINE * 5], lbl[REPORT_LABEL_MAX], what[160], why[LAB_LINE];
 	int i;
 
 	build_verdict(st, r, L);

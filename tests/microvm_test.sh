@@ -155,15 +155,57 @@ else
 		"microvm: $(field "$tr_lines" <<<"$jm")"
 fi
 expect_eq "... each answered by the guest's seccomp (Isolation)" \
-	"$(field 'sorted(set(t["by"] for t in d["trace"]))' <<<"$jm")" "['seccomp in the guest (Isolation)']"
+	"$(field 'sorted(set(t["by"] for t in d["trace"]))' <<<"$jm")" "['seccomp (Isolation) in the guest']"
 att='(d["attempts"]["watched_isolation"], d["attempts"]["isolation_refused"])'
-expect_eq "... the trace watched Isolation there: 6 refusals" "$(field "$att" <<<"$jm")" "(True, 6)"
+# the guest's filter has no path rules: a write aimed at the host target is
+# not watched there, so "watched" stays false (the red team's finding 1)
+expect_eq "... 6 refusals counted, Isolation's writes not watched in the guest" "$(field "$att" <<<"$jm")" "(False, 6)"
 expect_eq "... as the container counts them" "$(field "$att" <<<"$jc")" "(True, 6)"
 expect_contains "... the mechanisms say so" "$(field 'd["mechanisms"]' <<<"$jm")" \
-	"seccomp in the guest: Isolation's deny list, answered and reported by the guest's init"
+	"guest seccomp: Isolation's deny list, its init answers and reports"
 j=$(lab run host-takeover --on all --rung microvm --json)
+# red team, finding 5: the evidence quotes the refusal as on the container
+expect_contains "host-takeover on the microvm: the evidence quotes the refused call" \
+	"$(field '"|".join(d["evidence"])' <<<"$j")" "refused by the seccomp filter: "
+# finding 6: the mechanisms line is whole (the wall clock is its last words)
+expect_contains "... the mechanisms line is not cut" "$(field 'd["mechanisms"]' <<<"$j")" "wall-clock timeout"
 expect_contains "host-takeover on the microvm: the trace lists a refused call" \
-	"$(field '[t["line"] for t in d["trace"]]' <<<"$j")" "EPERM  seccomp in the guest (Isolation)"
+	"$(field '[t["line"] for t in d["trace"]]' <<<"$j")" "EPERM  seccomp (Isolation) in the guest"
+# finding 1: a write aimed at the host target, no call of the deny list:
+# CONTAINED (the guest cannot reach it), never BROKE for "no attempt seen"
+cat >"$T/snip/target.py" <<'PY'
+# lab:title: a write aimed at the host target only
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: the host is changed
+import os
+try:
+    open(os.environ["LAB_HOST_TARGET"], "w").write("* * * * * root sh -c evil\n")
+except OSError as e:
+    print("refused", e)
+PY
+# finding 2: a refusal whose report line is long (three 47-byte strings,
+# every other argument all ones) must not swallow the guest cgroup's figures
+cat >"$T/snip/longline.py" <<'PY'
+# lab:title: a long refusal line
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: the host is changed
+import ctypes as c
+l = c.CDLL(None)
+M = c.c_ulong(2**64 - 1)
+s = [c.create_string_buffer(bytes([65 + i]) * 60) for i in range(3)]
+l.syscall(c.c_ulong(165), s[0], s[1], s[2], M, M, M)
+print("done")
+PY
+chmod -R a+rX "$T/snip"
+j=$(lab run "$T/snip/target.py" --on all --rung microvm --json)
+expect_eq "a write aimed at the host target alone, microvm: CONTAINED by Isolation" \
+	"$(field 'd["verdict"] + " " + d["caught_by"]' <<<"$j")" "CONTAINED isolation"
+j=$(lab run "$T/snip/longline.py" --on all --rung microvm --json)
+expect_contains "a long refusal line: listed" "$(field '[t["call"] for t in d["trace"]]' <<<"$j")" 'mount("AAAA'
+expect_contains "... and the guest cgroup's figures still came" "$(field 'd["mechanisms"]' <<<"$j")" \
+	"figures from the guest's cgroup"
 j=$(lab run "$T/snip/refuse.py" --off isolation --rung microvm --json)
 expect_eq "Isolation off: no call refused by a guest filter" \
 	"$(field '[t for t in d["trace"] if "guest" in t["by"]]' <<<"$j")" "[]"

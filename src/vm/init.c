@@ -143,13 +143,15 @@ static void frame(char type, const void *buf, size_t n)
 static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void report(const char *fmt, ...)
 {
-	char line[400];
+	char line[1024]; /* the longest "X" line is ~720 bytes */
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof line) /* cut, but never its newline: the next line would join it */
+		line[sizeof line - 2] = '\n', n = (int)sizeof line - 1;
 	if (n > 0)
-		frame('R', line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+		frame('R', line, (size_t)n);
 }
 
 static void __attribute__((noreturn)) power_off(void)
