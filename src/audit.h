@@ -1,5 +1,6 @@
 /* audit.h — `containment-lab audit`: the lesson's attacks run through the
- * sandbox the user already has (a command prefix), and the report card.
+ * sandbox the user already has (a command prefix, prefix.h), and the
+ * report card.
  *
  * Life cycle: audit_preset (or the caller's own prefix) -> for each snippet
  * lab_audit_run (run.c, box_wrapper.c: audit_expand fills the prefix in)
@@ -8,40 +9,10 @@
 #define LAB_AUDIT_H
 
 #include "lab.h"
+#include "prefix.h" /* the prefixes: presets, placeholders */
 #include "util.h"
 
 #define AUDIT_SNIPPETS_MAX 16
-
-/* The prefix with its placeholders filled in, as a new NULL-terminated argv:
- * an argument "{cmd}" becomes the snippet's command line (cmd, one argument
- * each), except right after "-c", where it is a shell's command string and
- * becomes one word, each argument single-quoted; "{cmd}" inside a longer
- * argument becomes that quoted line too;
- * "{dir}" the run's work folder (the snippet and its data); "{NAME}" the
- * value of NAME in env (the environment handed to the wrapper, e.g.
- * {LAB_DATA}, {HOME}). Without "{cmd}" anywhere, cmd is appended. */
-char **audit_expand(char *const *tmpl, char *const *cmd, const char *dir, char *const *env);
-void audit_argv_free(char **argv);
-
-/* A shipped, tested prefix: 0 and *argv (free with audit_argv_free), or 1
- * when its tool is missing or cannot run here (why says so), or -1 when
- * there is no such preset. note: what the card should say about how the
- * preset runs ("" if nothing); *outside_range when the wrapper cannot run
- * inside the range's PID namespace. */
-int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
-                 size_t whylen, char *note, size_t notelen);
-extern const char *const audit_preset_names[]; /* NULL-terminated */
-/* The snippets a card holds unless --snippet names others, NULL-terminated. */
-extern const char *const audit_default_names[];
-/* The lab's own layers as a wrapper: this binary's `exec --on LAYERS`,
- * handed the task's inputs explicitly (Clean-env lets only layers.ini's
- * allow-list through); the "lab" preset is it with every layer on. 0 and
- * *argv, or 1 with why. */
-int audit_lab_wrapper(const struct lab_config *cfg, unsigned layers, char ***argv, char *why, size_t whylen);
-/* A prefix of the caller's own, resolved: run as its preset would be. A
- * firejail anywhere before {cmd} runs outside the range (*outside_range,
- * note says why), or cannot run at all, rootless: 1 with why; else 0. */
-int audit_custom(char *const *wrapper, bool *outside_range, char *why, size_t whylen, char *note, size_t notelen);
 
 struct audit_card {
 	const char *name; /* the preset's name, or "custom" */
@@ -63,9 +34,4 @@ void audit_card_json(const struct audit_card *c);
  * else 3 when the legit task did not run OK (the wrapper may not run the
  * code at all); else 0. */
 int audit_card_status(const struct audit_card *c);
-/* The wrapper's command, wrapper[0], resolved before any run (the wrapper
- * starts in the run's work folder): a path becomes absolute, a name its
- * place on PATH. 0, or -1 with err saying why (nothing found). */
-int audit_resolve_wrapper(char **wrapper, char *err, size_t errlen);
-
 #endif

@@ -63,6 +63,9 @@ void box_child_begin(struct run *r, int lab_sync_end);
 /* Waits for the lab's one byte on the child's end of the sync pair (its
  * maps are written), then closes it. */
 void box_child_await_lab(struct run *r, int child_sync_end);
+/* If the lab dies, the run dies: PR_SET_PDEATHSIG, armed again after
+ * every change of ids (which clears it). */
+void box_child_arm_death_signal(struct run *r);
 /* The range's own session keyring: with Isolation off the snippet could
  * otherwise read and add to the caller's (a login's keys, tickets), which
  * outlives the run. After the ids are taken, so it is the run's uid's. */

@@ -902,26 +902,25 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 		ev->peak_mem_sampled = false;
 		ev->peak_procs = g->s_pids;
 		ev->peak_vm = 0;
-		run_mech_add(
-		    ev,
-		    "figures from the Sentry's own accounting (runsc events --stats, polled %ld time(s) by the "
-		    "run's init: peak tasks, peak memory-file usage)",
-		    g->s_polls);
+		mech_add(ev,
+		         "figures from the Sentry's own accounting (runsc events --stats, polled %ld time(s) by the "
+		         "run's init: peak tasks, peak memory-file usage)",
+		         g->s_polls);
 	}
 	ev->snippet_on_host = g->python_seen;
 	ev->host_scans = g->scans;
 	ev->host_procs = g->host_procs;
-	run_mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
+	mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
 	if (run_allowlist(r))
-		run_mech_add(ev,
-		             "runsc --network=host in the run's own netns with only lo, the lab's egress proxy at "
-		             "127.0.0.1:%d as the one door (allow-list)",
-		             EGRESS_PORT);
+		mech_add(ev,
+		         "runsc --network=host in the run's own netns with only lo, the lab's egress proxy at "
+		         "127.0.0.1:%d as the one door (allow-list)",
+		         EGRESS_PORT);
 	else
-		run_mech_add(ev, "%s",
-		             run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
-		             : r->eg.inside           ? "runsc --network=host, in the run's own netns"
-		                                      : "runsc --network=host");
+		mech_add(ev, "%s",
+		         run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
+		         : r->eg.inside           ? "runsc --network=host, in the run's own netns"
+		                                  : "runsc --network=host");
 	gv_free(r);
 }
 

@@ -1124,35 +1124,34 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
 	}
 	bool why = pos > 0 && line[pos];
-	run_mech_add(ev, "microVM: QEMU microvm, guest kernel %s, %s%s%s, 9p /usr ro", rel, accel, why ? " " : "",
-	             why ? line + pos : "");
+	mech_add(ev, "microVM: QEMU microvm, guest kernel %s, %s%s%s, 9p /usr ro", rel, accel, why ? " " : "",
+	         why ? line + pos : "");
 	if (r->root_lab)
-		run_mech_add(ev, "QEMU as uid %ld (%s), no capabilities, no_new_privs", r->map_uid, r->map_why);
+		mech_add(ev, "QEMU as uid %ld (%s), no capabilities, no_new_privs", r->map_uid, r->map_why);
 	if (run_allowlist(r))
-		run_mech_add(ev,
-		             "allow-list: a user-mode NIC whose one route is its gateway " GATEWAY
-		             ", QEMU's 127.0.0.1 in the run's own netns, where only the lab's egress proxy listens "
-		             "(" GATEWAY ":%d)",
-		             EGRESS_PORT);
+		mech_add(ev,
+		         "allow-list: a user-mode NIC whose one route is its gateway " GATEWAY
+		         ", QEMU's 127.0.0.1 in the run's own netns, where only the lab's egress proxy listens "
+		         "(" GATEWAY ":%d)",
+		         EGRESS_PORT);
 	else if (run_on(r, LAYER_NETWORK))
-		run_mech_add(ev, "microVM without a NIC");
+		mech_add(ev, "microVM without a NIC");
 	else
-		run_mech_add(ev,
-		             "user-mode NIC (QEMU's 127.0.0.1, in the run's own netns, is the guest's " GATEWAY ")");
+		mech_add(ev, "user-mode NIC (QEMU's 127.0.0.1, in the run's own netns, is the guest's " GATEWAY ")");
 	if (run_on(r, LAYER_LIMITS))
-		run_mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
-		             (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
+		mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
+		         (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
 	if (run_on(r, LAYER_LIMITS) && !strcmp(accel, "tcg"))
-		run_mech_add(ev,
-		             "RLIMIT_CPU x%d in the guest (under TCG its CPU seconds are emulated: 10 to 20 for one "
-		             "of the host's)",
-		             TCG_CPU_SCALE);
+		mech_add(ev,
+		         "RLIMIT_CPU x%d in the guest (under TCG its CPU seconds are emulated: 10 to 20 for one "
+		         "of the host's)",
+		         TCG_CPU_SCALE);
 	if (ev->guest_measured)
-		run_mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
+		mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
 	if (refused_on >= 0)
-		run_mech_add(ev, "guest seccomp: Isolation's deny list, its init answers and reports");
+		mech_add(ev, "guest seccomp: Isolation's deny list, its init answers and reports");
 	else if (r->spec.seccomp && ev->started)
-		run_mech_add(ev, "guest seccomp: Isolation's deny list (its init reported no listener)");
+		mech_add(ev, "guest seccomp: Isolation's deny list (its init reported no listener)");
 }
 
 const struct box_ops box_microvm = {

@@ -670,8 +670,8 @@ static void wrapper_observe(struct run *r, struct lab_evidence *ev)
 	}
 	free(seen);
 	r->box_priv = NULL;
-	run_mech_add(ev, "no layer of the lab's: the wrapper's own sandbox");
-	run_mech_add(ev, "resources: %s", ev->measured_by);
+	mech_add(ev, "no layer of the lab's: the wrapper's own sandbox");
+	mech_add(ev, "resources: %s", ev->measured_by);
 }
 
 const struct box_ops box_wrapper = {

@@ -10,7 +10,6 @@
 
 #include "inprocess.h"
 #include "layers/env.h"
-#include "report.h"
 #include "system.h"
 #include "util.h"
 
@@ -72,91 +71,27 @@ int inprocess_plan(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
-void inprocess_gather(const struct run *r, const struct strbuf *output, struct inprocess_seen *seen)
+void inprocess_gather(const struct run *r, const struct strbuf *output, unsigned toggles, struct lab_result *res)
 {
 	size_t n = strlen(r->app_token);
 
-	seen->planned = n > 0;
-	if (!n)
-		return;
-	seen->token_in_output = output->s && memmem(output->s, output->len, r->app_token, n);
-	seen->token_at_attacker = r->d.received && memmem(r->d.received, r->d.received_len, r->app_token, n);
-}
-
-/* One evidence line: first, before the verdict's own, or last. */
-static void add_evidence(struct lab_result *res, const char *line, bool first)
-{
-	int n = res->n_evidence < LAB_EVIDENCE_MAX ? res->n_evidence : LAB_EVIDENCE_MAX - 1;
-
-	if (first) {
-		memmove(res->evidence[1], res->evidence[0], (size_t)n * LAB_LINE);
-		str_copy(res->evidence[0], LAB_LINE, line);
-		res->n_evidence = n + 1;
-	} else if (res->n_evidence < LAB_EVIDENCE_MAX) {
-		str_copy(res->evidence[res->n_evidence++], LAB_LINE, line);
+	res->inproc.on = true;
+	res->inproc.toggles = toggles;
+	res->inproc.planned = n > 0;
+	if (n) {
+		res->inproc.token_in_output = output->s && memmem(output->s, output->len, r->app_token, n);
+		res->inproc.token_at_attacker =
+		    r->d.received && memmem(r->d.received, r->d.received_len, r->app_token, n);
 	}
-}
-
-/* "in-process: ..." first in the mechanisms line: what did not apply, and
- * why, before what the range did. */
-static void explain_mechanisms(struct lab_evidence *ev, const char *lbl)
-{
-	char was[sizeof ev->mechanisms];
-
-	str_copy(was, sizeof was, ev->mechanisms);
-	snprintf(ev->mechanisms, sizeof ev->mechanisms,
+	/* "in-process: ..." first in the mechanisms line: what did not apply,
+	 * and why, before what the range did */
+	char lbl[REPORT_LABEL_MAX], was[sizeof res->ev.mechanisms];
+	report_layers_label(toggles, true, lbl);
+	str_copy(was, sizeof was, res->ev.mechanisms);
+	snprintf(res->ev.mechanisms, sizeof res->ev.mechanisms,
 	         "in-process: no layer (toggles %s n/a): exec() runs the snippet in the app server's own process, "
 	         "with no boundary for namespaces, seccomp, an env allow-list or limits to apply at",
 	         lbl);
 	if (was[0])
-		str_append(ev->mechanisms, sizeof ev->mechanisms, "; %s", was);
-}
-
-void inprocess_explain(struct lab_result *res, unsigned toggles, const struct inprocess_seen *seen)
-{
-	char lbl[REPORT_LABEL_MAX], line[LAB_LINE];
-	const char *where = seen->token_in_output && seen->token_at_attacker ? "in the output and at the attacker"
-	                    : seen->token_in_output                          ? "in the output"
-	                    : seen->token_at_attacker                        ? "at the attacker"
-	                                                                     : NULL;
-
-	res->layers = toggles;
-	res->rung = RUNG_INPROCESS;
-	report_layers_label(toggles, true, lbl);
-	explain_mechanisms(&res->ev, lbl);
-	if (!seen->planned || !res->ev.started)
-		return;
-	snprintf(line, sizeof line,
-	         "in-process: the snippet ran by exec() inside the lab's app server, one Python process with the "
-	         "app's keys, globals and API client; none of the toggles (%s) could apply",
-	         lbl);
-	add_evidence(res, line, true);
-	if (where)
-		snprintf(line, sizeof line,
-		         "the app's session token, a module global only (the app popped it from its environment), came "
-		         "out %s",
-		         where);
-	else
-		snprintf(
-		    line, sizeof line,
-		    "the app's session token (a module global only) was not seen in the output or at the attacker: "
-		    "this snippet did not reach for the app's globals, which exec() handed it");
-	add_evidence(res, line, false);
-	if (res->ev.exit_signal)
-		snprintf(line, sizeof line, "the app server died with the snippet: killed by signal %d",
-		         res->ev.exit_signal);
-	else
-		snprintf(line, sizeof line,
-		         "the app server ended with the snippet (exit status %d): its sys.exit() or crash is the "
-		         "server's",
-		         res->ev.exit_code);
-	add_evidence(res, line, false);
-	if (where && res->verdict != VERDICT_ESCAPED) {
-		res->verdict = VERDICT_ESCAPED;
-		res->caught_by = -1;
-		res->escaped |= 1u << THREAT_SECRETS;
-		snprintf(res->headline, sizeof res->headline, "The app's session token came out %s", where);
-		str_copy(res->consequence, sizeof res->consequence,
-		         "The app's session-signing secret is the attacker's: every user's session can be forged.");
-	}
+		str_append(res->ev.mechanisms, sizeof res->ev.mechanisms, "; %s", was);
 }

@@ -12,19 +12,13 @@
  *
  * Life cycle (run.c): inprocess_config -> plan_snippet -> inprocess_plan
  * (the app server and its token in the run) -> the run -> inprocess_gather
- * (before the run's folder goes) -> verdict -> inprocess_explain. */
+ * (before the run's folder goes) -> lab_judge (judge.c: the verdict with no
+ * layer, then the toggles back and the token's evidence). */
 #ifndef LAB_INPROCESS_H
 #define LAB_INPROCESS_H
 
 #include "run.h"
 #include "util.h" /* struct strbuf */
-
-/* What the lab saw of the app's own decoys after the run. */
-struct inprocess_seen {
-	bool token_in_output;   /* the session token (a module global only) came out in the output */
-	bool token_at_attacker; /* ... or reached the attacker (the first bytes it kept) */
-	bool planned;           /* the app server ran the snippet */
-};
 
 /* The rung is in-process: *own becomes cfg run as a container and true is
  * returned (run with no layer); false leaves own untouched. */
@@ -33,12 +27,9 @@ bool inprocess_config(const struct lab_config *cfg, struct lab_config *own);
  * hands it a fresh session token and makes it the command, the snippet its
  * argument. 0, or -1 with ev->error naming the file. */
 int inprocess_plan(struct run *r, struct lab_evidence *ev);
-/* Before the run's folder is removed: where the token went. */
-void inprocess_gather(const struct run *r, const struct strbuf *output, struct inprocess_seen *seen);
-/* After the verdict (judged with the layers that applied: none): the
- * toggles back for the record, the rung, why no layer applied (evidence
- * and mechanisms), and the token: out = ESCAPED whatever the snippet's
- * threat. */
-void inprocess_explain(struct lab_result *res, unsigned toggles, const struct inprocess_seen *seen);
+/* Before the run's folder is removed: where the token went, the toggles
+ * kept (res->inproc), and why no layer applied first in the mechanisms.
+ * The judge (judge.c) then says it in the evidence. */
+void inprocess_gather(const struct run *r, const struct strbuf *output, unsigned toggles, struct lab_result *res);
 
 #endif

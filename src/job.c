@@ -3,6 +3,7 @@
  * the result crosses the pipe as "key<TAB>value" lines (\\, \n, \t escaped). */
 #define _GNU_SOURCE
 #include "job.h"
+#include "judge.h"
 #include "system.h"
 #include "util.h"
 #include "verdict.h"
@@ -678,6 +679,7 @@ static int job_fork(struct job *j, const struct job_work *w)
 			lab_audit_run(w->cfg, w->s, w->wrapper, w->outside_range, &opts, &res);
 		else
 			lab_run(w->cfg, w->s, layers, &opts, &res);
+		lab_judge(w->s, w->cfg, &res);
 		result_write(p[1], &res);
 		lab_result_free(&res);
 		_exit(0);

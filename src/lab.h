@@ -15,55 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "names.h"   /* layers, rungs, network modes by name */
 #include "snippet.h" /* enum lab_threat, struct snippet */
 
 #define LAB_VERSION "0.1.0"
-
-enum lab_layer { LAYER_ISOLATION, LAYER_NETWORK, LAYER_ENV, LAYER_LIMITS, LAYER_COUNT };
-#define LAYER_BIT(l) (1u << (l))
-#define LAYERS_ALL   ((1u << LAYER_COUNT) - 1)
-
-/* How strong the Isolation layer is: the rung of the isolation ladder
- * (SPEC section 8). It matters only when Isolation is on. */
-enum lab_rung {
-	RUNG_CONTAINER, /* namespaces + seccomp + capabilities: the host kernel serves the snippet */
-	RUNG_GVISOR,    /* gVisor's runsc: a user-space kernel answers its system calls */
-	RUNG_MICROVM,   /* a QEMU microvm: the snippet runs on its own guest kernel */
-	/* below the container: the snippet is exec()'d inside an app server of
-	 * the lab's (inprocess.h), where no layer has a process boundary to
-	 * apply at. Last in value so that every "rung != RUNG_CONTAINER" of the
-	 * boxes stays about the upper rungs: the engine runs this rung as a
-	 * container run with no layer (inprocess_config) and never sees it. */
-	RUNG_INPROCESS,
-	RUNG_COUNT
-};
-const char *lab_rung_key(enum lab_rung r); /* "container" */
-/* The ladder from the bottom: in-process, container, gvisor, microvm. */
-enum lab_rung lab_rung_next(enum lab_rung r);
-
-/* What No-network leaves open when it is on (its setting): nothing, or one
- * door, the lab's egress proxy (egress.h), that lets out only the host:port
- * pairs of layers.ini's [network] allow. Off, the layer leaves the host's
- * network whatever the mode. */
-enum lab_net_mode {
-	NET_MODE_NONE,      /* a network namespace with no interface up */
-	NET_MODE_ALLOWLIST, /* the same, plus lo and the lab's proxy on 127.0.0.1:EGRESS_PORT in it */
-	NET_MODE_COUNT
-};
-const char *lab_net_mode_key(enum lab_net_mode m); /* "none" */
-
-/* The gate of the one irreversible tool, send_payment (tools.h): not a
- * layer, the lesson's "discrete gated tool" outside the code. */
-enum lab_approve {
-	APPROVE_NEVER,  /* every payment refused */
-	APPROVE_ALWAYS, /* every payment made */
-	APPROVE_ASK,    /* a human decides each one: the screen's prompt, or the terminal */
-	APPROVE_COUNT
-};
-const char *lab_approve_key(int a);       /* "never" (tools.c) */
-int lab_approve_by_key(const char *key);  /* -1 if unknown */
-int lab_net_mode_by_key(const char *key); /* -1 if unknown */
-int lab_rung_by_key(const char *key);     /* -1 if unknown */
 
 enum lab_verdict {
 	VERDICT_RAN_OK,
@@ -75,25 +30,7 @@ enum lab_verdict {
 	VERDICT_COUNT
 };
 
-/* ---- config (config.h, config.c): needs enum lab_layer above ---- */
 #include "config.h"
-
-/* ---- layers (layer.c: the table) ---- */
-struct layer_ops;
-struct layer_info {
-	enum lab_layer id;
-	const char *key;   /* "isolation" */
-	const char *name;  /* "Isolation" */
-	const char *stops; /* "host takeover" */
-	enum lab_threat threat;
-	const char *how;             /* one line: mechanisms it applies */
-	const struct layer_ops *ops; /* its hooks (layer.h, src/layers/) */
-};
-extern const struct layer_info lab_layers[LAYER_COUNT];
-int layer_by_key(const char *key); /* -1 if unknown */
-/* The matrix's column order, shared by the screen and the command line:
- * column 0 has every layer on, column 15 none (Isolation changes slowest). */
-unsigned layers_for_column(int col);
 
 /* ---- evidence and result ---- */
 #define LAB_EVIDENCE_MAX 12
@@ -300,7 +237,17 @@ struct lab_result {
 	char headline[LAB_LINE]; /* one sentence for the big panel */
 	char evidence[LAB_EVIDENCE_MAX][LAB_LINE];
 	int n_evidence;
-	bool audit;   /* run through a foreign sandbox's wrapper (`audit`): no layer of the lab's */
+	bool audit; /* run through a foreign sandbox's wrapper (`audit`): no layer of the lab's */
+	/* the in-process rung (inprocess.h): run as a container run with no
+	 * layer; the toggles the user set, and what the lab saw of the app's
+	 * own decoys */
+	struct {
+		bool on;
+		unsigned toggles;
+		bool planned;           /* the app server ran the snippet */
+		bool token_in_output;   /* the session token (a module global only) came out in the output */
+		bool token_at_attacker; /* ... or reached the attacker (the first bytes it kept) */
+	} inproc;
 	char *output; /* raw captured bytes (NOT sanitised), owned */
 	size_t output_len;
 	struct lab_evidence ev;
@@ -327,8 +274,9 @@ struct lab_run_opts {
 	int gate_fd;
 };
 
-/* Plants decoys, runs s under layers, gathers evidence, decides, cleans up.
- * Always fills res (verdict ERROR when the sandbox could not be built).
+/* Plants decoys, runs s under layers, gathers evidence, cleans up. Always
+ * fills res's evidence (ev.error when the sandbox could not be built); the
+ * verdict is lab_judge's (judge.h), which the caller calls next.
  *
  * Process contract: lab_run forks exactly one child (the run's init, PID 1
  * of the run's own PID namespace) and waits only for that pid; it never

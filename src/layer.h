@@ -36,5 +36,7 @@ struct layer_ops {
 };
 
 extern const struct layer_ops layer_isolation_ops, layer_network_ops, layer_env_ops, layer_limits_ops;
+/* The rows, by enum lab_layer; the layers' names are names.h's lab_layers. */
+extern const struct layer_ops *const lab_layer_ops[LAYER_COUNT];
 
 #endif

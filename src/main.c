@@ -7,9 +7,11 @@
 #include "hostcheck.h"
 #include "html.h"
 #include "job.h"
+#include "judge.h"
 #include "lab.h"
 #include "matrix.h"
 #include "progress.h"
+#include "range.h" /* spec_build */
 #include "report.h"
 #include "spec.h"
 #include "tui.h"
@@ -349,6 +351,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	struct lab_result res;
 	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
 	lab_run(cfg, &s, layers, &opts, &res);
+	lab_judge(&s, cfg, &res);
 	stop_said("run");
 	if (json)
 		report_json(&res);
@@ -972,7 +975,9 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 			differ += card->res[r].verdict !=
 			          (card->res[r].threat == THREAT_LEGIT ? VERDICT_RAN_OK : VERDICT_CONTAINED);
 		progress_update(&line, k, n_names, differ, s.name);
-		lab_audit_run(cfg, &s, card->wrapper, outside, &opts, &card->res[card->n++]);
+		struct lab_result *res = &card->res[card->n++];
+		lab_audit_run(cfg, &s, card->wrapper, outside, &opts, res);
+		lab_judge(&s, cfg, res);
 		snippet_free(&s);
 	}
 	progress_end(&line);

@@ -8,14 +8,12 @@
 #include <stdio.h>
 
 #include "lab.h"
+#include "text.h" /* sanitize_output, report_fputs */
 #include "util.h"
 #include "verdict.h" /* verdict_name, for every face that shows one */
 
 struct matrix;
 
-/* Control characters and escapes made inert: "\x1b" -> "^[", invalid UTF-8 -> "\xNN".
- * Keeps \n and turns \t into spaces. Caller frees. */
-char *sanitize_output(const char *buf, size_t len, size_t max_bytes);
 /* `containment-lab run`: the result for a person (colours on a tty) or as JSON. */
 void report_text(const struct lab_result *r, int fd_is_tty);
 void report_json(const struct lab_result *r);
@@ -30,14 +28,6 @@ extern const enum lab_verdict report_verdict_order[VERDICT_COUNT];
 /* The legend line: "+ CONTAINED  X ESCAPED  . RAN OK  F FAILED  ! ERROR  B BROKE". */
 #define REPORT_LEGEND_MAX 96
 void report_verdict_legend(char *out, size_t len);
-/* A layer's letter: I N E L (the first of its key, upper case). */
-char report_layer_letter(int layer);
-
-#define REPORT_LABEL_MAX (LAYER_COUNT * 2)
-/* Which layers are on, a letter each, '-' when off: "IN-L", or spaced
- * "I N - L" (spaced = true). out has REPORT_LABEL_MAX bytes. */
-void report_layers_label(unsigned layers, bool spaced, char out[REPORT_LABEL_MAX]);
-
 /* `containment-lab matrix`, `--markdown`, `--json` on stdout, from a matrix
  * that has run (cells not run show as such). */
 void report_matrix_text(const struct matrix *m);
@@ -66,21 +56,5 @@ const char *report_matrix_limits(const struct matrix *m);
 /* str made inert (sanitize_output) and escaped for XML and HTML text or a
  * quoted attribute: & < > " ' as entities, a newline kept. */
 void sb_xml_str(struct strbuf *b, const char *str);
-
-/* Text for people in the user's locale. When LC_CTYPE's character set is
- * not UTF-8 (LC_ALL=C, a Latin-1 terminal), the text writers (run's and
- * matrix's text, list, --help, the lab screen) spell the lab's punctuation
- * in ASCII: an em dash as "--", an arrow as "->", an ellipsis as "...",
- * curly quotes as straight ones; any other non-ASCII character as \uXXXX,
- * a byte that is not UTF-8 as \xNN. JSON stays UTF-8 always.
- * report_utf8: the environment's LC_CTYPE is UTF-8 (asked once, without
- * setlocale). report_to_ascii: that transliteration, always (malloc'd).
- * report_ascii_text: a malloc'd copy of s, ASCII unless report_utf8().
- * report_fputs: fputs through report_ascii_text. Control characters pass
- * unchanged: making snippet text inert is sanitize_output's job. */
-bool report_utf8(void);
-char *report_to_ascii(const char *s);
-char *report_ascii_text(const char *s);
-int report_fputs(const char *s, FILE *f);
 
 #endif

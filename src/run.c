@@ -8,19 +8,18 @@
  * measures CPU and memory from that child's rusage, which holds every
  * process of the run once the init is reaped. */
 #define _GNU_SOURCE
-#include "audit.h"
 #include "box.h"
-#include "consequence.h"
 #include "hostcheck.h"
 #include "inprocess.h"
 #include "layer.h"
 #include "layers/env.h"
+#include "prefix.h" /* audit_expand */
 #include "proc.h"
+#include "range.h" /* spec_build */
 #include "run_slot.h"
 #include "system.h"
 #include "trace.h"
 #include "util.h"
-#include "verdict.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -51,30 +50,6 @@
 #define KILL_GRACE_MS         300
 #define KILL_GRACE_WRAPPER_MS 2000
 #define TAIL_MAX              4096
-
-void run_mech_add(struct lab_evidence *ev, const char *fmt, ...)
-{
-	char m[LAB_LINE];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(m, sizeof m, fmt, ap);
-	va_end(ap);
-	str_append(ev->mechanisms, sizeof ev->mechanisms, "%s%s", ev->mechanisms[0] ? ", " : "", m);
-}
-
-int run_export_filter(void *seccomp_ctx, const char *name, int *fd_out)
-{
-	scmp_filter_ctx f = seccomp_ctx;
-	int fd = memfd_create(name, MFD_CLOEXEC), r = fd < 0 ? -errno : seccomp_export_bpf(f, fd);
-	seccomp_release(f);
-	if (r < 0) {
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	*fd_out = fd;
-	return 0;
-}
 
 /* ---------------- stale runs ---------------- */
 
@@ -278,6 +253,20 @@ static int take_trees(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
+/* The spec first (spec.h): what the layers and the range ask for, as
+ * data; then the layers' plans, which read it. */
+static int plan_layers(struct run *r, struct lab_evidence *ev)
+{
+	spec_build(&r->spec, r->cfg,
+	           &(struct lab_setup){.layers = r->layers,
+	                               .rung = (enum lab_rung)r->cfg->rung,
+	                               .net_mode = (enum lab_net_mode)r->cfg->net_mode,
+	                               .exec = r->exec_mode,
+	                               .exec_rw = r->rw});
+	spec_host_probe(&r->host);
+	return run_layers_plan(r, ev);
+}
+
 static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evidence *ev)
 {
 	bool iso = run_on(r, LAYER_ISOLATION);
@@ -290,7 +279,7 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
 	ev->canaries_planted = r->d.n_secret;
 	str_copy(ev->host_target, sizeof ev->host_target, r->d.host_target);
-	if (run_layers_plan(r, ev) < 0)
+	if (plan_layers(r, ev) < 0)
 		return -1;
 	/* the task's inputs, where the snippet sees them */
 	add_env(r, "LAB_DATA=%s%s", iso ? "/work" : r->inside_dir, iso ? "/sales.csv" : "/work/sales.csv");
@@ -427,7 +416,7 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 	/* Isolation's new root is a tmpfs over /tmp in the run's own mount
 	 * namespace: no temp folder to make and remove for exec */
 	str_copy(r->d.root, sizeof r->d.root, "/tmp");
-	if (run_layers_plan(r, ev) < 0)
+	if (plan_layers(r, ev) < 0)
 		return -1;
 	if (run_allowlist(r)) {
 		if (serve_small_internet(r, ev) < 0)
@@ -1209,26 +1198,25 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	trace_note(r, box, ev);
 	run_layers_describe(r, ev);
 	if (box == &box_wrapper && r->outside_range)
-		run_mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
+		mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
 	else if (box == &box_wrapper)
-		run_mech_add(
-		    ev,
-		    "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid; host view as the "
-		    "wrapper leaves it",
-		    r->root_lab ? "" : "user/");
+		mech_add(ev,
+		         "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid; host view as the "
+		         "wrapper leaves it",
+		         r->root_lab ? "" : "user/");
 	else if (box == &box_container)
-		run_mech_add(ev, "range: own user/pid/mount/ipc ns, own session keyring, init as PID 1, setsid%s",
-		             run_on(r, LAYER_ISOLATION) ? ""
-		                                        : ", host view read-only and locked, homes and /run hidden, "
-		                                          "host folder a nosuid,nodev tmpfs of the run's own");
+		mech_add(ev, "range: own user/pid/mount/ipc ns, own session keyring, init as PID 1, setsid%s",
+		         run_on(r, LAYER_ISOLATION) ? ""
+		                                    : ", host view read-only and locked, homes and /run hidden, "
+		                                      "host folder a nosuid,nodev tmpfs of the run's own");
 	else if (box == &box_gvisor)
-		run_mech_add(ev, "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid",
-		             r->root_lab ? "" : "user/");
+		mech_add(ev, "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid",
+		         r->root_lab ? "" : "user/");
 	else
-		run_mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
-	run_mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
+		mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
+	mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
 	if (r->slot_fd >= 0)
-		run_mech_add(ev, "one of the machine's %ld run slots ([safety] slots)", cfg->safety_slots);
+		mech_add(ev, "one of the machine's %ld run slots ([safety] slots)", cfg->safety_slots);
 }
 
 static void run_cleanup(struct run *r)
@@ -1269,17 +1257,11 @@ static void result_begin(struct lab_result *res, const struct snippet *s)
 	str_copy(res->consequence, sizeof res->consequence, s->consequence);
 }
 
-/* The output the run kept becomes the result's, and the judge decides. */
-static void result_finish(struct lab_result *res, struct strbuf *output, const struct snippet *s,
-                          const struct lab_config *cfg)
+/* The output the run kept becomes the result's (lab_judge decides). */
+static void result_finish(struct lab_result *res, struct strbuf *output)
 {
 	res->output = output->s ? output->s : strdup("");
 	res->output_len = output->len;
-	verdict_decide(s, cfg, res);
-	/* the consequence in this run's figures and the lab's own uid */
-	char tmpl[sizeof res->consequence];
-	str_copy(tmpl, sizeof tmpl, res->consequence);
-	consequence_fill(res->consequence, sizeof res->consequence, tmpl, &res->ev, (unsigned)geteuid());
 }
 
 void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
@@ -1290,7 +1272,6 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	struct lab_config own;
 	bool inproc = inprocess_config(cfg, &own);
 	unsigned toggles = layers;
-	struct inprocess_seen seen = {0};
 	if (inproc) {
 		cfg = &own;
 		layers = 0;
@@ -1306,11 +1287,9 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	    plan_tools(&r, s, opts, &res->ev) == 0)
 		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
 	if (inproc)
-		inprocess_gather(&r, &output, &seen);
+		inprocess_gather(&r, &output, toggles, res);
 	run_cleanup(&r);
-	result_finish(res, &output, s, cfg);
-	if (inproc)
-		inprocess_explain(res, toggles, &seen);
+	result_finish(res, &output);
 }
 
 /* ---------------- audit: a foreign sandbox ---------------- */
@@ -1511,7 +1490,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);
-	result_finish(res, &output, s, cfg);
+	result_finish(res, &output);
 }
 
 int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],

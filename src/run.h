@@ -18,6 +18,7 @@
 #include "cgroup.h"
 #include "decoy.h"
 #include "egress.h"
+#include "evidence.h" /* mech_add */
 #include "lab.h"
 #include "run_uid.h"
 #include "spec.h"
@@ -156,9 +157,6 @@ void run_load_filter(struct run *r, struct sock_fprog *prog, const char *which);
 void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *which);
 
 /* ---- parent side ---- */
-void run_mech_add(struct lab_evidence *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Compiles a libseccomp filter into a memfd (releases f). 0 or -errno. */
-int run_export_filter(void *seccomp_ctx, const char *name, int *fd_out);
 /* Every layer's hook at one point of the run, in table order. */
 int run_layers_plan(struct run *r, struct lab_evidence *ev);
 int run_layers_place(struct run *r, struct lab_evidence *ev);

@@ -386,3 +386,16 @@ int lab_seccomp_guest_bpf(void **bpf, size_t *len, int *n_rules)
 	*len = (size_t)size;
 	return 0;
 }
+
+int lab_seccomp_export(scmp_filter_ctx f, const char *name, int *fd_out)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC), r = fd < 0 ? -errno : seccomp_export_bpf(f, fd);
+	seccomp_release(f);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	*fd_out = fd;
+	return 0;
+}

@@ -53,4 +53,7 @@ int lab_seccomp_guest_bpf(void **bpf, size_t *len, int *n_rules);
 /* Every call Isolation's filter may refuse (some by their arguments
  * only: clone, personality, ioctl), one nr each; how many in nrs. */
 size_t lab_seccomp_iso_calls(int *nrs, size_t cap);
+/* Compiles f into a memfd (releases f): 0 and *fd_out, or -errno. */
+int lab_seccomp_export(scmp_filter_ctx f, const char *name, int *fd_out);
+
 #endif

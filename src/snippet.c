@@ -6,7 +6,7 @@
  * (never cut) when it does not fit. */
 #define _GNU_SOURCE
 #include "lab.h"
-#include "report.h" /* sanitize_output */
+#include "text.h" /* sanitize_output */
 #include "util.h"
 
 #include <dirent.h>

@@ -140,7 +140,6 @@ struct spec_host {
 	int n_top;
 };
 
-void spec_build(struct run_spec *s, const struct lab_config *cfg, const struct lab_setup *setup);
 void spec_host_probe(struct spec_host *h);
 /* What the host has at a top-level folder the spec names: false when it has
  * nothing there (or h does not know it); *link is "" for a real folder. */

@@ -27,21 +27,6 @@ __asm__(".section .rodata\n"
         ".previous\n");
 extern const char tools_client_source[];
 
-static const char *const approve_keys[APPROVE_COUNT] = {"never", "always", "ask"};
-
-const char *lab_approve_key(int a)
-{
-	return a >= 0 && a < APPROVE_COUNT ? approve_keys[a] : "?";
-}
-
-int lab_approve_by_key(const char *key)
-{
-	for (int a = 0; a < APPROVE_COUNT; a++)
-		if (!strcmp(key, approve_keys[a]))
-			return a;
-	return -1;
-}
-
 void tools_init(struct tools_door *t)
 {
 	memset(t, 0, sizeof *t);

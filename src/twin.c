@@ -5,6 +5,7 @@
  * says what this lab really applies. */
 #define _GNU_SOURCE
 #include "twin.h"
+#include "range.h" /* spec_build */
 #include "report.h"
 #include "run_uid.h"
 #include "spec.h"

@@ -15,6 +15,7 @@
 #include "proc.h"
 #include "report.h"
 #include "seccomp_filter.h"
+#include "range.h" /* spec_build */
 #include "spec.h"
 #include "system.h"
 #include "twin.h"

@@ -129,8 +129,8 @@ static void env_describe(const struct run *r, struct lab_evidence *ev)
 {
 	if (!run_on(r, LAYER_ENV))
 		return;
-	run_mech_add(ev, "env allow-list (%d vars)", r->n_env);
-	run_mech_add(ev, "fds > 2 closed");
+	mech_add(ev, "env allow-list (%d vars)", r->n_env);
+	mech_add(ev, "fds > 2 closed");
 }
 
 static void env_cleanup(struct run *r)

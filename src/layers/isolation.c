@@ -63,7 +63,7 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	 * target to aim at (a run, not exec) */
 	scmp_filter_ctx f = lab_seccomp_build(r->trace_listen, r->trace_listen && run_on(r, LAYER_NETWORK),
 	                                      r->trace_listen && r->have_decoys, &e, &r->n_rules);
-	if (!f || (e = run_export_filter(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
+	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;
 	}
@@ -108,12 +108,12 @@ static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 	/* an upper rung's box names its own mechanisms */
 	if (!run_on(r, LAYER_ISOLATION) || r->cfg->rung != RUNG_CONTAINER)
 		return;
-	run_mech_add(ev, "userns (root inside = uid %ld outside, %s)", r->map_uid, r->map_why);
-	run_mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
-	run_mech_add(ev, "uts/ipc/cgroup ns");
-	run_mech_add(ev, "caps dropped incl. bounding set (libcap-ng)");
-	run_mech_add(ev, "no_new_privs");
-	run_mech_add(ev, "seccomp (%d rules, foreign ABIs killed)", r->n_rules);
+	mech_add(ev, "userns (root inside = uid %ld outside, %s)", r->map_uid, r->map_why);
+	mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
+	mech_add(ev, "uts/ipc/cgroup ns");
+	mech_add(ev, "caps dropped incl. bounding set (libcap-ng)");
+	mech_add(ev, "no_new_privs");
+	mech_add(ev, "seccomp (%d rules, foreign ABIs killed)", r->n_rules);
 }
 
 /* On: a private root of the lab's, in the order rootfs.c builds it (and

@@ -56,12 +56,12 @@ static void limits_describe(const struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_LIMITS))
 		return;
 	if (r->cg.ops)
-		run_mech_add(ev, "%s", r->cg.how);
+		mech_add(ev, "%s", r->cg.how);
 	else
-		run_mech_add(ev, "rlimits-only (%s)", r->cg_why[0] ? r->cg_why : "no cgroup");
-	run_mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE, NOFILE)");
-	run_mech_add(ev, "wall-clock timeout");
-	run_mech_add(ev, "output cap");
+		mech_add(ev, "rlimits-only (%s)", r->cg_why[0] ? r->cg_why : "no cgroup");
+	mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE, NOFILE)");
+	mech_add(ev, "wall-clock timeout");
+	mech_add(ev, "output cap");
 }
 
 static void limits_cleanup(struct run *r)

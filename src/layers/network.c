@@ -63,7 +63,7 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 	int e = 0;
 	bool notify = r->trace_listen && r->trace_layer == LAYER_NETWORK;
 	scmp_filter_ctx f = lab_seccomp_build_network(notify, &e);
-	if (!f || (e = run_export_filter(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
+	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 		return -1;
 	}
@@ -123,19 +123,18 @@ static void network_describe(const struct run *r, struct lab_evidence *ev)
 	/* an upper rung's box names its own network mechanism */
 	bool upper = run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER;
 	if (run_allowlist(r) && !upper)
-		run_mech_add(ev,
-		             "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
-		             "AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)",
-		             EGRESS_PORT);
+		mech_add(ev,
+		         "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
+		         "AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)",
+		         EGRESS_PORT);
 	else if (run_on(r, LAYER_NETWORK) && !upper)
-		run_mech_add(
-		    ev, "netns (no interface), AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)");
+		mech_add(ev,
+		         "netns (no interface), AF_VSOCK and AF_UNIX sockets, datagram socketpairs refused (seccomp)");
 	else if (r->eg.inside)
-		run_mech_add(
-		    ev,
-		    "No-network off: the run's own netns with lo up, the lab's small internet on it (api.lab.test "
-		    "127.0.0.1:%d, attacker 127.0.0.1:%d), nothing of the host's network",
-		    EGRESS_INSIDE_API_PORT, EGRESS_INSIDE_ATTACKER_PORT);
+		mech_add(ev,
+		         "No-network off: the run's own netns with lo up, the lab's small internet on it (api.lab.test "
+		         "127.0.0.1:%d, attacker 127.0.0.1:%d), nothing of the host's network",
+		         EGRESS_INSIDE_API_PORT, EGRESS_INSIDE_ATTACKER_PORT);
 }
 
 /* On: an empty network namespace of its own, with the egress proxy as its
