@@ -17,7 +17,7 @@ set -eu
 cd "$(dirname "$0")/.."
 OUT=$(realpath -m "${1:-build}")
 STAGE=$OUT/deb
-VERSION=$(sed -n 's/^#define LAB_VERSION "\(.*\)"/\1/p' src/lab.h)
+VERSION=$(sed -n 's/^#define LAB_VERSION "\(.*\)"/\1/p' src/engine/lab.h)
 ARCH=$(dpkg --print-architecture)
 DEB=$OUT/containment-lab_${VERSION}_${ARCH}.deb
 for t in dpkg-deb dpkg-shlibdeps; do

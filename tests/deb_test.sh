@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
 T=$(mktemp -d /tmp/cl-deb.XXXXXX)
 trap 'rm -rf "$T"; suite_cleanup' EXIT
-VERSION=$(sed -n 's/^#define LAB_VERSION "\(.*\)"/\1/p' src/lab.h)
+VERSION=$(sed -n 's/^#define LAB_VERSION "\(.*\)"/\1/p' src/engine/lab.h)
 
 if ! command -v dpkg-deb >/dev/null || ! command -v dpkg-shlibdeps >/dev/null; then
 	skip "the .deb" "dpkg-deb and dpkg-shlibdeps are needed (apt-get install dpkg-dev)"

@@ -136,6 +136,7 @@ run "the red team against the range: exec --rw, /run, keys, the host folder's sw
 run "audit: the attacks through other sandboxes (lab exec, bwrap, firejail, srt), nothing left behind" tests/audit_test.sh "$REL"
 run "the gvisor rung: runsc, kernel-exploit, a few cells, nothing left behind" tests/gvisor_test.sh "$REL"
 run "unit tests (ASan+UBSan)" ./build/unit
+run "the layout: folders as levels, no module cycle, no layer or box calling another (objects and #includes)" tests/layout_test.sh
 run "twin: the docker and bwrap command for all 16 layer sets (ASan+UBSan)" tests/twin_test.sh "$SAN"
 run "layers.ini and layer lists (ASan+UBSan)" tests/config_test.sh "$SAN"
 run "a host without usable user namespaces: one line, exit 4, root and uid 65534 (ASan+UBSan)" tests/hostcheck_test.sh "$SAN"

@@ -1,5 +1,5 @@
 /* syscall_probe.c — calls every syscall on the Isolation layer's deny list
- * (src/seccomp_filter.c) and checks the exact answer. Run inside the lab:
+ * (src/base/seccomp_filter.c) and checks the exact answer. Run inside the lab:
  *
  *   containment-lab exec --on all -- syscall_probe filtered
  *   containment-lab exec --off isolation -- syscall_probe unfiltered
@@ -100,7 +100,7 @@ enum {
 };
 
 struct probe {
-	const char *name; /* as in src/seccomp_filter.c */
+	const char *name; /* as in src/base/seccomp_filter.c */
 	long (*call)(void);
 	int flags;
 	const char *policy; /* HOST_POLICY: which knob */
@@ -587,15 +587,16 @@ static void probe_harmless(void)
 	}
 	/* personality(0xffffffff) only asks; it sets no bit. A filter that
 	 * tests arg0's bits with a mask catches it too: a known fault, shown
-	 * as a skip with the reason until src/seccomp_filter.c exempts it. */
+	 * as a skip with the reason until src/base/seccomp_filter.c exempts it. */
 	errno = 0;
 	rc = personality(0xffffffff);
 	if (rc != -1)
 		ok("personality(0xffffffff) query still works");
 	else if (errno == EPERM && prctl(PR_GET_SECCOMP) == 2)
-		skip("personality(0xffffffff) query still works", "KNOWN BUG: the filter refuses it with EPERM (its "
-		                                                  "mask rule for ADDR_NO_RANDOMIZE/READ_IMPLIES_EXEC "
-		                                                  "matches 0xffffffff); fix in src/seccomp_filter.c");
+		skip("personality(0xffffffff) query still works",
+		     "KNOWN BUG: the filter refuses it with EPERM (its "
+		     "mask rule for ADDR_NO_RANDOMIZE/READ_IMPLIES_EXEC "
+		     "matches 0xffffffff); fix in src/base/seccomp_filter.c");
 	else
 		not_ok("personality(0xffffffff) query: %s", result(rc, errno));
 	pid_t pid = fork(); /* glibc: clone3 gets ENOSYS, then clone() without namespace flags */

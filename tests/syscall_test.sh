@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/syscall_test.sh [BINARY] — every syscall on the Isolation layer's deny
-# list (src/seccomp_filter.c), called for real by build/syscall_probe inside
+# list (src/base/seccomp_filter.c), called for real by build/syscall_probe inside
 # `exec --on all` (the filter's exact errno) and `exec --on env,limits` (no
 # seccomp filter at all, not Isolation's nor No-network's: the answer is not
 # that errno, so the filter is what refused), as root and as uid 65534. The probe
@@ -24,12 +24,12 @@ if [[ ! -x $PROBE ]]; then
 fi
 
 # the probe covers the whole deny list, read from the filter's source
-deny=$(sed -n '/refused\[\] = {/,/^};/p' src/seccomp_filter.c | grep -o '"[a-z_0-9]*"' | tr -d '"' | sort)
+deny=$(sed -n '/refused\[\] = {/,/^};/p' src/base/seccomp_filter.c | grep -o '"[a-z_0-9]*"' | tr -d '"' | sort)
 missing=$(comm -23 <(printf '%s\n' "$deny") <("$PROBE" --list | sort))
 if [[ -n $deny && -z $missing ]]; then
 	ok "the probe calls all $(wc -l <<<"$deny") syscalls of the deny list"
 else
-	not_ok "the probe calls every syscall of the deny list" "not probed: ${missing:-(deny list not found in src/seccomp_filter.c)}"
+	not_ok "the probe calls every syscall of the deny list" "not probed: ${missing:-(deny list not found in src/base/seccomp_filter.c)}"
 fi
 
 # /root may be 0700: stage the lab and the probe where uid 65534 can read

@@ -13,9 +13,9 @@
 #include "lab.h"
 #include "layers/env.h"
 #include "proc.h"
+#include "range.h" /* spec_build */
 #include "report.h"
 #include "seccomp_filter.h"
-#include "range.h" /* spec_build */
 #include "spec.h"
 #include "system.h"
 #include "twin.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Generates snippets/data/corpus.tsv, the small document store behind the
-lab's tool door (src/tools.c): search(query) and read(doc_id) serve it.
+lab's tool door (src/engine/tools.c): search(query) and read(doc_id) serve it.
 
 Run once; its output is committed beside it, so every lab serves the same
 documents and the tool-chain snippet's known answer stays true:

@@ -93,7 +93,7 @@ chmod -R a+rX "$S"
 	skip_all "$(cat "$T/mkinitramfs.err")"
 chmod 644 "$T/initramfs.cpio"
 # Under TCG the guest calibrates its TSC against the emulated PIT, which
-# fails on a loaded host and hangs the boot (see src/box_microvm.c): the
+# fails on a loaded host and hangs the boot (see src/engine/boxes/box_microvm.c): the
 # host's frequency goes on the command line instead.
 KHZ=$(awk -F: '/^cpu MHz/ {printf "%d", $2 * 1000; exit}' /proc/cpuinfo)
 TSC=${KHZ:+ tsc_early_khz=$KHZ tsc=reliable}

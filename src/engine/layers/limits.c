@@ -8,7 +8,7 @@
  * the layer's wall clock and output cap, which run.c enforces. Off: none of
  * it. The lab's own safety net (run.c) is not part of this layer. */
 #define _GNU_SOURCE
-#include "../layer.h"
+#include "layer.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
  * attacker listen on its 127.0.0.1, made by the init and handed to the lab
  * (egress.h). `exec` with the layer off keeps the host's network. */
 #define _GNU_SOURCE
-#include "../layer.h"
-#include "../seccomp_filter.h"
+#include "layer.h"
+#include "seccomp_filter.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

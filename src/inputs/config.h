@@ -1,12 +1,9 @@
 /* config.h — layers.ini: every knob with its built-in default, read strictly
- * (config.c). Included by lab.h after enum lab_layer, which it needs; a file
- * may include either header first. */
+ * (config.c). */
 #ifndef CONFIG_H
 #define CONFIG_H
 
-/* lab.h names the config in its prototypes before including this file */
-struct lab_config;
-#include "lab.h"
+#include "names.h" /* enum lab_layer, LAYER_COUNT */
 
 #include <limits.h>
 #include <stdbool.h>

@@ -5,7 +5,9 @@
  * bounded size, and every header value is stored sanitised and refused
  * (never cut) when it does not fit. */
 #define _GNU_SOURCE
-#include "lab.h"
+#include "snippet.h"
+#include "config.h"
+#include "names.h"
 #include "text.h" /* sanitize_output */
 #include "util.h"
 

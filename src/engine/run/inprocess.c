@@ -1,6 +1,6 @@
 /* inprocess.c — the rung below the container: the snippet exec()'d inside
  * an app server of the lab's (inprocess.h). The app server's source is
- * src/app_server.py, built into the binary below, so the lab never runs a
+ * src/engine/run/app_server.py, built into the binary below, so the lab never runs a
  * copy someone could have changed beside it. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
@@ -13,12 +13,12 @@
 #include "system.h"
 #include "util.h"
 
-/* src/app_server.py, NUL-terminated (the path is the build's: make runs
+/* src/engine/run/app_server.py, NUL-terminated (the path is the build's: make runs
  * from the repository's top) */
 __asm__(".section .rodata\n"
         ".global inprocess_app_source\n"
         "inprocess_app_source:\n"
-        ".incbin \"src/app_server.py\"\n"
+        ".incbin \"src/engine/run/app_server.py\"\n"
         ".byte 0\n"
         ".previous\n");
 extern const char inprocess_app_source[];

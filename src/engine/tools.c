@@ -1,5 +1,5 @@
 /* tools.c — the lab's tool door and the gate (tools.h). The client the
- * sandbox imports is src/labtools.py, built into the binary below, so the
+ * sandbox imports is src/engine/labtools.py, built into the binary below, so the
  * lab never hands out a copy someone could have changed beside it. */
 #define _GNU_SOURCE /* strcasestr */
 #include "tools.h"
@@ -17,12 +17,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* src/labtools.py, NUL-terminated (the path is the build's: make runs from
+/* src/engine/labtools.py, NUL-terminated (the path is the build's: make runs from
  * the repository's top) */
 __asm__(".section .rodata\n"
         ".global tools_client_source\n"
         "tools_client_source:\n"
-        ".incbin \"src/labtools.py\"\n"
+        ".incbin \"src/engine/labtools.py\"\n"
         ".byte 0\n"
         ".previous\n");
 extern const char tools_client_source[];

@@ -5,8 +5,8 @@
  * says what this lab really applies. */
 #define _GNU_SOURCE
 #include "twin.h"
+#include "names.h" /* report_layers_label */
 #include "range.h" /* spec_build */
-#include "report.h"
 #include "run_uid.h"
 #include "spec.h"
 

@@ -3,7 +3,7 @@
  * one irreversible tool ("when to use code execution").
  *
  * A snippet whose header says `# lab:tools: yes` finds labtools.py (the
- * client, src/labtools.py, built in) beside it in the work folder, and
+ * client, src/engine/labtools.py, built in) beside it in the work folder, and
  * the door: one end of a unix socket pair the lab opens before the box
  * starts, held by the snippet as fd TOOLS_SANDBOX_FD (the child puts it
  * there after Clean-env closed the rest, box_container.c). A connected

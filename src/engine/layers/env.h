@@ -4,7 +4,7 @@
 #ifndef LAB_LAYERS_ENV_H
 #define LAB_LAYERS_ENV_H
 
-#include "../lab.h"
+#include "lab.h"
 
 /* Clean: only cfg's allow-listed names from source, then HOME=clean_home.
  * Not clean: source whole, as a naive integration passes it. Appends to

@@ -8,9 +8,9 @@
  * of seccomp_filter.c. Off: the snippet keeps the lab's own uid and
  * capabilities and sees the host through the range (read-only). */
 #define _GNU_SOURCE
-#include "../layer.h"
-#include "../seccomp_filter.h"
-#include "../util.h"
+#include "layer.h"
+#include "seccomp_filter.h"
+#include "util.h"
 
 #include <cap-ng.h>
 #include <errno.h>

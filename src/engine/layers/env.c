@@ -8,9 +8,9 @@
  * handle to the credentials open as fd 3. */
 #define _GNU_SOURCE
 #include "env.h"
-#include "../layer.h"
-#include "../system.h"
-#include "../util.h"
+#include "layer.h"
+#include "system.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
