@@ -91,6 +91,26 @@ PY
 )
 expect_eq "the schema refuses documents that break it (no format, format 2, unknown verdict, layer, field, threat)" "$refused" "6 6"
 
+# ---- the run's "record": exactly the one field list of src/engine/lab_fields.h ----
+diff=$($PY - "$JSON_SCHEMA" src/engine/lab_fields.h "$T" <<'PY'
+import glob, json, re, sys
+schema = json.load(open(sys.argv[1]))
+src = open(sys.argv[2]).read()
+listed = set(re.findall(r'^\s*X\("(\w+)"', src, flags=re.M)) | {"cpu_s", "holders"}
+in_schema = set(schema["$defs"]["run"]["properties"]["record"]["properties"])
+runs = [d for d in (json.load(open(f)) for f in glob.glob(sys.argv[3] + "/doc-*.json")) if "record" in d]
+written = set().union(*(set(d["record"]) for d in runs)) if runs else set()
+out = []
+if len(listed) < 100: out.append("only %d fields found in lab_fields.h" % len(listed))
+if not runs: out.append("no run document with a record")
+if listed - in_schema: out.append("not in the schema: " + " ".join(sorted(listed - in_schema)))
+if in_schema - listed: out.append("not in lab_fields.h: " + " ".join(sorted(in_schema - listed)))
+if listed - written: out.append("not written: " + " ".join(sorted(listed - written)))
+print("; ".join(out))
+PY
+)
+expect_eq "a run's JSON record holds every field of lab_fields.h's list, the schema names each" "$diff" ""
+
 # ---- docs/json.md names every field of every document ----
 missing=$($PY - "$JSON_SCHEMA" docs/json.md <<'PY'
 import json, sys

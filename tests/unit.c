@@ -812,6 +812,11 @@ static void test_serialise(void)
 	r.ev.trace.net_refused = 3;
 	r.ev.trace.target_touches = 2;
 	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/tmp/x/host/etc/crond.d/y");
+	r.ev.n_holders = 2;
+	r.ev.holder[0] = (typeof(r.ev.holder[0])){"bwrap", 1, false};
+	r.ev.holder[1] = (typeof(r.ev.holder[1])){"sh\tx", 0, true};
+	r.inproc.on = r.inproc.token_in_output = true;
+	r.inproc.toggles = 9;
 	int p[2];
 	if (pipe(p) < 0)
 		abort();
@@ -837,6 +842,11 @@ static void test_serialise(void)
 	      back.escaped == 1u << THREAT_EXFIL && back.ev.trace.watch_net && back.ev.trace.watch_iso &&
 	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 &&
 	          back.ev.trace.target_touches == 2 && !strcmp(back.ev.exception_path, r.ev.exception_path));
+	CHECK("the key holders and the in-process record round-trip",
+	      back.ev.n_holders == 2 && !strcmp(back.ev.holder[0].comm, "bwrap") &&
+	          back.ev.holder[0].pid_in_view == 1 && !back.ev.holder[0].in_cmdline &&
+	          !strcmp(back.ev.holder[1].comm, "sh\tx") && back.ev.holder[1].in_cmdline && back.inproc.on &&
+	          back.inproc.token_in_output && !back.inproc.token_at_attacker && back.inproc.toggles == 9);
 	char line[LAB_TRACE_LINE_MAX];
 	lab_trace_line(&back.ev.trace.e[0], line, sizeof line);
 	CHECK("a trace line reads as the call, its answer, who answered, how often",
@@ -1063,6 +1073,8 @@ static void test_job_results(void)
 	    {"verdict", "verdict\t9\n", NULL, "verdict 9 out of range", "verdict 9 refused"},
 	    {"threat", "threat\t-1\n", NULL, "threat -1 out of range", "negative threat refused"},
 	    {"layers", "layers\t16\n", NULL, "layers 16 out of range", "layers beyond the four refused"},
+	    {"", "", "holder\t3\t0\tbwrap\n", "1 holder lines for n_holders 0", "a holder beyond n_holders refused"},
+	    {"", "", "holder\t3\t2\tbwrap\n", "not 'PID 0|1 COMM'", "a holder line out of its shape refused"},
 	    {"started", "started\t2\n", NULL, "started 2 out of range (0 to 1)", "a flag of 2 refused"},
 	    {"exit_signal", "exit_signal\t12x\n", NULL, "exit_signal 12x out of range", "trailing junk refused"},
 	    {"peak_procs", "peak_procs\t\n", NULL, "peak_procs  out of range", "an empty number refused"},

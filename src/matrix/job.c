@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "job.h"
 #include "judge.h"
+#include "lab_fields.h"
 #include "system.h"
 #include "util.h"
 #include "verdict.h"
@@ -46,149 +47,17 @@ static void put_str(struct strbuf *b, const char *key, const char *v, size_t n)
 	sb_add(b, "\n", 1);
 }
 
-/* Every field with the range a well-behaved worker can send: a value
- * outside it means the stream is not what result_write wrote, and the
- * reader must never index a table or print a verdict from it. */
-#define BOOL  0, 1
-#define COUNT 0, LONG_MAX
-/* a cgroup counter: -1 when its file could not be read (the lab reads
- * those with "> 0" and says "unknown" otherwise) */
-#define CG_COUNT -1, LONG_MAX
-/* one field a line */
-/* clang-format off */
-#define INT_FIELDS(X) \
-	X("threat", r->threat, 0, THREAT_COUNT - 1)                   \
-	X("expected_layer", r->expected_layer, -1, LAYER_COUNT - 1)   \
-	X("layers", r->layers, 0, LAYERS_ALL)                         \
-	X("verdict", r->verdict, 0, VERDICT_COUNT - 1)                \
-	X("caught_by", r->caught_by, -1, LAYER_COUNT - 1)             \
-	X("rung", r->rung, 0, RUNG_COUNT - 1)                         \
-	X("started", ev->started, BOOL)                               \
-	X("exit_code", ev->exit_code, -1, 255)                        \
-	X("exit_signal", ev->exit_signal, 0, 127)                     \
-	X("foreign_signal", ev->foreign_signal, 0, 127)               \
-	X("timed_out", ev->timed_out, BOOL)                           \
-	X("safety_net", ev->safety_net, BOOL)                         \
-	X("aborted", ev->aborted, BOOL)                               \
-	X("duration_ms", ev->duration_ms, COUNT)                      \
-	X("peak_procs", ev->peak_procs, COUNT)                        \
-	X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                     \
-	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)     \
-	X("pids_max_events", ev->pids_max_events, CG_COUNT)              \
-	X("mem_failcnt", ev->mem_failcnt, CG_COUNT)                      \
-	X("oom_kills", ev->oom_kills, CG_COUNT)                          \
-	X("cpu_throttled", ev->cpu_throttled, CG_COUNT)                  \
-	X("cgroup_used", ev->cgroup_used, BOOL)                       \
-	X("out_bytes", ev->out_bytes, 0, LLONG_MAX)                   \
-	X("snippet_start_ms", ev->snippet_start_ms, 0, LLONG_MAX)     \
-	X("cpu_proc_max_ms", ev->cpu_proc_max_ms, 0, LLONG_MAX)       \
-	X("cpu_proc_seen", ev->cpu_proc_seen, BOOL)                   \
-	X("outlived", ev->outlived, 0, INT_MAX)                       \
-	X("dns_queries", ev->dns_queries, COUNT)                      \
-	X("dns_strays", ev->dns_strays, COUNT)                        \
-	X("dns_bytes", ev->dns_bytes, 0, LLONG_MAX)                   \
-	X("dns_got_canary", ev->dns_got_canary, BOOL)                 \
-	X("agent_conns", ev->agent_conns, COUNT)                      \
-	X("agent_requests", ev->agent_requests, COUNT)                \
-	X("agent_listed", ev->agent_listed, COUNT)                    \
-	X("agent_strays", ev->agent_strays, COUNT)                    \
-	X("out_truncated", ev->out_truncated, BOOL)                   \
-	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
-	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)         \
-	X("env_vars", ev->env_vars, 0, INT_MAX)                       \
-	X("creds_mounted", ev->creds_mounted, BOOL)                   \
-	X("attacker_conns", ev->attacker_conns, COUNT)                \
-	X("attacker_bytes", ev->attacker_bytes, 0, LLONG_MAX)         \
-	X("attacker_got_canary", ev->attacker_got_canary, BOOL)       \
-	X("net_probe_errno", ev->net_probe_errno, -1, 4095)           \
-	X("own_netns", ev->own_netns, BOOL)                           \
-	X("host_target_written", ev->host_target_written, BOOL)       \
-	X("host_target_size", ev->host_target_size, 0, LLONG_MAX)     \
-	X("host_visible", ev->host_visible, BOOL)                     \
-	X("expect_found", ev->expect_found, BOOL)                     \
-	X("attempt_seen", ev->attempt_seen, BOOL)                     \
-	X("snippet_on_host", ev->snippet_on_host, BOOL)                     \
-	X("host_scans", ev->host_scans, COUNT)                        \
-	X("host_procs", ev->host_procs, COUNT)                        \
-	X("peak_mem_sampled", ev->peak_mem_sampled, BOOL)             \
-	X("peak_vm", ev->peak_vm, 0, LLONG_MAX)                       \
-	X("mem_cap_killed", ev->mem_cap_killed, BOOL)                 \
-	X("mem_unseen", ev->mem_unseen, 0, INT_MAX)                   \
-	X("guest_measured", ev->guest_measured, BOOL)                 \
-	X("exception_line", ev->exception_line, 0, INT_MAX)           \
-	X("attacker_from_run", ev->attacker_from_run, BOOL)           \
-	X("attacker_untied_bytes", ev->attacker_untied_bytes, 0, LLONG_MAX) \
-	X("attacker_stranger_bytes", ev->attacker_stranger_bytes, 0, LLONG_MAX) \
-	X("secrets_to_attacker", ev->secrets_to_attacker, 0, INT_MAX) \
-	X("net_mode", ev->net_mode, 0, NET_MODE_COUNT - 1)            \
-	X("net_route_errno", ev->net_route_errno, -1, 4095)           \
-	X("proxy_allowed", ev->proxy_allowed, COUNT)                  \
-	X("proxy_refused", ev->proxy_refused, COUNT)                  \
-	X("proxy_bad", ev->proxy_bad, COUNT)                          \
-	X("api_bytes", ev->api_bytes, 0, LLONG_MAX)                   \
-	X("api_requests", ev->api_requests, COUNT)                    \
-	X("api_got_canary", ev->api_got_canary, BOOL)                 \
-	X("api_from_run", ev->api_from_run, BOOL)                     \
-	X("secrets_to_api", ev->secrets_to_api, 0, INT_MAX)           \
-	X("api_payload", ev->api_payload, 0, LLONG_MAX)               \
-	X("api_strays", ev->api_strays, COUNT)                        \
-	X("proxy_to_attacker", ev->proxy_to_attacker, COUNT)          \
-	X("trace_dropped", ev->trace.dropped, COUNT)                  \
-	X("escaped", r->escaped, 0, (1u << THREAT_COUNT) - 1)         \
-	X("trace_watch_net", ev->trace.watch_net, BOOL)               \
-	X("trace_watch_iso", ev->trace.watch_iso, BOOL)               \
-	X("net_refused", ev->trace.net_refused, COUNT)                \
-	X("iso_refused", ev->trace.iso_refused, COUNT)                \
-	X("target_touches", ev->trace.target_touches, COUNT)          \
-	X("tools_served", ev->tools_served, BOOL)                     \
-	X("tool_calls", ev->tool_calls, COUNT)                        \
-	X("tool_bytes_in", ev->tool_bytes_in, 0, LLONG_MAX)           \
-	X("tool_bytes_out", ev->tool_bytes_out, 0, LLONG_MAX)         \
-	X("approve", ev->approve, 0, APPROVE_COUNT - 1)               \
-	X("payments_asked", ev->payments_asked, COUNT)                \
-	X("payments_made", ev->payments_made, COUNT)                  \
-	X("payments_refused", ev->payments_refused, COUNT)            \
-	X("gate_waited_ms", ev->gate_waited_ms, COUNT)
-
-#define STR_FIELDS(X)                                                                                                  \
-	X("snippet", r->snippet)                                                                                       \
-	X("consequence", r->consequence)                                                                               \
-	X("headline", r->headline)                                                                                     \
-	X("error", ev->error)                                                                                          \
-	X("foreign", ev->foreign)                                                                                      \
-	X("leaked", ev->leaked)                                                                                        \
-	X("leak_places", ev->leak_places)                                                                              \
-	X("measured_by", ev->measured_by)                                                                              \
-	X("host_target", ev->host_target)                                                                              \
-	X("host_planted", ev->host_planted)                                                                            \
-	X("work_planted", ev->work_planted)                                                                            \
-	X("outlived_what", ev->outlived_what)                                                                          \
-	X("mechanisms", ev->mechanisms)                                                                                \
-	X("exception", ev->exception)                 \
-	X("kernel_release", ev->kernel_release)       \
-	X("kernel_boot_id", ev->kernel_boot_id)       \
-	X("host_release", ev->host_release)           \
-	X("host_boot_id", ev->host_boot_id)           \
-	X("proxy_refusal", ev->proxy_refusal)         \
-	X("proxy_log", ev->proxy_log)                 \
-	X("trace_note", ev->trace.note)               \
-	X("exception_path", ev->exception_path)       \
-	X("tool_log", ev->tool_log)                   \
-	X("payment_call", ev->payment_call)           \
-	X("gate_said", ev->gate_said)
-/* clang-format on */
-
 #define ONE(...) +1 /* NOLINT(bugprone-macro-parentheses): it counts, 0 +1 +1 ... */
-enum { N_INT = 0 INT_FIELDS(ONE), N_STR = 0 STR_FIELDS(ONE) };
+enum { N_INT = 0 LAB_INT_FIELDS(ONE), N_STR = 0 LAB_STR_FIELDS(ONE) };
 
 int result_write(int fd, const struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	struct strbuf b = {0};
 #define W_INT(k, v, ...) sb_printf(&b, "%s\t%lld\n", k, (long long)(v));
-	INT_FIELDS(W_INT)
+	LAB_INT_FIELDS(W_INT)
 #define W_STR(k, v) put_str(&b, k, v, strlen(v));
-	STR_FIELDS(W_STR)
+	LAB_STR_FIELDS(W_STR)
 	sb_printf(&b, "cpu_s\t%.6f\n", ev->cpu_s);
 	for (int i = 0; i < r->n_evidence; i++)
 		put_str(&b, "evidence", r->evidence[i], strlen(r->evidence[i]));
@@ -197,6 +66,12 @@ int result_write(int fd, const struct lab_result *r)
 		char v[32 + sizeof e->call + sizeof e->answer + sizeof e->by];
 		int n = snprintf(v, sizeof v, "%ld\t%s\t%s\t%s", e->count, e->call, e->answer, e->by);
 		put_str(&b, "trace", v, (size_t)n);
+	}
+	for (int i = 0; i < ev->n_holders && i < (int)(sizeof ev->holder / sizeof *ev->holder); i++) {
+		char v[64];
+		int n = snprintf(v, sizeof v, "%d\t%d\t%s", ev->holder[i].pid_in_view, ev->holder[i].in_cmdline,
+		                 ev->holder[i].comm);
+		put_str(&b, "holder", v, (size_t)n);
 	}
 	put_str(&b, "output", r->output ? r->output : "", r->output_len);
 	sb_puts(&b, "end\t\n");
@@ -282,10 +157,27 @@ malformed:
 	return -1;
 }
 
+/* A holder of the decoy keys (ev->holder[i]): "PID IN_CMDLINE COMM". */
+static int read_holder(struct lab_evidence *ev, int i, const char *val, size_t vlen, char *why, size_t whylen)
+{
+	if (i >= (int)(sizeof ev->holder / sizeof *ev->holder))
+		BAD("more than %zu holders", sizeof ev->holder / sizeof *ev->holder);
+	int pid, cmdline, used = 0;
+	if (strlen(val) != vlen || sscanf(val, "%d\t%d\t%n", &pid, &cmdline, &used) != 2 || !used || pid < 0 ||
+	    (cmdline != 0 && cmdline != 1) || strlen(val + used) >= sizeof ev->holder[i].comm)
+		BAD("a holder line that is not 'PID 0|1 COMM': '%.40s'", val);
+	ev->holder[i].pid_in_view = pid;
+	ev->holder[i].in_cmdline = cmdline;
+	str_copy(ev->holder[i].comm, sizeof ev->holder[i].comm, val + used);
+	return 0;
+malformed:
+	return -1;
+}
+
 /* The fields outside the two tables: cpu_s, the evidence lines, the trace,
- * the output and the final "end". 0, or -1 with why filled. */
+ * the holders, the output and the final "end". 0, or -1 with why filled. */
 static int read_other_field(struct lab_result *r, const char *key, const char *val, size_t vlen, bool *seen_cpu,
-                            bool *ended, char *why, size_t whylen)
+                            int *holders, bool *ended, char *why, size_t whylen)
 {
 	struct lab_evidence *ev = &r->ev;
 	if (!strcmp(key, "cpu_s")) {
@@ -307,6 +199,10 @@ static int read_other_field(struct lab_result *r, const char *key, const char *v
 	} else if (!strcmp(key, "trace")) {
 		if (read_trace(&ev->trace, val, vlen, why, whylen) < 0)
 			goto malformed;
+	} else if (!strcmp(key, "holder")) {
+		if (read_holder(ev, *holders, val, vlen, why, whylen) < 0)
+			goto malformed;
+		++*holders;
 	} else if (!strcmp(key, "output")) {
 		if (r->output)
 			BAD("output sent twice");
@@ -328,21 +224,23 @@ malformed:
 
 /* After "end": every field came once, and the verdict hangs together. */
 static bool result_complete(const struct lab_result *r, const bool seen_int[N_INT], const bool seen_str[N_STR],
-                            bool seen_cpu, char *why, size_t whylen)
+                            bool seen_cpu, int holders, char *why, size_t whylen)
 {
 	const struct lab_evidence *ev = &r->ev;
 	int fi = 0;
 #define R_NEED_INT(k, ...)                                                                                             \
 	if (!seen_int[fi++])                                                                                           \
 		BAD("missing field '%s'", k);
-	INT_FIELDS(R_NEED_INT)
+	LAB_INT_FIELDS(R_NEED_INT)
 	fi = 0;
 #define R_NEED_STR(k, ...)                                                                                             \
 	if (!seen_str[fi++])                                                                                           \
 		BAD("missing field '%s'", k);
-	STR_FIELDS(R_NEED_STR)
+	LAB_STR_FIELDS(R_NEED_STR)
 	if (!seen_cpu)
 		BAD("missing field 'cpu_s'");
+	if (holders != ev->n_holders)
+		BAD("%d holder lines for n_holders %d", holders, ev->n_holders);
 	if (!r->output)
 		BAD("missing field 'output'");
 	/* what the verdict says must hang together: only a CONTAINED cell
@@ -374,6 +272,7 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
 	bool seen_int[N_INT] = {0}, seen_str[N_STR] = {0}, seen_cpu = false, ended = false;
+	int holders = 0;
 	if (len == 0)
 		BAD("nothing");
 	if (memchr(buf, '\0', len))
@@ -407,7 +306,7 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 		continue;                                                                                              \
 	}                                                                                                              \
 	fi++;
-		INT_FIELDS(R_INT)
+		LAB_INT_FIELDS(R_INT)
 		fi = 0;
 #define R_STR(k, v)                                                                                                    \
 	if (!strcmp(key, k)) {                                                                                         \
@@ -420,13 +319,13 @@ int result_read(const char *buf, size_t len, struct lab_result *r, char *why, si
 		continue;                                                                                              \
 	}                                                                                                              \
 	fi++;
-		STR_FIELDS(R_STR)
-		if (read_other_field(r, key, val, vlen, &seen_cpu, &ended, why, whylen) < 0)
+		LAB_STR_FIELDS(R_STR)
+		if (read_other_field(r, key, val, vlen, &seen_cpu, &holders, &ended, why, whylen) < 0)
 			goto malformed;
 	}
 	if (!ended)
 		BAD("no 'end': the stream stops early");
-	if (!result_complete(r, seen_int, seen_str, seen_cpu, why, whylen))
+	if (!result_complete(r, seen_int, seen_str, seen_cpu, holders, why, whylen))
 		goto malformed;
 	free(copy);
 	return 0;

@@ -1,10 +1,9 @@
 /* report.c — how a result and the matrix are written for people (text,
- * markdown) and programs (JSON), the letters that stand for a verdict and a
- * set of layers, and the one place where snippet output is made inert for a
- * terminal. */
+ * markdown) and programs (JSON), and the letters that stand for a verdict. */
 #define _GNU_SOURCE
 #include "report.h"
 #include "lab.h"
+#include "lab_fields.h"
 #include "matrix.h"
 #include "text.h"
 #include "util.h"
@@ -230,6 +229,39 @@ static void tools_json(struct strbuf *b, const struct lab_evidence *ev)
 	sb_puts(b, "}}");
 }
 
+/* One integer of the record; a bool field as a JSON boolean. */
+static void record_int(struct strbuf *b, const char *key, long long v, bool is_bool)
+{
+	if (is_bool)
+		sb_printf(b, ",\"%s\":%s", key, v ? "true" : "false");
+	else
+		sb_printf(b, ",\"%s\":%lld", key, v);
+}
+
+/* "record": every field of the result and its evidence, each under its
+ * name in lab_fields.h's lists (the worker's stream has the same), plus
+ * cpu_s and the holders; the document's other members say the same facts
+ * in the words a reader wants. */
+static void record_json(struct strbuf *b, const struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	sb_printf(b, ",\"record\":{\"cpu_s\":%.6f", ev->cpu_s);
+#define J_INT(k, v, ...) record_int(b, k, (long long)(v), _Generic((v), bool : true, default : false));
+	LAB_INT_FIELDS(J_INT)
+#define J_STR(k, v)                                                                                                    \
+	sb_puts(b, ",\"" k "\":");                                                                                     \
+	sb_json_str(b, v);
+	LAB_STR_FIELDS(J_STR)
+	sb_puts(b, ",\"holders\":[");
+	for (int i = 0; i < ev->n_holders && i < (int)(sizeof ev->holder / sizeof *ev->holder); i++) {
+		sb_printf(b, "%s{\"comm\":", i ? "," : "");
+		sb_json_str(b, ev->holder[i].comm);
+		sb_printf(b, ",\"pid_in_view\":%d,\"in_cmdline\":%s}", ev->holder[i].pid_in_view,
+		          ev->holder[i].in_cmdline ? "true" : "false");
+	}
+	sb_puts(b, "]}");
+}
+
 void report_json(const struct lab_result *r)
 {
 	struct strbuf b = {0};
@@ -332,6 +364,7 @@ void report_json(const struct lab_result *r)
 	log_json(&b, ev->proxy_log);
 	sb_puts(&b, "}");
 	tools_json(&b, ev);
+	record_json(&b, r);
 	sb_puts(&b, "}\n");
 	fputs(b.s, stdout);
 	sb_free(&b);
