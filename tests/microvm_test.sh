@@ -206,6 +206,65 @@ j=$(lab run "$T/snip/longline.py" --on all --rung microvm --json)
 expect_contains "a long refusal line: listed" "$(field '[t["call"] for t in d["trace"]]' <<<"$j")" 'mount("AAAA'
 expect_contains "... and the guest cgroup's figures still came" "$(field 'd["mechanisms"]' <<<"$j")" \
 	"figures from the guest's cgroup"
+# red team on the guest filter, finding 3: the init's table keyed each
+# call on all six raw arguments, so 100 mounts that differ only in an
+# argument the trace does not show (the data pointer) filled its 48 rows,
+# the unshare after them was not listed and 52 refusals were not counted.
+# Keyed on what the trace shows, they are one line x100, as on the container.
+cat >"$T/snip/manymounts.py" <<'PY'
+# lab:title: mounts that differ where the trace does not look
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: the host is changed
+import ctypes as c
+l = c.CDLL(None)
+for i in range(100):
+    l.mount(b"none", b"/mnt", b"tmpfs", 0, c.c_void_p(4096 + i))
+l.syscall(272, 0x10000000)  # unshare(CLONE_NEWUSER)
+print("done")
+PY
+# finding 4: a child left behind that keeps calling a refused call woke
+# the init's relay loop with every notification, so the 200 ms it waits
+# for a quiet line never came: the run ended on the wall clock, its
+# refusals lost. The run ends with the snippet, as on the container.
+cat >"$T/snip/leftover.py" <<'PY'
+# lab:title: a child left behind calling a refused call
+# lab:threat: takeover
+# lab:layer: isolation
+# lab:consequence: the host is changed
+import ctypes as c, os
+l = c.CDLL(None)
+l.syscall(272, 0x10000000)
+if os.fork() == 0:
+    while True:
+        l.syscall(272, 0x10000000)
+print("parent gone")
+PY
+# ... and calls past the init's table are still counted: 60 mounts that
+# differ where the trace looks, then the unshare
+sed -e 's|b"/mnt", b"tmpfs", 0, c.c_void_p(4096 + i)|b"/mnt/%d" % (i % 60), b"tmpfs", 0, None|' \
+	-e 's|where the trace does not look|where the trace looks|' \
+	"$T/snip/manymounts.py" >"$T/snip/distinct.py"
+chmod -R a+rX "$T/snip"
+cnt='(d["attempts"]["isolation_refused"], d["trace_dropped"], len(d["trace"]))'
+jc=$(lab run "$T/snip/distinct.py" --on all --json)
+jm=$(lab run "$T/snip/distinct.py" --on all --rung microvm --json)
+expect_eq "100 mounts at 60 places and an unshare: counted and listed as on the container" \
+	"$(field "$cnt" <<<"$jm")" "$(field "$cnt" <<<"$jc")"
+expect_eq "... 101 refused, 24 listed" "$(field '(d["attempts"]["isolation_refused"], len(d["trace"]))' <<<"$jm")" "(101, 24)"
+jc=$(lab run "$T/snip/manymounts.py" --on all --json)
+jm=$(lab run "$T/snip/manymounts.py" --on all --rung microvm --json)
+if [[ -n $(field "$tr_lines" <<<"$jm") && $(field "$tr_lines" <<<"$jm") == "$(field "$tr_lines" <<<"$jc")" ]]; then
+	ok "100 mounts differing in an unshown argument: one line x100 and the unshare, as on the container"
+else
+	not_ok "100 mounts differing in an unshown argument: as on the container" \
+		"container: $(field "$tr_lines" <<<"$jc")" "microvm: $(field "$tr_lines" <<<"$jm")"
+fi
+expect_eq "... 101 refusals counted" "$(field 'd["attempts"]["isolation_refused"]' <<<"$jm")" "101"
+j=$(lab run "$T/snip/leftover.py" --on all --rung microvm --json)
+expect_eq "a leftover child calling a refused call: the run ends with the snippet, not on a clock" \
+	"$(field '(d["exit"]["timed_out"], d["exit"]["safety_net"], d["verdict"])' <<<"$j")" "(False, False, 'CONTAINED')"
+expect_contains "... and its refusals are reported" "$(field "$tr_lines" <<<"$j")" "unshare(CLONE_NEWUSER) = -1 EPERM"
 j=$(lab run "$T/snip/refuse.py" --off isolation --rung microvm --json)
 expect_eq "Isolation off: no call refused by a guest filter" \
 	"$(field '[t for t in d["trace"] if "guest" in t["by"]]' <<<"$j")" "[]"

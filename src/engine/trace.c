@@ -392,6 +392,13 @@ void trace_add_refused(struct lab_trace *t, int nr, const unsigned long long arg
 		t->iso_refused += count;
 }
 
+void trace_add_refused_unlisted(struct lab_trace *t, int nr, long count)
+{
+	t->dropped += count;
+	if (nr != SCMP_SYS(clone3) && !lab_seccomp_is_landlock(nr))
+		t->iso_refused += count;
+}
+
 /* "mount(\"/dev/sda1\", \"/mnt\", \"ext4\", 0)". Strings are read only
  * while the notification is still valid: the pid may be anyone's else. */
 static void describe_call(int listener, const struct seccomp_notif *req, char *out, size_t cap)

@@ -28,6 +28,9 @@ const char *trace_call_shape(int nr);
  * container's own, and counted in iso_refused. */
 void trace_add_refused(struct lab_trace *t, int nr, const unsigned long long args[6], const char *const strs[6],
                        int err, long count, const char *by);
+/* count refusals of nr that listener could not list (its table was full):
+ * counted in dropped and, as trace_add_refused does, in iso_refused. */
+void trace_add_refused_unlisted(struct lab_trace *t, int nr, long count);
 /* The child's message on the sync socket: its filter's listener. 0 with
  * r->notify_fd set, 1 when the socket closed without one, -1 on error. */
 int trace_take_listener(struct run *r);

@@ -66,6 +66,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_ARGS   1024
@@ -678,7 +679,8 @@ struct listener {
 	int fd; /* -1: none, or gone */
 	struct refusal seen[GUEST_REFUSED_MAX];
 	int n_seen;
-	long dropped, answered;
+	long dropped[GUEST_DENY_MAX]; /* refusals past the table, by the deny list's row */
+	long answered;
 };
 
 static int take_listener(int sock)
@@ -714,8 +716,25 @@ static void read_arg_string(int mem, unsigned long long addr, char *out, size_t 
 	snprintf(out + k, cap - k, "%c", len < (size_t)n ? '.' : '+');
 }
 
-static void note_refusal(struct listener *l, const struct refusal *r)
+/* r as the trace shows it (trace.c's shapes, the deny line's SHAPE):
+ * the arguments past the shape and the pointers of its strings are not
+ * shown, so they do not tell two calls apart; "-": none is shown. */
+static void as_shown(struct refusal *r, const char *shape)
 {
+	size_t shown = strcmp(shape, "-") ? strlen(shape) : 0;
+	for (size_t i = 0; i < 6; i++) {
+		if (i >= shown || shape[i] == 's')
+			r->args[i] = 0;
+		if (i >= shown || shape[i] != 's')
+			snprintf(r->strs[i], sizeof r->strs[i], "*");
+	}
+}
+
+/* One refusal in the table, keyed on what the trace shows; past its
+ * rows, counted by its row of the deny list (row). */
+static void note_refusal(struct listener *l, struct refusal *r, const char *shape, int row)
+{
+	as_shown(r, shape);
 	for (int i = 0; i < l->n_seen; i++) {
 		struct refusal *o = &l->seen[i];
 		if (o->nr == r->nr && !memcmp(o->args, r->args, sizeof o->args) &&
@@ -727,7 +746,7 @@ static void note_refusal(struct listener *l, const struct refusal *r)
 	if (l->n_seen < GUEST_REFUSED_MAX)
 		l->seen[l->n_seen++] = *r;
 	else
-		l->dropped++;
+		l->dropped[row]++;
 }
 
 /* One stopped call: a listed one is refused with its errno and noted;
@@ -744,9 +763,10 @@ static void answer_call(struct listener *l, const struct conf *c)
 		return;
 	}
 	const struct deny *d = NULL;
-	for (int i = 0; i < c->n_deny && !d; i++)
-		if (c->deny[i].nr == req.data.nr)
-			d = &c->deny[i];
+	int row = 0;
+	for (; row < c->n_deny && !d; row++)
+		if (c->deny[row].nr == req.data.nr)
+			d = &c->deny[row];
 	memset(&resp, 0, sizeof resp);
 	resp.id = req.id;
 	if (!d) {
@@ -771,13 +791,14 @@ static void answer_call(struct listener *l, const struct conf *c)
 	/* a caller that is gone was refused nothing: its pid is not it */
 	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0 &&
 	    ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
-		note_refusal(l, &r);
+		note_refusal(l, &r, d->shape, row - 1);
 		l->answered++;
 	}
 }
 
-/* After the snippet: "X on", then each refusal, then "X dropped N". */
-static void report_refusals(const struct listener *l, bool had)
+/* After the snippet: "X on", then each refusal, then "X dropped NR N" for
+ * each call of the deny list refused past the table's rows. */
+static void report_refusals(const struct listener *l, const struct conf *c, bool had)
 {
 	if (!had)
 		return;
@@ -788,8 +809,16 @@ static void report_refusals(const struct listener *l, bool had)
 		       r->args[0], r->args[1], r->args[2], r->args[3], r->args[4], r->args[5], r->strs[0], r->strs[1],
 		       r->strs[2], r->strs[3], r->strs[4], r->strs[5]);
 	}
-	if (l->dropped)
-		report("X dropped %ld\n", l->dropped);
+	for (int i = 0; i < c->n_deny; i++)
+		if (l->dropped[i])
+			report("X dropped %d %ld\n", c->deny[i].nr, l->dropped[i]);
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 /* Relays the snippet's output until its pipes close and it is reaped
@@ -827,6 +856,7 @@ static void run_snippet(const struct conf *c)
 	const char kind[2] = {'O', 'e'};
 	int status = 0;
 	bool done = false;
+	long done_at = 0;
 	char buf[4096];
 	while (!done || rd[0] >= 0 || rd[1] >= 0) {
 		struct pollfd pf[5] = {
@@ -848,7 +878,10 @@ static void run_snippet(const struct conf *c)
 				else if (got == 0 || errno != EINTR)
 					close(rd[k]), rd[k] = -1;
 			}
-		if (n == 0 && done) { /* a leftover holds a pipe open */
+		/* a leftover holds a pipe open: the line quiet for 200 ms, or 200 ms
+		 * after the snippet whatever the leftover does (writes, or calls the
+		 * listener answers), and the run ends with the snippet */
+		if (done && (n == 0 || now_ms() - done_at > 200)) {
 			for (int k = 0; k < 2; k++)
 				if (rd[k] >= 0)
 					close(rd[k]), rd[k] = -1;
@@ -870,6 +903,7 @@ static void run_snippet(const struct conf *c)
 			if (w == pid) {
 				status = st;
 				done = true;
+				done_at = now_ms();
 			}
 		if (w < 0 && errno == ECHILD && !done)
 			fail("waitpid", "the snippet", ECHILD);
@@ -877,7 +911,7 @@ static void run_snippet(const struct conf *c)
 	kill(-1, SIGKILL);
 	if (lis.fd >= 0)
 		close(lis.fd);
-	report_refusals(&lis, had_listener);
+	report_refusals(&lis, c, had_listener);
 	report_cgroup();
 	report("S %d\n", status);
 }

@@ -1103,16 +1103,21 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	const char *c = strstr(line, "\nC ");
 	if (c)
 		take_guest_cgroup(c + 1, ev);
-	long refused_on = -1, dropped = 0;
+	long refused_on = -1, dropped;
+	int nr;
 	for (const char *x = strstr(line, "\nX "); x; x = strstr(x + 1, "\nX ")) {
-		if (sscanf(x + 1, "X on %ld", &refused_on) == 1 || sscanf(x + 1, "X dropped %ld", &dropped) == 1)
+		if (sscanf(x + 1, "X on %ld", &refused_on) == 1)
 			continue;
+		if (sscanf(x + 1, "X dropped %d %ld", &nr, &dropped) == 2) {
+			if (dropped > 0) /* past the init's table: counted, not listed */
+				trace_add_refused_unlisted(&ev->trace, nr, dropped);
+			continue;
+		}
 		take_guest_refusal(x + 1, ev);
 	}
 	if (refused_on >= 0) {
 		/* not watch_iso: the guest's filter has no path rules, so a
 		 * write aimed at the host target is not seen there */
-		ev->trace.dropped += dropped;
 		str_copy(
 		    ev->trace.note, sizeof ev->trace.note,
 		    "refused calls: as the guest's seccomp filter answered Isolation's deny list (its init listened)");
