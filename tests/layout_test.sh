@@ -7,8 +7,9 @@
 #     or a lower one;
 #   - no module cycle at link level in any folder but the screen's (a cycle
 #     names its modules);
-#   - no layer's file calls another layer's, and no box calls another box
-#     (box.c picks one, box_common.c is what they share).
+#   - no layer's file calls another layer's, no box calls another box
+#     (box.c picks one, box_common.c is what they share), and no box nor
+#     the twin names a layer: they render and ask the run spec.
 # Positive controls: each check first sees the violation it must catch in a
 # made-up graph, so a check that cannot fail is a failure.
 set -u
@@ -145,6 +146,21 @@ report('no layer calls another layer\'s file (%d layers)' % len(layer_files),
        ['%s uses %s (%s)' % (a, s, b) for a, b, s in lay] + ([] if len(layer_files) >= 4 else ['fewer than 4 layers']))
 box_files = set(glob.glob('src/engine/boxes/box_*.c')) - {'src/engine/boxes/box_common.c'}
 box = [(a, b, s) for a, b, s in calls if a in box_files and b in box_files]
+# what a layer means is its own file's: the boxes and the twin render the
+# spec, and ask it (spec_private_root, spec_net_closed, ...), never a layer
+def layer_named(line):
+    code = re.sub(r'/\*.*?(\*/|$)|//.*', '', line)
+    m = re.search(r'\bLAYER_(ISOLATION|NETWORK|ENV|LIMITS)\b|\brun_on\(|\brun_allowlist\(', code)
+    return m.group(0) if m else None
+report('control: a layer named in code is caught, in a comment it is not',
+       [] if layer_named('\tif (run_on(r, LAYER_ENV))') and not layer_named('\t/* LAYER_ENV */ x++;')
+       else ['layer_named() is wrong'])
+named = []
+for f in sorted(glob.glob('src/engine/boxes/*.c')) + ['src/engine/run/twin.c']:
+    for ln, line in enumerate(open(f, encoding='utf-8'), 1):
+        if layer_named(line):
+            named.append('%s:%d: %s' % (f, ln, layer_named(line)))
+report('no box and not the twin names a layer (they read the spec)', named)
 report('no box calls another box (%d boxes; box.c picks one, box_common.c is what they share)' % len(box_files),
        ['%s uses %s (%s)' % (a, s, b) for a, b, s in box] + ([] if len(box_files) >= 4 else ['fewer than 4 boxes']))
 EOF

@@ -28,6 +28,24 @@ void spec_rlimit_add(struct run_spec *s, int resource, const char *name, const c
 	s->rl[s->n_rl++] = (struct spec_rlimit){resource, name, ulimit, soft, hard};
 }
 
+bool spec_private_root(const struct run_spec *s)
+{
+	return s->n_fs > 0 && s->fs[0].kind == SPEC_FS_ROOT;
+}
+
+bool spec_has_step(const struct run_spec *s, enum spec_fs_kind kind)
+{
+	for (int i = 0; i < s->n_fs; i++)
+		if (s->fs[i].kind == kind)
+			return true;
+	return false;
+}
+
+bool spec_net_closed(const struct run_spec *s)
+{
+	return s->net == SPEC_NET_NONE || s->net == SPEC_NET_ALLOWLIST;
+}
+
 const char *const spec_top_dirs[SPEC_TOP_DIRS] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
 
 void spec_host_probe(struct spec_host *h)

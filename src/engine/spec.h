@@ -93,6 +93,9 @@ struct spec_rlimit {
 
 struct run_spec {
 	struct lab_setup setup;
+	/* the box that renders it: the rung Isolation asks for when it is on,
+	 * else the container (the range on the host's kernel) */
+	enum lab_rung rung;
 	bool in_process; /* no process boundary: nothing below applies (the in-process rung) */
 	unsigned ns;     /* SPEC_NS_* */
 	/* the file-system view */
@@ -144,6 +147,14 @@ void spec_host_probe(struct spec_host *h);
 /* What the host has at a top-level folder the spec names: false when it has
  * nothing there (or h does not know it); *link is "" for a real folder. */
 bool spec_host_top(const struct spec_host *h, const char *path, const char **link);
+
+/* What a renderer asks of a spec, so that no box names a layer:
+ * a private root (Isolation's) rather than the range's host view; a step
+ * of that kind anywhere (SPEC_FS_HOME: the naive integration's home); no
+ * network but loopback and perhaps the proxy's door (No-network's). */
+bool spec_private_root(const struct run_spec *s);
+bool spec_has_step(const struct run_spec *s, enum spec_fs_kind kind);
+bool spec_net_closed(const struct run_spec *s);
 
 /* For the layers' hooks (src/layers/NAME.c). Returns the new step, or NULL
  * when the list is full (a programming error: spec_build aborts). */

@@ -3,12 +3,12 @@
  * is off; and whether a rung's tools are here. */
 #include "box.h"
 
-const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers)
+const struct box_ops *box_for(const struct run_spec *s)
 {
 	static const struct box_ops *const rungs[RUNG_COUNT] = {&box_container, &box_gvisor, &box_microvm};
-	if (!(layers & LAYER_BIT(LAYER_ISOLATION)) || cfg->rung < 0 || cfg->rung >= RUNG_COUNT)
+	if ((int)s->rung < 0 || s->rung >= RUNG_COUNT || !rungs[s->rung])
 		return &box_container;
-	return rungs[cfg->rung];
+	return rungs[s->rung];
 }
 
 bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why, size_t cap)

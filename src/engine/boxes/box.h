@@ -108,7 +108,7 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 
 /* The box for a run: the Isolation layer's rung when it is on; with it
  * off every rung is the same container (the range, no Isolation). In box.c. */
-const struct box_ops *box_for(const struct lab_config *cfg, unsigned layers);
+const struct box_ops *box_for(const struct run_spec *s);
 
 /* lab_rung_ready's answers for the upper rungs (lab.h). */
 bool gvisor_ready(char *why, size_t cap);

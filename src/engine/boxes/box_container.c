@@ -99,7 +99,7 @@ static void child_take_ids(struct run *r)
 
 static void child_build_view(struct run *r)
 {
-	bool iso = run_on(r, LAYER_ISOLATION);
+	bool iso = spec_private_root(&r->spec);
 	rootfs_build(r);
 	run_layers_child(r, PHASE_ROOT);
 	if (iso)
@@ -180,7 +180,7 @@ static void child_enter_workdir(struct run *r)
 {
 	if (chdir(r->workdir) < 0)
 		run_fail(r,
-		         r->exec_mode && run_on(r, LAYER_ISOLATION)
+		         r->exec_mode && spec_private_root(&r->spec)
 		             ? "enter the current folder (root inside is an unprivileged uid outside: the folder and "
 		               "its parents must be open to it)"
 		             : "enter the work folder",
@@ -358,7 +358,7 @@ static void container_kill(struct run *r, bool hard)
  * runs whose host folder the lab could not look into afterwards. */
 static int take_host_folder(struct run *r, struct lab_evidence *ev)
 {
-	if (run_on(r, LAYER_ISOLATION) || !r->have_decoys)
+	if (!spec_has_step(&r->spec, SPEC_FS_HOSTDIR))
 		return 0;
 	struct pollfd p = {r->sync[1], POLLIN, 0};
 	char tag = 0;

@@ -124,14 +124,14 @@ static void json_rlimits(struct strbuf *b, const struct run_spec *spec)
  * door, the lab's proxy on 127.0.0.1:EGRESS_PORT. */
 static bool gv_netstack(const struct run *r)
 {
-	return run_on(r, LAYER_NETWORK) && !run_allowlist(r);
+	return r->spec.net == SPEC_NET_NONE;
 }
 
 /* The init makes a network namespace of the run's own and opens what the
  * lab serves there (egress_child_door). */
 static bool gv_own_netns(const struct run *r)
 {
-	return r->eg.inside || run_allowlist(r);
+	return r->eg.inside || r->spec.net == SPEC_NET_ALLOWLIST;
 }
 
 /* The mounts of the run spec's file-system view: binds, /proc and the
@@ -290,8 +290,8 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 	                      "-S",
 	                      "-c",
 	                      (char *)probe_code,
-	                      run_on(r, LAYER_NETWORK) ? port : NULL,
-	                      run_allowlist(r) ? "route" : NULL,
+	                      spec_net_closed(&r->spec) ? port : NULL,
+	                      r->spec.net == SPEC_NET_ALLOWLIST ? "route" : NULL,
 	                      NULL};
 	char *probe_env[] = {"PATH=/usr/bin:/bin", NULL};
 	memset(&b, 0, sizeof b);
@@ -309,7 +309,7 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
  * left out of the trace (the Sentry still answers them). */
 static bool gv_traced(const struct run *r)
 {
-	return r->trace && run_on(r, LAYER_ISOLATION) && !r->exec_mode;
+	return r->trace && r->spec.seccomp && !r->exec_mode;
 }
 
 static void gv_strace_list(char *out, size_t cap)
@@ -524,10 +524,12 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	box_child_own_keyring(r);
 	if (gv_own_netns(r)) { /* still with every capability of our namespaces */
 		const char *what = "";
-		int e = egress_child_door(&r->eg, run_allowlist(r), &what);
+		int e = egress_child_door(&r->eg, r->spec.net == SPEC_NET_ALLOWLIST, &what);
 		if (e)
-			run_fail(r, run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what,
-			         e);
+			run_fail(r,
+			         (r->spec.net == SPEC_NET_ALLOWLIST) ? "open the egress proxy's door"
+			                                             : "open the small internet",
+			         what, e);
 	}
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
 	if (!r->exec_mode) {
@@ -675,7 +677,7 @@ static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev
 		return -1;
 	}
 	/* the lab's cgroup would hold runsc's threads, not the snippet's */
-	if (run_on(r, LAYER_LIMITS))
+	if (r->spec.cgroup)
 		snprintf(r->cg_why, sizeof r->cg_why,
 		         "gVisor: the Sentry enforces the OCI rlimits; a cgroup would count the Sentry's own threads");
 	return gv_write_bundles(r, g, ev);
@@ -911,16 +913,16 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	ev->host_scans = g->scans;
 	ev->host_procs = g->host_procs;
 	mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
-	if (run_allowlist(r))
+	if (r->spec.net == SPEC_NET_ALLOWLIST)
 		mech_add(ev,
 		         "runsc --network=host in the run's own netns with only lo, the lab's egress proxy at "
 		         "127.0.0.1:%d as the one door (allow-list)",
 		         EGRESS_PORT);
 	else
 		mech_add(ev, "%s",
-		         run_on(r, LAYER_NETWORK) ? "runsc --network=none (own netstack, loopback only)"
-		         : r->eg.inside           ? "runsc --network=host, in the run's own netns"
-		                                  : "runsc --network=host");
+		         spec_net_closed(&r->spec) ? "runsc --network=none (own netstack, loopback only)"
+		         : r->eg.inside            ? "runsc --network=host, in the run's own netns"
+		                                   : "runsc --network=host");
 	gv_free(r);
 }
 

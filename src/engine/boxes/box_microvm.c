@@ -294,7 +294,7 @@ static void argv_block(const struct run *r, struct strbuf *b)
 /* No-network off, or its allow-list: the guest has a user-mode NIC. */
 static bool has_nic(const struct run *r)
 {
-	return !run_on(r, LAYER_NETWORK) || run_allowlist(r);
+	return !spec_net_closed(&r->spec) || r->spec.net == SPEC_NET_ALLOWLIST;
 }
 
 /* The 9p shares, in QEMU's order (box_microvm's share_fd): the host's /usr,
@@ -302,7 +302,7 @@ static bool has_nic(const struct run *r)
  * with Clean-env off, the decoy home at /root. */
 static int share_count(const struct run *r)
 {
-	return r->exec_mode ? 2 : run_on(r, LAYER_ENV) ? 2 : 3;
+	return spec_has_step(&r->spec, SPEC_FS_HOME) ? 3 : 2;
 }
 
 /* Isolation's deny list in the guest (the spec's seccomp): the filter is
@@ -329,15 +329,15 @@ static void conf_block(const struct run *r, struct strbuf *b)
 	sb_printf(b, "share usr /usr\nshare work %s\n", r->exec_mode ? r->cwd : "/work");
 	if (r->exec_mode)
 		sb_printf(b, "exec 1\n");
-	else if (!run_on(r, LAYER_ENV)) /* the naive integration's credentials */
+	else if (spec_has_step(&r->spec, SPEC_FS_HOME)) /* the naive integration's credentials */
 		sb_printf(b, "share home /root\nleak /root/.aws/credentials\n");
-	if (!run_on(r, LAYER_NETWORK))
+	if (!spec_net_closed(&r->spec))
 		sb_printf(b, "net 1\n");
-	else if (run_allowlist(r))
+	else if (r->spec.net == SPEC_NET_ALLOWLIST)
 		sb_printf(b, "net 2\n"); /* the NIC reaches the gateway alone: the proxy's door */
-	if (run_on(r, LAYER_NETWORK) && r->have_decoys)
+	if (spec_net_closed(&r->spec) && r->have_decoys)
 		sb_printf(b, "probe " GATEWAY " %d\n", r->d.port);
-	if (run_allowlist(r) && r->have_decoys) /* off the door: TEST-NET-1, nothing would answer */
+	if (r->spec.net == SPEC_NET_ALLOWLIST && r->have_decoys) /* off the door: TEST-NET-1, nothing would answer */
 		sb_printf(b, "route 192.0.2.1 80\n");
 	/* Resource-limits, from the run spec: the guest cgroup's caps, and
 	 * the rlimits the guest init sets on the snippet's process */
@@ -713,7 +713,7 @@ static void build_args(struct sup *s)
 	arg_add(a, "%s", s->accel);
 	arg_add(a, "-cpu");
 	arg_add(a, "%s", kvm ? "host" : "max");
-	uint64_t mb = run_on(r, LAYER_LIMITS) ? (r->cfg->limits.memory >> 20) + GUEST_SLACK_MB : GUEST_MEM_MB;
+	uint64_t mb = r->spec.cgroup ? (r->spec.cg_memory >> 20) + GUEST_SLACK_MB : GUEST_MEM_MB;
 	arg_add(a, "-m");
 	arg_add(a, "%lluM", (unsigned long long)mb);
 	arg_add(a, "-smp");
@@ -793,10 +793,12 @@ static void own_network(struct run *r)
 			e = errno;
 	}
 	if (!e)
-		e = egress_child_door(&r->eg, run_allowlist(r), &what);
+		e = egress_child_door(&r->eg, r->spec.net == SPEC_NET_ALLOWLIST, &what);
 	if (e) {
 		dprintf(r->rep[1], "E %d %s: %s\n", e,
-		        run_allowlist(r) ? "open the egress proxy's door" : "open the small internet", what);
+		        (r->spec.net == SPEC_NET_ALLOWLIST) ? "open the egress proxy's door"
+		                                            : "open the small internet",
+		        what);
 		_exit(125);
 	}
 }
@@ -807,7 +809,7 @@ static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
 	if (getppid() == 1)
 		_exit(125);
 	open_shares(r, s);
-	if (r->eg.inside || run_allowlist(r))
+	if (r->eg.inside || r->spec.net == SPEC_NET_ALLOWLIST)
 		own_network(r);
 	if (r->exec_mode) {
 		/* exec: our stdio is the command's (the terminal among it as
@@ -1133,20 +1135,20 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	         why ? line + pos : "");
 	if (r->root_lab)
 		mech_add(ev, "QEMU as uid %ld (%s), no capabilities, no_new_privs", r->map_uid, r->map_why);
-	if (run_allowlist(r))
+	if (r->spec.net == SPEC_NET_ALLOWLIST)
 		mech_add(ev,
 		         "allow-list: a user-mode NIC whose one route is its gateway " GATEWAY
 		         ", QEMU's 127.0.0.1 in the run's own netns, where only the lab's egress proxy listens "
 		         "(" GATEWAY ":%d)",
 		         EGRESS_PORT);
-	else if (run_on(r, LAYER_NETWORK))
+	else if (spec_net_closed(&r->spec))
 		mech_add(ev, "microVM without a NIC");
 	else
 		mech_add(ev, "user-mode NIC (QEMU's 127.0.0.1, in the run's own netns, is the guest's " GATEWAY ")");
-	if (run_on(r, LAYER_LIMITS))
+	if (r->spec.cgroup)
 		mech_add(ev, "VM memory %lluM, 1 vCPU, guest cgroup v2 memory.max/pids.max",
-		         (unsigned long long)(r->cfg->limits.memory >> 20) + GUEST_SLACK_MB);
-	if (run_on(r, LAYER_LIMITS) && !strcmp(accel, "tcg"))
+		         (unsigned long long)(r->spec.cg_memory >> 20) + GUEST_SLACK_MB);
+	if (r->spec.n_rl && !strcmp(accel, "tcg"))
 		mech_add(ev,
 		         "RLIMIT_CPU x%d in the guest (under TCG its CPU seconds are emulated: 10 to 20 for one "
 		         "of the host's)",

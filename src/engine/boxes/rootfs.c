@@ -196,7 +196,7 @@ static void private_begin(struct run *r, uint64_t size)
 	 * sandbox sees of it is taken now (a root lab took it already) */
 	if (!r->exec_mode && r->work_tree < 0)
 		r->work_tree = clone_tree(r, r->d.work);
-	if (!r->exec_mode && !run_on(r, LAYER_ENV) && r->home_tree < 0)
+	if (spec_has_step(&r->spec, SPEC_FS_HOME) && r->home_tree < 0)
 		r->home_tree = clone_tree(r, r->d.home);
 	snprintf(opts, sizeof opts, "mode=0755,size=%llu", (unsigned long long)size);
 	mount_fs(r, "tmpfs", r->d.root, MS_NOSUID | MS_NODEV, opts);
@@ -408,7 +408,7 @@ static void range_begin(struct run *r, struct range_trees *t)
 		run_fail(r, "make mounts private", "/", errno);
 	if (r->have_decoys) {
 		t->work = clone_tree(r, r->d.work);
-		if (!run_on(r, LAYER_ENV))
+		if (spec_has_step(&r->spec, SPEC_FS_HOME))
 			r->home_tree = clone_tree(r, r->d.home);
 	} else if (r->exec_mode) {
 		t->cwd = clone_tree(r, r->cwd);

@@ -133,6 +133,7 @@ static void isolation_spec(struct run_spec *s, const struct lab_config *cfg)
 		}
 		return;
 	}
+	s->rung = s->setup.rung;
 	s->ns |= SPEC_NS_IPC | SPEC_NS_UTS | SPEC_NS_CGROUP;
 	s->caps_dropped = s->no_new_privs = s->seccomp = true;
 	spec_fs_add(s, I, SPEC_FS_ROOT, NULL, "/")->size = 4 << 20;

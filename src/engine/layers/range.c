@@ -8,7 +8,8 @@
  * exec keeps the host's network), the safety net's clock and output cap. */
 static void range_spec(struct run_spec *s, const struct lab_config *cfg)
 {
-	s->ns = SPEC_NS_IPC; /* no SysV segment or mqueue outlives the run or reaches the host's */
+	s->rung = RUNG_CONTAINER; /* the host's kernel, unless Isolation asks for a rung */
+	s->ns = SPEC_NS_IPC;      /* no SysV segment or mqueue outlives the run or reaches the host's */
 	s->net = s->setup.exec ? SPEC_NET_SHARED : SPEC_NET_HOST;
 	s->env = SPEC_ENV_ALL;
 	s->outside_uid = cfg->outside_uid;

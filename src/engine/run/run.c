@@ -1285,7 +1285,7 @@ void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned lay
 	struct strbuf output = {0};
 	if (plan_snippet(&r, s, &res->ev) == 0 && (!inproc || inprocess_plan(&r, &res->ev) == 0) &&
 	    plan_tools(&r, s, opts, &res->ev) == 0)
-		run_watch(&r, box_for(cfg, layers), opts, &res->ev, &output);
+		run_watch(&r, box_for(&r.spec), opts, &res->ev, &output);
 	if (inproc)
 		inprocess_gather(&r, &output, toggles, res);
 	run_cleanup(&r);
@@ -1511,7 +1511,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	struct strbuf none = {0};
 	int code = 125;
 	if (plan_exec(&r, &ev) == 0 && term_open(&r.term, ev.error, sizeof ev.error) == 0)
-		run_watch(&r, box_for(cfg, layers), opts, &ev, &none);
+		run_watch(&r, box_for(&r.spec), opts, &ev, &none);
 	run_cleanup(&r);
 	/* every process of the run is gone: the terminal as it was, before
 	 * the lab says anything more on it */

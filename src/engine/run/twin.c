@@ -46,11 +46,6 @@ static void size_word(uint64_t v, char *out, size_t len, bool upper)
 	fmt_size_exact(out, len, v, upper ? "GMK" : "gmk", "", "");
 }
 
-static bool on(unsigned layers, enum lab_layer l)
-{
-	return (layers & LAYER_BIT(l)) != 0;
-}
-
 static const struct spec_fs_op *fs_find(const struct run_spec *s, enum spec_fs_kind kind, const char *dst)
 {
 	for (int i = 0; i < s->n_fs; i++)
@@ -302,20 +297,19 @@ static void bwrap_data(const struct run_spec *s, struct twin *t)
 	}
 }
 
-static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
-                 struct strbuf *b)
+static void gaps(const struct run_spec *s, const struct lab_config *cfg, enum twin_tool tool, struct strbuf *b)
 {
 	const char *tn = tool == TWIN_DOCKER ? "docker" : "bwrap";
 	char out[32], safety_out[32];
-	size_word(cfg->limits.output, out, sizeof out, true);
+	size_word(s->output, out, sizeof out, true);
 	size_word(cfg->safety_output, safety_out, sizeof safety_out, true);
 
 	sb_printf(b, "\nwhat %s does not cover that the lab does:\n", tn);
-	if (on(layers, LAYER_LIMITS)) {
+	if (s->cgroup) {
 		sb_printf(b,
 		          "  - the wall clock (%.1f s): no %s flag; `timeout` in front of the client does not end "
 		          "%s\n",
-		          cfg->limits.timeout_ms / 1000.0, tn,
+		          s->timeout_ms / 1000.0, tn,
 		          tool == TWIN_DOCKER ? "the container (docker kill does)" : "what left its session");
 		sb_printf(b, "  - the output cap (%s kept): no %s flag%s\n", out, tn,
 		          tool == TWIN_DOCKER ? "; --log-opt max-size bounds only the log file" : "");
@@ -329,7 +323,7 @@ static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung ru
 			           "cgroup); and --ulimit nproc counts every process of that uid on the host, so "
 			           "--pids-limit is the cap that holds\n");
 	}
-	if (!on(layers, LAYER_NETWORK))
+	if (!spec_net_closed(s))
 		sb_printf(b,
 		          "  - No-network off: the lab still gives the run a network namespace of its own, where "
 		          "only its small internet listens (the attacker's listener, api.lab.test); the %s command "
@@ -337,21 +331,21 @@ static void gaps(const struct lab_config *cfg, unsigned layers, enum lab_rung ru
 		          tn, tool == TWIN_DOCKER ? "docker's default bridge" : "the host's own network");
 	sb_printf(b, "  - the safety net, whatever the layers: no run outlives %.0f s or keeps more than %s\n",
 	          cfg->safety_timeout_ms / 1000.0, safety_out);
-	if (on(layers, LAYER_ISOLATION) && rung == RUNG_MICROVM)
+	if (s->rung == RUNG_MICROVM)
 		sb_printf(b,
 		          "  - the microvm rung: no %s flag; a guest kernel of its own needs a microVM runtime "
 		          "(Firecracker, or Kata Containers as a docker runtime)\n",
 		          tn);
-	if (on(layers, LAYER_ISOLATION) && rung == RUNG_GVISOR && tool == TWIN_BWRAP)
+	if (s->rung == RUNG_GVISOR && tool == TWIN_BWRAP)
 		sb_puts(b, "  - the gvisor rung: no bwrap flag; gVisor's `runsc do` runs a command under its Sentry\n");
-	if (on(layers, LAYER_ISOLATION) && tool == TWIN_DOCKER)
+	if (s->seccomp && tool == TWIN_DOCKER)
 		sb_puts(b, "  - the lab's seccomp filter: docker applies its own default profile without a flag, a "
 		           "different list; the lab's (new namespaces by clone/unshare, TIOCSTI, io_uring, ...) "
 		           "would have to be written out for --security-opt seccomp=FILE.json\n");
-	if (on(layers, LAYER_ISOLATION) && tool == TWIN_DOCKER)
+	if (spec_private_root(s) && tool == TWIN_DOCKER)
 		sb_puts(b, "  - a user namespace: docker maps container uids 1:1 to the host's unless the daemon is "
 		           "set up with userns-remap; the lab always runs in one\n");
-	if (on(layers, LAYER_NETWORK) && cfg->net_mode == NET_MODE_ALLOWLIST)
+	if (s->net == SPEC_NET_ALLOWLIST)
 		sb_printf(b,
 		          "  - the allow-list itself: %s has no one-flag equivalent. %s The lab runs the proxy "
 		          "(allow = the pairs of [network]), resolves names itself and logs every request as "
@@ -404,14 +398,14 @@ void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung r
 		          tool == TWIN_DOCKER ? "docker" : "bwrap", label);
 		return;
 	}
-	sb_printf(b, "# the %s twin of containment-lab with layers %s, rung %s%s\n",
-	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(rung),
-	          on(layers, LAYER_ISOLATION) ? "" : " (the rung matters only with Isolation on)");
 	/* the twin renders the run spec, as the boxes do: what it shows is
 	 * what the lab builds for these layers, on this host */
 	struct run_spec spec;
 	spec_build(&spec, cfg,
 	           &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = (enum lab_net_mode)cfg->net_mode});
+	sb_printf(b, "# the %s twin of containment-lab with layers %s, rung %s%s\n",
+	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(rung),
+	          spec_private_root(&spec) ? "" : " (the rung matters only with Isolation on)");
 	if (tool == TWIN_DOCKER) {
 		add(&t, NULL, "docker run --rm -i");
 		docker_flags(&spec, cfg, &t);
@@ -430,9 +424,9 @@ void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung r
 			sb_printf(b, "  %s\n      # %s\n", t.f[i].flag, t.f[i].why);
 	for (int i = 0; i < t.n; i++)
 		free(t.f[i].flag);
-	if (tool == TWIN_DOCKER && !on(layers, LAYER_NETWORK))
+	if (tool == TWIN_DOCKER && !spec_net_closed(&spec))
 		sb_puts(b, "  (no network flag: docker's default bridge network reaches the attacker's listener)\n");
-	gaps(cfg, layers, rung, tool, b);
+	gaps(&spec, cfg, tool, b);
 }
 
 void twin_tools_text(enum twin_tool tool, struct strbuf *b)
