@@ -69,10 +69,17 @@ struct run_connect {
 	int err;         /* connect()'s errno, 0 when it connected */
 	char call[128];
 };
+/* What a run is: a snippet under the lab's layers (`run`, the matrix, the
+ * screen), a command of the caller's (`exec`: its stdio and folder, no
+ * decoys, no verdict), or a snippet through a foreign sandbox's prefix
+ * (`audit`, box_wrapper.c). */
+enum run_kind { RUN_SNIPPET, RUN_EXEC, RUN_AUDIT };
+
 struct run {
 	const struct lab_config *cfg;
 	unsigned layers;
-	bool exec_mode, rw;
+	enum run_kind kind;
+	bool rw; /* exec --rw */
 	/* what the layers asked for, as data (spec.h): built by
 	 * run_layers_plan, rendered by the box; and this host's facts */
 	struct run_spec spec;

@@ -150,7 +150,7 @@ static void child_receive_go(struct run *r)
 
 static void child_stdio(struct run *r)
 {
-	if (r->exec_mode) {
+	if (r->kind == RUN_EXEC) {
 		/* exec passes the caller's stdio through, a terminal among it
 		 * as the lab's pty (term.c) */
 		int e = term_child_stdio(&r->term);
@@ -180,7 +180,7 @@ static void child_enter_workdir(struct run *r)
 {
 	if (chdir(r->workdir) < 0)
 		run_fail(r,
-		         r->exec_mode && spec_private_root(&r->spec)
+		         r->kind == RUN_EXEC && spec_private_root(&r->spec)
 		             ? "enter the current folder (root inside is an unprivileged uid outside: the folder and "
 		               "its parents must be open to it)"
 		             : "enter the work folder",
@@ -189,8 +189,8 @@ static void child_enter_workdir(struct run *r)
 
 static void __attribute__((noreturn)) child_exec(struct run *r)
 {
-	const char *file = r->exec_mode ? r->user_argv[0] : r->argv[0];
-	char *const *argv = r->exec_mode ? r->user_argv : r->argv;
+	const char *file = r->kind == RUN_EXEC ? r->user_argv[0] : r->argv[0];
+	char *const *argv = r->kind == RUN_EXEC ? r->user_argv : r->argv;
 	if (strchr(file, '/'))
 		execve(file, argv, r->envp);
 	else
@@ -279,7 +279,7 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 	run_layers_child(r, PHASE_RESTRICT);
 	/* exec --rw: the current folder is on the real disk (rw_guard.c) */
 	int e;
-	if (r->exec_mode && r->rw && (e = rw_guard_load()) < 0)
+	if (r->kind == RUN_EXEC && r->rw && (e = rw_guard_load()) < 0)
 		run_fail(r, "load exec --rw's guard (seccomp)", "no setuid files, devices or file caps", -e);
 	/* the filters are loaded (a listener, if any, went to the lab): the
 	 * sync socket has done its work, and the lab sees it close */
@@ -416,7 +416,7 @@ static pid_t clone_into(struct run *r, unsigned long flags)
 static int container_start(struct run *r, struct lab_evidence *ev)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
-	    (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
+	    (r->kind != RUN_EXEC && pipe2(r->out, O_CLOEXEC) < 0)) {
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		return -1;
 	}

@@ -278,10 +278,10 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 	char dir[PATH_MAX], port[16];
 	struct strbuf b = {0};
 	char *run_args[] = {r->argv[0], r->argv[1], r->argv[2], NULL};
-	gv_config(r, false, r->exec_mode ? r->user_argv : run_args, r->envp, &b);
+	gv_config(r, false, r->kind == RUN_EXEC ? r->user_argv : run_args, r->envp, &b);
 	int rc = pathf(dir, sizeof dir, "%s/bundle", g->dir) < 0 ? -1 : gv_bundle(r, dir, &b, ev);
 	sb_free(&b);
-	if (rc < 0 || r->exec_mode)
+	if (rc < 0 || r->kind == RUN_EXEC)
 		return rc;
 	snprintf(port, sizeof port, "%d", r->d.port);
 	/* the allow-list's lo is up: the attacker's port there is the run's
@@ -309,7 +309,7 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
  * left out of the trace (the Sentry still answers them). */
 static bool gv_traced(const struct run *r)
 {
-	return r->trace && r->spec.seccomp && !r->exec_mode;
+	return r->trace && r->spec.seccomp && r->kind != RUN_EXEC;
 }
 
 static void gv_strace_list(char *out, size_t cap)
@@ -532,7 +532,7 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 			         what, e);
 	}
 	box_child_fresh_proc(r); /* runsc re-executes /proc/self/exe */
-	if (!r->exec_mode) {
+	if (r->kind != RUN_EXEC) {
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(r->out[1], 1) < 0 || dup2(r->out[1], 2) < 0)
 			run_fail(r, "set up stdio", "/dev/null and the output pipe", errno);
@@ -541,7 +541,7 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	/* exec: a terminal among the caller's stdio is the lab's pty for runsc
 	 * (term.c), the session's terminal, so Ctrl-C reaches runsc, which
 	 * passes it on */
-	int e = r->exec_mode ? term_child_stdio(&r->term) : 0;
+	int e = r->kind == RUN_EXEC ? term_child_stdio(&r->term) : 0;
 	if (e < 0)
 		run_fail(r, "give the command the lab's pty", "its stdin, stdout and stderr", -e);
 	if (setsid() < 0)
@@ -549,8 +549,8 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	if ((e = term_child_ctty(&r->term)) < 0)
 		run_fail(r, "TIOCSCTTY", "the lab's pty as runsc's terminal", -e);
 	g->snippet = gv_spawn(r, g, false, &none);
-	g->probe = r->exec_mode ? -1 : gv_spawn(r, g, true, &none);
-	if (!r->exec_mode) {
+	g->probe = r->kind == RUN_EXEC ? -1 : gv_spawn(r, g, true, &none);
+	if (r->kind != RUN_EXEC) {
 		g->poller = fork();
 		if (g->poller == 0) {
 			sigprocmask(SIG_SETMASK, &none, NULL);
@@ -560,7 +560,7 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 	close(g->stats[1]);
 	struct box_init bi = {.main = g->snippet,
 	                      .lab_as = 0,
-	                      .keep_stdio = r->exec_mode,
+	                      .keep_stdio = r->kind == RUN_EXEC,
 	                      .end_rest = gv_end_rest,
 	                      .reaped = gv_reaped,
 	                      .finish = gv_finish_cb,
@@ -662,7 +662,7 @@ static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev
 	char tok[9];
 	random_token(tok, sizeof tok - 1); /* n characters, then the NUL */
 	snprintf(g->id, sizeof g->id, "lab-%d-%s", getpid(), tok);
-	if (r->exec_mode) {
+	if (r->kind == RUN_EXEC) {
 		if (pathf(g->dir, sizeof g->dir, "%s/containment-lab.%d.gv.XXXXXX", temp_dir(), getpid()) < 0 ||
 		    !mkdtemp(g->dir)) {
 			snprintf(ev->error, sizeof ev->error, "gvisor: cannot create a temp folder in %s: %s",
@@ -702,7 +702,7 @@ static int gvisor_start(struct run *r, struct lab_evidence *ev)
 	r->box_priv = g;
 	g->stats[0] = g->stats[1] = -1;
 	if (gv_prepare(r, g, ev) < 0 || pipe2(g->sync, O_CLOEXEC) < 0 || pipe2(r->rep, O_CLOEXEC) < 0 ||
-	    pipe2(g->stats, O_CLOEXEC) < 0 || (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0)) {
+	    pipe2(g->stats, O_CLOEXEC) < 0 || (r->kind != RUN_EXEC && pipe2(r->out, O_CLOEXEC) < 0)) {
 		if (!ev->error[0])
 			snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		goto fail;
@@ -880,7 +880,7 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	 * kernel that served it; without that word nothing shows a sandbox ever
 	 * ran (a runsc that exits at once leaves a "contained" snippet that
 	 * never started), so the run cannot be judged */
-	if (!r->exec_mode && ev->started && !ev->kernel_release[0] && !ev->aborted) {
+	if (r->kind != RUN_EXEC && ev->started && !ev->kernel_release[0] && !ev->aborted) {
 		ev->started = false;
 		if (ev->timed_out || ev->safety_net)
 			snprintf(

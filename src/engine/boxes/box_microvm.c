@@ -284,9 +284,9 @@ static void env_block(const struct run *r, struct strbuf *b)
 static void argv_block(const struct run *r, struct strbuf *b)
 {
 	char real[PATH_MAX];
-	char *const *argv = r->exec_mode ? r->user_argv : r->argv;
+	char *const *argv = r->kind == RUN_EXEC ? r->user_argv : r->argv;
 	for (int i = 0; argv[i]; i++) {
-		sb_puts(b, i == 0 && !r->exec_mode && realpath(argv[0], real) ? real : argv[i]);
+		sb_puts(b, i == 0 && r->kind != RUN_EXEC && realpath(argv[0], real) ? real : argv[i]);
 		sb_add(b, "", 1);
 	}
 }
@@ -326,8 +326,8 @@ static void filter_block(const struct run *r, struct strbuf *b)
 
 static void conf_block(const struct run *r, struct strbuf *b)
 {
-	sb_printf(b, "share usr /usr\nshare work %s\n", r->exec_mode ? r->cwd : "/work");
-	if (r->exec_mode)
+	sb_printf(b, "share usr /usr\nshare work %s\n", r->kind == RUN_EXEC ? r->cwd : "/work");
+	if (r->kind == RUN_EXEC)
 		sb_printf(b, "exec 1\n");
 	else if (spec_has_step(&r->spec, SPEC_FS_HOME)) /* the naive integration's credentials */
 		sb_printf(b, "share home /root\nleak /root/.aws/credentials\n");
@@ -463,7 +463,8 @@ struct sup {
 static pid_t spawn_qemu(struct sup *s)
 {
 	int out[2], err[2], in[2] = {-1, -1};
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || (s->r->exec_mode && pipe2(in, O_CLOEXEC) < 0))
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+	    (s->r->kind == RUN_EXEC && pipe2(in, O_CLOEXEC) < 0))
 		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -553,10 +554,10 @@ static void put_line(int fd, const char *text, size_t n)
 static void on_frame(struct sup *s, char type, const char *data, size_t n)
 {
 	struct run *r = s->r;
-	if (type == 'O' || (type == 'e' && r->exec_mode)) {
+	if (type == 'O' || (type == 'e' && r->kind == RUN_EXEC)) {
 		/* a run's output goes to the lab's pipe; exec's command writes
 		 * on our stdout and stderr, the lab's own (or its pty) */
-		int fd = !r->exec_mode ? r->out[1] : type == 'O' ? 1 : 2;
+		int fd = r->kind != RUN_EXEC ? r->out[1] : type == 'O' ? 1 : 2;
 		if (fd >= 0)
 			(void)write_all(fd, data, n);
 		return;
@@ -756,7 +757,7 @@ static void build_args(struct sup *s)
  * close-on-exec: QEMU opens them again as /proc/self/fd/N). */
 static void open_shares(struct run *r, struct sup *s)
 {
-	const char *paths[3] = {"/usr", r->exec_mode ? r->cwd : r->d.work, r->d.home};
+	const char *paths[3] = {"/usr", r->kind == RUN_EXEC ? r->cwd : r->d.work, r->d.home};
 	for (int i = 0; i < share_count(r); i++)
 		if ((s->share_fd[i] = open(paths[i], O_PATH | O_DIRECTORY)) < 0) {
 			dprintf(r->rep[1], "E %d open a 9p share: %s\n", errno, paths[i]);
@@ -811,7 +812,7 @@ static void __attribute__((noreturn)) supervise(struct run *r, struct sup *s)
 	open_shares(r, s);
 	if (r->eg.inside || r->spec.net == SPEC_NET_ALLOWLIST)
 		own_network(r);
-	if (r->exec_mode) {
+	if (r->kind == RUN_EXEC) {
 		/* exec: our stdio is the command's (the terminal among it as
 		 * the lab's pty, our session's own), so Ctrl-C there ends the
 		 * guest as it would end a command (SIGINT: exit 130) */
@@ -945,26 +946,26 @@ bool microvm_ready(const struct lab_config *cfg, char *why, size_t cap)
 
 static int microvm_start(struct run *r, struct lab_evidence *ev)
 {
-	if (r->exec_mode && r->rw) {
+	if (r->kind == RUN_EXEC && r->rw) {
 		snprintf(ev->error, sizeof ev->error,
 		         "exec --rw is not built on the microvm rung: the guest sees the current folder read-only "
 		         "(drop --rw, or use --rung container)");
 		ev->exit_code = 2;
 		return -1;
 	}
-	if (r->exec_mode && strchr(r->cwd, '\n')) {
+	if (r->kind == RUN_EXEC && strchr(r->cwd, '\n')) {
 		snprintf(ev->error, sizeof ev->error,
 		         "the current folder's name holds a newline, which the guest's /lab/conf cannot carry: cd "
 		         "elsewhere");
 		ev->exit_code = 2;
 		return -1;
 	}
-	if (!r->exec_mode && !r->have_decoys) {
+	if (r->kind != RUN_EXEC && !r->have_decoys) {
 		snprintf(ev->error, sizeof ev->error, "the microvm rung runs a snippet of the lab's or exec's command");
 		return -1;
 	}
 	static struct vm_parts vp; /* large, like the supervisor's state below */
-	if (find_parts(r->cfg, r->exec_mode ? NULL : r->argv[0], &vp, ev->error, sizeof ev->error) < 0)
+	if (find_parts(r->cfg, r->kind == RUN_EXEC ? NULL : r->argv[0], &vp, ev->error, sizeof ev->error) < 0)
 		return -1;
 	int memfd = memfd_create("containment-lab-initramfs", MFD_CLOEXEC);
 	if (memfd < 0) {
@@ -977,7 +978,7 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 	}
 	/* exec's command writes on the lab's stdout and stderr itself (the
 	 * supervisor's): no output pipe to the lab */
-	if (pipe2(r->rep, O_CLOEXEC) < 0 || (!r->exec_mode && pipe2(r->out, O_CLOEXEC) < 0) ||
+	if (pipe2(r->rep, O_CLOEXEC) < 0 || (r->kind != RUN_EXEC && pipe2(r->out, O_CLOEXEC) < 0) ||
 	    pipe2(r->sync, O_CLOEXEC) < 0) {
 		snprintf(ev->error, sizeof ev->error, "pipe: %s", strerror(errno));
 		close(memfd);
@@ -1003,11 +1004,11 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 	if (pid == 0) {
 		/* a group of its own, QEMU in it (exec: a session, whose
 		 * terminal the lab's pty becomes) */
-		if (r->exec_mode ? setsid() < 0 : setpgid(0, 0) < 0)
+		if (r->kind == RUN_EXEC ? setsid() < 0 : setpgid(0, 0) < 0)
 			_exit(125);
 		supervise(r, &s);
 	}
-	if (!r->exec_mode)
+	if (r->kind != RUN_EXEC)
 		setpgid(pid, pid); /* whichever of us is first */
 	close(s.initrd_memfd);     /* the supervisor's now */
 	egress_after_clone(&r->eg);

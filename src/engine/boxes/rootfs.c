@@ -187,14 +187,14 @@ static void private_begin(struct run *r, uint64_t size)
 	char opts[64];
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		run_fail(r, "make mounts private", "/", errno);
-	if (r->exec_mode && r->cwd_tree < 0) {
+	if (r->kind == RUN_EXEC && r->cwd_tree < 0) {
 		r->cwd_tree = open_tree(AT_FDCWD, r->cwd, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 		if (r->cwd_tree < 0)
 			run_fail(r, "take the current folder (open_tree needs Linux 5.2)", r->cwd, errno);
 	}
 	/* the run folder is 0700 and the new root covers /tmp: what the
 	 * sandbox sees of it is taken now (a root lab took it already) */
-	if (!r->exec_mode && r->work_tree < 0)
+	if (r->kind != RUN_EXEC && r->work_tree < 0)
 		r->work_tree = clone_tree(r, r->d.work);
 	if (spec_has_step(&r->spec, SPEC_FS_HOME) && r->home_tree < 0)
 		r->home_tree = clone_tree(r, r->d.home);
@@ -410,7 +410,7 @@ static void range_begin(struct run *r, struct range_trees *t)
 		t->work = clone_tree(r, r->d.work);
 		if (spec_has_step(&r->spec, SPEC_FS_HOME))
 			r->home_tree = clone_tree(r, r->d.home);
-	} else if (r->exec_mode) {
+	} else if (r->kind == RUN_EXEC) {
 		t->cwd = clone_tree(r, r->cwd);
 	}
 	if (resolv_under_run(t->resolv_file, sizeof t->resolv_file))

@@ -47,7 +47,7 @@ static void limits_child(struct run *r, enum run_phase ph)
 
 static void limits_gather(struct run *r, struct lab_evidence *ev)
 {
-	if (r->cg.ops && !r->exec_mode) /* exec has no verdict to feed */
+	if (r->cg.ops && r->kind != RUN_EXEC) /* exec has no verdict to feed */
 		r->cg.ops->read(&r->cg, ev);
 }
 

@@ -261,7 +261,7 @@ static int plan_layers(struct run *r, struct lab_evidence *ev)
 	           &(struct lab_setup){.layers = r->layers,
 	                               .rung = (enum lab_rung)r->cfg->rung,
 	                               .net_mode = (enum lab_net_mode)r->cfg->net_mode,
-	                               .exec = r->exec_mode,
+	                               .exec = r->kind == RUN_EXEC,
 	                               .exec_rw = r->rw});
 	spec_host_probe(&r->host);
 	return run_layers_plan(r, ev);
@@ -749,7 +749,7 @@ static bool watch_turn(struct watch *w)
 		watch_kill(w, &w->ev->aborted);
 	if (!w->main_done && (r->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents)))
 		watch_reap(w, now);
-	if (!w->main_done && !r->cg.ops && !r->exec_mode && now - w->last_scan >= POLL_MS)
+	if (!w->main_done && !r->cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= POLL_MS)
 		watch_sample(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
 		watch_kill(w, &w->ev->timed_out);
@@ -837,7 +837,7 @@ static void parse_report(struct watch *w)
 			int e = atoi(line + 2);
 			snprintf(ev->error, sizeof ev->error, "sandbox setup failed at %s: %s", stage ? stage + 1 : "?",
 			         strerror(e));
-			if (stage && !strncmp(stage + 1, "execve:", 7) && w->r->exec_mode)
+			if (stage && !strncmp(stage + 1, "execve:", 7) && w->r->kind == RUN_EXEC)
 				ev->exit_code = e == ENOENT ? 127 : 126;
 		}
 	}
@@ -1470,6 +1470,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 
 	struct run r;
 	run_init(&r, cfg, 0);
+	r.kind = RUN_AUDIT;
 	r.outside_range = outside_range;
 	struct strbuf output = {0};
 	char **argv = NULL;
@@ -1504,7 +1505,7 @@ int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const
 	}
 	struct run r;
 	run_init(&r, cfg, layers);
-	r.exec_mode = true;
+	r.kind = RUN_EXEC;
 	r.rw = rw;
 	r.user_argv = argv;
 	struct lab_evidence ev = {0};
