@@ -221,8 +221,9 @@ py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1)
 sed -e 's/^timeout = 30s/timeout = 3s/' -e 's/^timeout = 5s/timeout = 2s/' "$T/layers.ini" >"$T/safety3.ini"
 sed -e 's/^cpu_time = 2s/cpu_time = 60s/' "$T/layers.ini" >"$T/stall.ini"
 # the loop of 10060 refusals, each answered by the lab: counted, not timed
-# (under ASan as uid 65534 on a loaded machine it outran the 5 s clock)
-sed -e 's/^cpu_time = 2s/cpu_time = 60s/' -e 's/^timeout = 5s/timeout = 25s/' -e 's/^timeout = 30s/timeout = 40s/' \
+# (as uid 65534 on a loaded machine it outran the 5 s clock, then 25 s:
+# the clocks get room, what is checked is that it ended by itself)
+sed -e 's/^cpu_time = 2s/cpu_time = 300s/' -e 's/^timeout = 5s/timeout = 300s/' -e 's/^timeout = 30s/timeout = 320s/' \
 	"$T/layers.ini" >"$T/loop.ini"
 chmod 644 "$T/safety3.ini" "$T/stall.ini" "$T/loop.ini"
 
@@ -264,7 +265,8 @@ for who in root nobody; do
 	got=$(py "[e['line'] for e in t if e['call'].startswith('mount')][0]" <<<"$j" 2>&1)
 	expect_eq "$who: mount's strings read from the caller's memory" "$got" \
 		'mount("none", "/tmp/m0", "tmpfs", 0) = -1 EPERM  seccomp (Isolation)'
-	if [[ $ms -lt 20000 ]]; then ok "$who: the loop's run ended in $ms ms"; else not_ok "$who: the loop's run ends" "$ms ms"; fi
+	got=$(py "d['timed_out'], d['exit_code']" <<<"$j" 2>&1)
+	expect_eq "$who: the loop's run ended by itself ($ms ms), no clock ended it" "$got" "(False, 0)"
 
 	# ---- Isolation off: no seccomp refusal listed ----
 	j=$(cd "$T" && lab run "$T/loop.py" --on network,env,limits --json)
@@ -324,8 +326,9 @@ for who in root nobody; do
 	t0=$(date +%s%N)
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/stall.ini" run "$T/stall.py" --on all --network-mode allowlist --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] <= 5300, 'beat 4.' in d['output']" <<<"$j" 2>&1)
-	if [[ $ms -lt 20000 && $got == "([\"killed by SIGKILL  the lab's wall clock 5000 ms (Resource-limits)\"], True, True)" ]]; then
+	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] < 30000, 'beat 4.' in d['output']" <<<"$j" 2>&1)
+	# duration: the wall clock (5 s) ended it, not the safety net (30 s)
+	if [[ $got == "([\"killed by SIGKILL  the lab's wall clock 5000 ms (Resource-limits)\"], True, True)" ]]; then
 		ok "$who: a socket's O_NONBLOCK cleared under the lab's connect(): the run ended at the wall clock in $ms ms, output kept"
 	else
 		not_ok "$who: a socket's O_NONBLOCK cleared under the lab's connect(): the run ends at the 5 s wall clock" \
@@ -334,10 +337,10 @@ for who in root nobody; do
 	t0=$(date +%s%N)
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/safety3.ini" run "$T/stall.py" --on isolation --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] <= 3300" <<<"$j" 2>&1)
-	# ms: only that the net, not something later, ended it (a loaded
-	# machine takes seconds to start and reap a run)
-	if [[ $ms -lt 20000 && $got == "([\"killed by SIGKILL  the lab's safety net 3000 ms (range)\"], True)" ]]; then
+	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['safety_net']" <<<"$j" 2>&1)
+	# the net, not something sooner, ended it (how late a loaded machine
+	# reaps it is the bench's business)
+	if [[ $got == "([\"killed by SIGKILL  the lab's safety net 3000 ms (range)\"], True)" ]]; then
 		ok "$who: the same with Resource-limits off: the 3 s safety net ended it in $ms ms"
 	else
 		not_ok "$who: the same with Resource-limits off: the 3 s safety net ends it" "$ms ms; $got"
