@@ -102,6 +102,22 @@ for d in dirs:
                 continue
             inc.append((f, cands[0], '%s:%d' % (f, ln)))
 report('every #include "..." names exactly one header of the project', unknown)
+# <x.h> is the system's: a project header reached so (the -I path makes it
+# resolve to ours) hides a dependency from the check above, and a system
+# header named as one of ours is shadowed (ncurses' <term.h> was shadowed by a base/term.h)
+def angle_project(line):
+    m = re.match(r'\s*#\s*include\s+<([^>]+)>', line)
+    return m.group(1) if m and m.group(1) in headers else None
+report('control: #include <run.h> is a project header reached with <>, <stdio.h> is not',
+       [] if angle_project('#include <run.h>') and not angle_project('#include <stdio.h>')
+       else ['angle_project() is wrong'])
+angled = []
+for d in list(dirs) + ['src/vm']:
+    for f in sorted(glob.glob(d + '/*.c') + glob.glob(d + '/*.h')):
+        for ln, line in enumerate(open(f, encoding='utf-8'), 1):
+            if angle_project(line):
+                angled.append('%s:%d: <%s> is %s' % (f, ln, angle_project(line), headers[angle_project(line)]))
+report('no #include <...> reaches a header of the project (nor a system one shadowed by it)', angled)
 report('no file includes a header of a higher folder',
        ['%s includes %s' % (w, b) for a, b, w in upward(inc)])
 
@@ -148,19 +164,42 @@ box_files = set(glob.glob('src/engine/boxes/box_*.c')) - {'src/engine/boxes/box_
 box = [(a, b, s) for a, b, s in calls if a in box_files and b in box_files]
 # what a layer means is its own file's: the boxes and the twin render the
 # spec, and ask it (spec_private_root, spec_net_closed, ...), never a layer
+# strings and comments out, in one pass (a "//" in a string is no comment)
+def code_of(line):
+    return re.sub(r'"(\\.|[^"\\])*"|/\*.*?(\*/|$)|//.*', lambda m: '""' if m.group(0)[0] == '"' else '', line)
 def layer_named(line):
-    code = re.sub(r'/\*.*?(\*/|$)|//.*', '', line)
-    m = re.search(r'\bLAYER_(ISOLATION|NETWORK|ENV|LIMITS)\b|\brun_on\(|\brun_allowlist\(', code)
+    m = re.search(r'\bLAYER_(ISOLATION|NETWORK|ENV|LIMITS)\b|\brun_on\b|\brun_allowlist\b'
+                  r'|\bLAYER_BIT\s*\(\s*[0-9]', code_of(line))
     return m.group(0) if m else None
-report('control: a layer named in code is caught, in a comment it is not',
-       [] if layer_named('\tif (run_on(r, LAYER_ENV))') and not layer_named('\t/* LAYER_ENV */ x++;')
-       else ['layer_named() is wrong'])
+controls = {'\tif (run_on(r, LAYER_ENV))': True, '\t/* LAYER_ENV */ x++;': False,
+            'x = r->layers & LAYER_BIT(0);': True, 'if ((run_on)(r, 1))': True,
+            'const char *v = "//"; if (run_on(r, LAYER_NETWORK))': True, 'puts("run_on LAYER_ENV");': False,
+            'if (layers & LAYER_BIT(l))': False}
+report('control: a layer named in code is caught (an index, a parenthesised name, after a "//" string), '
+       'in a comment or a string it is not',
+       ['%r: %s' % (l, 'missed' if want else 'caught') for l, want in controls.items()
+        if bool(layer_named(l)) != want])
 named = []
-for f in sorted(glob.glob('src/engine/boxes/*.c')) + ['src/engine/run/twin.c']:
+for f in (sorted(glob.glob('src/engine/boxes/*.[ch]')) + ['src/engine/run/twin.c'] +
+          sorted(glob.glob('src/judge/*.[ch]'))):
     for ln, line in enumerate(open(f, encoding='utf-8'), 1):
         if layer_named(line):
             named.append('%s:%d: %s' % (f, ln, layer_named(line)))
-report('no box and not the twin names a layer (they read the spec)', named)
+report('no box, not the twin, not the judge names a layer (they read the spec)', named)
+# a layer names only itself: what it needs of another (a private root, a
+# closed network, a seccomp filter) it reads in the spec
+def others_named(f, line):
+    own = {'isolation': 'ISOLATION', 'network': 'NETWORK', 'env': 'ENV', 'limits': 'LIMITS'}[f.split('/')[-1][:-2]]
+    return [m for m in re.findall(r'\bLAYER_(ISOLATION|NETWORK|ENV|LIMITS)\b', code_of(line)) if m != own]
+report('control: a layer naming another is caught, naming itself is not',
+       [] if others_named('x/env.c', 'run_on(r, LAYER_ISOLATION)') and not others_named('x/env.c', 'run_on(r, LAYER_ENV)')
+       else ['others_named() is wrong'])
+named = []
+for f in sorted(layer_files):
+    for ln, line in enumerate(open(f, encoding='utf-8'), 1):
+        for o in others_named(f, line):
+            named.append('%s:%d: LAYER_%s' % (f, ln, o))
+report('no layer names another layer (%d layers)' % len(layer_files), named)
 report('no box calls another box (%d boxes; box.c picks one, box_common.c is what they share)' % len(box_files),
        ['%s uses %s (%s)' % (a, s, b) for a, b, s in box] + ([] if len(box_files) >= 4 else ['fewer than 4 boxes']))
 EOF

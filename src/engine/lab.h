@@ -223,6 +223,24 @@ struct lab_evidence {
 	struct lab_trace trace;
 };
 
+/* The mechanisms the judge credits when it sees one fire. Which layer (or
+ * the range) armed each on a run is the run spec's answer (spec.armed, set
+ * by each layer's own spec hook): the judge never knows which layer owns
+ * what, it asks. */
+enum lab_mech {
+	MECH_WALL_CLOCK,   /* the run's wall clock, short of the safety net */
+	MECH_CPU_RLIMIT,   /* RLIMIT_CPU per process (SIGXCPU, then SIGKILL) */
+	MECH_CAPS,         /* caps on memory, processes, CPU share and output (cgroup, rlimits, the lab's sums) */
+	MECH_NET_CLOSED,   /* no network but the sandbox's own loopback */
+	MECH_PROXY,        /* ... and the egress proxy, an allow-list, its one door */
+	MECH_CLEAN_ENV,    /* the environment rebuilt from an allow-list, no credentials handed in */
+	MECH_PRIVATE_ROOT, /* a root of the lab's own: the host's folders out of view */
+	MECH_SECCOMP,      /* a deny list of system calls, no capabilities, no_new_privs */
+	MECH_OWN_KERNEL,   /* a kernel of the box's own (gVisor's Sentry, a microVM's guest), not the host's */
+	MECH_COUNT
+};
+#define MECH_UNARMED (-2) /* spec.armed[m]: nothing armed m on this run */
+
 struct lab_result {
 	char snippet[64];
 	enum lab_threat threat;
@@ -248,6 +266,11 @@ struct lab_result {
 		bool token_in_output;   /* the session token (a module global only) came out in the output */
 		bool token_at_attacker; /* ... or reached the attacker (the first bytes it kept) */
 	} inproc;
+	/* the judge's view of the run's spec (verdict_decide fills it): who
+	 * armed each mechanism (enum lab_layer, or MECH_UNARMED), and the box
+	 * whose kernel served the snippet (RUNG_CONTAINER: the host's) */
+	signed char armed[MECH_COUNT];
+	enum lab_rung box;
 	char *output; /* raw captured bytes (NOT sanitised), owned */
 	size_t output_len;
 	struct lab_evidence ev;
@@ -307,7 +330,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
                    const struct lab_run_opts *opts, struct lab_result *res);
 
 /* `exec`: any command, stdio passed through (a terminal among it as a pty
- * of the lab's, see term.c), same contract as lab_run.
+ * of the lab's, see termpty.c), same contract as lab_run.
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
  * lab failed, 126/127 as a shell, 2 when the current folder is refused).
  * opts (may be NULL): its abort fd stops CMD the way it stops a run. */

@@ -177,6 +177,33 @@ static void rung_gaps(const struct run_spec *s, struct strbuf *b)
 		           "init installs and answers; the cgroup is the guest's\n");
 }
 
+/* Who armed what the judge credits: "armed: wall clock (Resource-limits),
+ * ..." or "armed: nothing the judge credits". */
+static void armed_text(const struct run_spec *s, struct strbuf *b)
+{
+	static const char *const mech[MECH_COUNT] = {
+	    [MECH_WALL_CLOCK] = "wall clock",
+	    [MECH_CPU_RLIMIT] = "RLIMIT_CPU",
+	    [MECH_CAPS] = "caps",
+	    [MECH_NET_CLOSED] = "no network",
+	    [MECH_PROXY] = "egress proxy",
+	    [MECH_CLEAN_ENV] = "clean environment",
+	    [MECH_PRIVATE_ROOT] = "private root",
+	    [MECH_SECCOMP] = "seccomp",
+	    [MECH_OWN_KERNEL] = "a kernel of its own",
+	};
+	int n = 0;
+	sb_puts(b, "  armed:");
+	for (int m = 0; m < MECH_COUNT; m++) {
+		int by = s->armed[m];
+		if (by == MECH_UNARMED)
+			continue;
+		sb_printf(b, "%s %s (%s)", n++ ? "," : "", mech[m],
+		          by >= 0 && by < LAYER_COUNT ? lab_layers[by].name : "range");
+	}
+	sb_puts(b, n ? "\n" : " nothing the judge credits\n");
+}
+
 void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbuf *b)
 {
 	char label[LAYER_COUNT + 1];
@@ -236,4 +263,5 @@ void spec_text(const struct run_spec *s, const struct spec_host *h, struct strbu
 	char so[32];
 	size_text(s->safety_output, so, sizeof so);
 	sb_printf(b, "  safety net (range): %.0f s, %s of output\n", s->safety_timeout_ms / 1000.0, so);
+	armed_text(s, b);
 }

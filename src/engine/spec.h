@@ -123,6 +123,9 @@ struct run_spec {
 	/* the range, always */
 	long safety_timeout_ms;
 	uint64_t safety_output;
+	/* who armed each mechanism the judge credits (enum lab_mech): the
+	 * layer's own hook says so; MECH_UNARMED where none did */
+	signed char armed[MECH_COUNT];
 };
 
 /* The top-level folders a merged-/usr host has as symlinks into /usr:

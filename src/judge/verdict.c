@@ -3,6 +3,8 @@
  * config, and says what happened and which layer's mechanism shows for it. */
 #define _GNU_SOURCE
 #include "verdict.h"
+#include "range.h"
+#include "spec.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,6 +21,36 @@ const char *verdict_name(enum lab_verdict v)
 	return v < VERDICT_COUNT ? names[v] : "?";
 }
 
+/* The run's spec, as the judge reads it: who armed each mechanism it may
+ * credit, and the box whose kernel served the snippet. Built again from
+ * the run's layers, rung and mode (pure data, as the run built it). */
+static void read_spec(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum lab_net_mode mode,
+                      signed char armed[MECH_COUNT], enum lab_rung *box)
+{
+	struct run_spec spec;
+	spec_build(&spec, cfg, &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = mode});
+	memcpy(armed, spec.armed, sizeof spec.armed);
+	*box = spec.in_process ? RUNG_CONTAINER : spec.rung;
+}
+
+/* A mechanism armed on this run (by whichever layer the spec names). */
+static bool armed(const struct lab_result *r, enum lab_mech m)
+{
+	return r->armed[m] != MECH_UNARMED;
+}
+
+/* The credit for a mechanism seen to fire: the layer that armed it. */
+static void credit(struct lab_result *r, enum lab_mech m)
+{
+	r->caught_by = r->armed[m] >= 0 ? r->armed[m] : -1;
+}
+
+/* The box served the snippet on a kernel of its own (gVisor's, a guest's). */
+static bool own_kernel(const struct lab_result *r)
+{
+	return r->box != RUNG_CONTAINER;
+}
+
 /* The host the snippet's work (or its leak) goes through is on the
  * proxy's allow-list. */
 static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
@@ -31,7 +63,9 @@ static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
 
 enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, const struct lab_config *cfg)
 {
-	enum lab_rung rung = (enum lab_rung)cfg->rung;
+	enum lab_rung rung = (enum lab_rung)cfg->rung, box;
+	signed char arm[MECH_COUNT];
+	read_spec(cfg, layers, rung, (enum lab_net_mode)cfg->net_mode, arm, &box);
 	/* an irreversible tool call: the gate decides, on every rung and
 	 * every layer set (the tool door is an allowed channel: no layer
 	 * sees a poisoned call from an honest one) */
@@ -45,8 +79,8 @@ enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, cons
 	 * stops it outright with mode none (the price of no network, for a
 	 * legitimate task), and lets it through when its allow-list has the
 	 * host (a door for the task, and for a leak) */
-	if (s->uses[0] && (layers & LAYER_BIT(LAYER_NETWORK))) {
-		bool open = cfg->net_mode == NET_MODE_ALLOWLIST && uses_allowed(s, cfg);
+	if (s->uses[0] && arm[MECH_NET_CLOSED] != MECH_UNARMED) {
+		bool open = arm[MECH_PROXY] != MECH_UNARMED && uses_allowed(s, cfg);
 		if (s->threat == THREAT_LEGIT)
 			return open ? VERDICT_RAN_OK : VERDICT_FAILED;
 		return open ? VERDICT_ESCAPED : VERDICT_CONTAINED;
@@ -56,8 +90,7 @@ enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, cons
 	/* the container rung's Isolation leaves the host kernel serving the
 	 * snippet: a kernel exploit escapes it with every layer on (the lesson) */
 	if (s->threat == THREAT_KERNEL)
-		return layers & LAYER_BIT(LAYER_ISOLATION) && rung != RUNG_CONTAINER ? VERDICT_CONTAINED
-		                                                                     : VERDICT_ESCAPED;
+		return box != RUNG_CONTAINER ? VERDICT_CONTAINED : VERDICT_ESCAPED;
 	return layers & LAYER_BIT(s->layer) ? VERDICT_CONTAINED : VERDICT_ESCAPED;
 }
 
@@ -151,7 +184,7 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 				add(r, "missing from the output: \"%s\"", s->expect[i]);
 				break;
 			}
-	if (s->uses[0] && (r->layers & LAYER_BIT(LAYER_NETWORK)) && ev->net_mode == NET_MODE_NONE)
+	if (s->uses[0] && armed(r, MECH_NET_CLOSED) && !armed(r, MECH_PROXY))
 		add(r, "the task needs %s, and No-network (mode none) leaves no way to it: the price of no network",
 		    s->uses);
 	proxy_lines(r, 4);
@@ -229,6 +262,13 @@ static bool unrelated_error(const char *exc)
 	return false;
 }
 
+/* A layer's clock ended the run: its wall clock, or RLIMIT_CPU's SIGXCPU. */
+static bool limit_ended(const struct lab_result *r)
+{
+	return (r->ev.timed_out && armed(r, MECH_WALL_CLOCK)) ||
+	       (r->ev.exit_signal == SIGXCPU && armed(r, MECH_CPU_RLIMIT));
+}
+
 /* The attack did not get what it wanted, and its layer cannot take the
  * credit: it broke by itself, or the layer was off. */
 static void broke(struct lab_result *r, const char *why)
@@ -242,11 +282,11 @@ static void broke(struct lab_result *r, const char *why)
 			             ev->exception, ev->exception_line);
 		else
 			set_headline(r, "The attack broke by itself: %s — no layer can take credit", ev->exception);
-	} else if ((r->layers & LAYER_BIT(LAYER_LIMITS)) && (ev->timed_out || ev->exit_signal == SIGXCPU)) {
+	} else if (limit_ended(r)) {
 		/* not "by itself": a limit ended it before anything got out (a
 		 * slow guest under TCG meets RLIMIT_CPU before it connects) */
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_LIMITS;
+		credit(r, ev->timed_out ? MECH_WALL_CLOCK : MECH_CPU_RLIMIT);
 		set_headline(r, "Resource-limits: killed by %s before the attack got anywhere (%s)",
 		             ev->timed_out ? "the wall clock" : "RLIMIT_CPU (SIGXCPU)", why);
 	} else {
@@ -315,12 +355,11 @@ static void quote_attempt(struct lab_result *r, const char *who, bool refused, c
  * and says so. */
 static void attempt_unseen(struct lab_result *r)
 {
-	bool upper = r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION));
-	if (upper)
+	if (own_kernel(r))
 		add(r,
 		    "the attempt: not seen — on the %s rung %s answers the snippet's calls, where no listener of the "
 		    "lab's is; the verdict rests on the layer's own proof",
-		    lab_rung_key(r->rung), r->rung == RUNG_GVISOR ? "gVisor's Sentry" : "the guest kernel");
+		    lab_rung_key(r->box), r->box == RUNG_GVISOR ? "gVisor's Sentry" : "the guest kernel");
 	else
 		add(r,
 		    "the attempt: not seen — no listener of the lab's watched the snippet's calls (the trace is off, "
@@ -334,9 +373,9 @@ static void attempt_unseen(struct lab_result *r)
 static void no_attempt(struct lab_result *r, const char *watched)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if ((r->layers & LAYER_BIT(LAYER_LIMITS)) && (ev->timed_out || ev->exit_signal == SIGXCPU)) {
+	if (limit_ended(r)) {
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_LIMITS;
+		credit(r, ev->timed_out ? MECH_WALL_CLOCK : MECH_CPU_RLIMIT);
 		if (ev->timed_out)
 			set_headline(r,
 			             "Resource-limits: killed by the wall clock at %.1f s, before the attack made an "
@@ -363,7 +402,7 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 {
 	const struct lab_evidence *ev = &r->ev;
 	const struct lab_limits *lim = &cfg->limits;
-	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
+	bool on = armed(r, MECH_CAPS);
 	char a[32], b[32];
 	int n = 0;
 	line[0] = '\0';
@@ -378,10 +417,10 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 	 * when the layer is on: past them only when it is off */
 	/* gVisor: the CPU the lab has is runsc's on the host (the Sentry's
 	 * and the stats poller's), not the snippet's: it judges nothing */
-	bool gv_cpu = ev->guest_measured && r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
-	if (!on && !gv_cpu && ev->cpu_s > (double)lim->cpu_time)
+	bool gv_cpu = ev->guest_measured && r->box == RUNG_GVISOR;
+	if (!armed(r, MECH_CPU_RLIMIT) && !gv_cpu && ev->cpu_s > (double)lim->cpu_time)
 		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
-	if (wall && !on && ev->duration_ms > lim->timeout_ms)
+	if (wall && !armed(r, MECH_WALL_CLOCK) && ev->duration_ms > lim->timeout_ms)
 		n++, str_append(line, cap, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
 		                ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
 	if (!on && ev->out_bytes > lim->output) {
@@ -403,52 +442,73 @@ static int over_caps(struct lab_result *r, const struct lab_config *cfg)
 	return n;
 }
 
-/* Every mechanism of the layer seen to fire, most decisive first. */
-static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, char *first, size_t cap)
+/* The mechanisms seen to fire, most decisive first, each with its own. */
+struct fired {
+	int n;
+	enum lab_mech by[8];
+	char line[8][LAB_LINE];
+};
+
+static void fire(struct fired *f, enum lab_mech by, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fire(struct fired *f, enum lab_mech by, const char *fmt, ...)
+{
+	if (f->n >= 8)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->line[f->n], LAB_LINE, fmt, ap);
+	va_end(ap);
+	f->by[f->n++] = by;
+}
+
+/* Every limit seen to fire, most decisive first; *which: the first's mechanism. */
+static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, char *first, size_t cap,
+                            enum lab_mech *which)
 {
 	const struct lab_evidence *ev = &r->ev;
 	const struct lab_limits *lim = &cfg->limits;
-	char m[8][LAB_LINE], a[32], b[32];
-	int n = 0;
+	struct fired f = {0};
+	char a[32], b[32];
 	fmt_bytes(b, sizeof b, lim->memory);
 	if (ev->timed_out)
-		snprintf(m[n++], LAB_LINE, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
+		fire(&f, MECH_WALL_CLOCK, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
 	if (ev->exit_signal == SIGXCPU)
-		snprintf(m[n++], LAB_LINE,
-		         "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap (the run used %.1f s in all)",
-		         lim->cpu_time, ev->cpu_s);
+		fire(&f, MECH_CPU_RLIMIT,
+		     "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap (the run used %.1f s in all)", lim->cpu_time,
+		     ev->cpu_s);
 	else if (ev->exit_signal == SIGKILL && !ev->timed_out && !ev->safety_net && ev->cpu_s >= (double)lim->cpu_time)
-		snprintf(m[n++], LAB_LINE, "killed by RLIMIT_CPU's hard limit after %.1f s of CPU (it ignored SIGXCPU)",
-		         ev->cpu_s);
+		fire(&f, MECH_CPU_RLIMIT, "killed by RLIMIT_CPU's hard limit after %.1f s of CPU (it ignored SIGXCPU)",
+		     ev->cpu_s);
 	if (ev->oom_kills > 0)
-		snprintf(m[n++], LAB_LINE, "OOM kill at %s: the cgroup's memory cap", b);
+		fire(&f, MECH_CAPS, "OOM kill at %s: the cgroup's memory cap", b);
 	if (ev->mem_cap_killed)
-		snprintf(m[n++], LAB_LINE, "killed by the lab's run-wide memory cap at %s", b);
+		fire(&f, MECH_CAPS, "killed by the lab's run-wide memory cap at %s", b);
 	if (ev->pids_max_events > 0)
-		snprintf(m[n++], LAB_LINE, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
-		         ev->pids_max_events, lim->pids);
+		fire(&f, MECH_CAPS, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
+		     ev->pids_max_events, lim->pids);
 	else if (ev->peak_procs + 1 >= lim->pids) /* RLIMIT_NPROC bites first when the uid is not exempt */
-		snprintf(m[n++], LAB_LINE,
-		         "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)", lim->pids);
-	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0)
-		snprintf(m[n++], LAB_LINE, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
-	else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm + (64u << 20) >= lim->memory && n < 8) {
+		fire(&f, MECH_CAPS, "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)",
+		     lim->pids);
+	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0) {
+		fire(&f, MECH_CAPS, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
+	} else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm + (64u << 20) >= lim->memory) {
 		fmt_bytes(a, sizeof a, ev->peak_vm);
-		snprintf(m[n++], LAB_LINE, "a process's address space reached %s of RLIMIT_AS %s", a, b);
+		fire(&f, MECH_CAPS, "a process's address space reached %s of RLIMIT_AS %s", a, b);
 	}
-	if (ev->out_truncated && ev->out_bytes > lim->output && n < 8) {
+	if (ev->out_truncated && ev->out_bytes > lim->output) {
 		fmt_bytes(a, sizeof a, lim->output);
 		fmt_bytes(b, sizeof b, ev->out_bytes);
-		snprintf(m[n++], LAB_LINE, "output cap: %s kept of %s", a, b);
+		fire(&f, MECH_CAPS, "output cap: %s kept of %s", a, b);
 	}
-	if (ev->cpu_throttled > 0 && n < 8)
-		snprintf(m[n++], LAB_LINE, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu,
-		         ev->cpu_throttled);
-	for (int i = 0; i < n; i++)
-		add(r, "%s", m[i]);
-	if (n)
-		str_copy(first, cap, m[0]);
-	return n;
+	if (ev->cpu_throttled > 0)
+		fire(&f, MECH_CAPS, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu, ev->cpu_throttled);
+	for (int i = 0; i < f.n; i++)
+		add(r, "%s", f.line[i]);
+	if (f.n) {
+		str_copy(first, cap, f.line[0]);
+		*which = f.by[0];
+	}
+	return f.n;
 }
 
 static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
@@ -458,7 +518,7 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	char mem[32], cap[32];
 	fmt_bytes(mem, sizeof mem, ev->peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
-	bool gv = r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	bool gv = r->box == RUNG_GVISOR;
 	if (ev->guest_measured && gv) {
 		add(r,
 		    "peak processes: %ld (cap %ld) — the Sentry's task count (threads included), sampled by "
@@ -467,19 +527,18 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	} else if (ev->guest_measured) {
 		add(r, "peak processes: %ld (cap %ld) — the guest cgroup's pids.peak, sent by the microVM's init",
 		    ev->peak_procs, lim->pids);
-	} else if (r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION))) {
+	} else if (own_kernel(r)) {
 		add(r,
 		    "processes and memory: the snippet's live inside %s, out of the host's sight; the figures below "
 		    "are %s own",
-		    r->rung == RUNG_GVISOR ? "gVisor's Sentry" : "the microVM's guest kernel",
-		    r->rung == RUNG_GVISOR ? "runsc's" : "QEMU's");
+		    gv ? "gVisor's Sentry" : "the microVM's guest kernel", gv ? "runsc's" : "QEMU's");
 	} else
 
 		add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
 		    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
 	/* the lab's own sum is of host processes: on an upper rung it is QEMU
 	 * or runsc, said above */
-	bool sampled = ev->peak_mem_sampled && (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)));
+	bool sampled = ev->peak_mem_sampled && !own_kernel(r);
 	const char *source = ev->guest_measured && gv
 	                         ? " — the Sentry's memory-file usage (the whole sandbox's: anonymous, page cache, "
 	                           "tmpfs; not the Sentry's own Go heap), sampled by `runsc events --stats`"
@@ -501,19 +560,20 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
  * runsc's or QEMU's own, so no figure of it may judge the bomb. */
 static bool resources_out_of_sight(struct lab_result *r)
 {
-	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
+	bool on = armed(r, MECH_CAPS);
 	/* the microVM's init sends its guest cgroup's figures: judged as the
 	 * container's are */
-	if (r->rung == RUNG_CONTAINER || !(r->layers & LAYER_BIT(LAYER_ISOLATION)) || r->ev.guest_measured)
+	if (!own_kernel(r) || r->ev.guest_measured)
 		return false;
-	if (on && r->ev.timed_out) { /* the one mechanism the lab sees from here: its own clock */
+	if (r->ev.timed_out &&
+	    armed(r, MECH_WALL_CLOCK)) { /* the one mechanism the lab sees from here: its own clock */
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_LIMITS;
+		credit(r, MECH_WALL_CLOCK);
 		set_headline(r, "Resource-limits: killed by the wall clock at %.1f s", r->ev.duration_ms / 1000.0);
 		return true;
 	}
 	r->verdict = VERDICT_ERROR;
-	if (r->rung == RUNG_GVISOR)
+	if (r->box == RUNG_GVISOR)
 		set_headline(r,
 		             "gVisor keeps the snippet's processes and memory inside its Sentry: from outside "
 		             "the lab sees neither what the bomb took nor a limit firing, so it gives no verdict%s",
@@ -552,11 +612,12 @@ static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *c
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	char first[LAB_LINE] = "";
-	bool on = r->layers & LAYER_BIT(LAYER_LIMITS);
+	enum lab_mech which = MECH_CAPS;
+	bool on = armed(r, MECH_CAPS);
 	if (!resources_out_of_sight(r) && !over_caps(r, cfg) && !memory_out_of_sight(r, cfg)) {
-		if (on && mechanisms_fired(r, cfg, first, sizeof first)) {
+		if (on && mechanisms_fired(r, cfg, first, sizeof first, &which)) {
 			r->verdict = VERDICT_CONTAINED;
-			r->caught_by = LAYER_LIMITS;
+			credit(r, which);
 			set_headline(r, "Resource-limits: %s", first);
 		} else if (broke_by_itself(r)) {
 			broke(r, "");
@@ -646,7 +707,7 @@ static void judge_secrets(struct lab_result *r)
 			add(r, "the decoy ~/.aws/credentials was mounted into the sandbox");
 		return;
 	}
-	bool in_reach = !(r->layers & LAYER_BIT(LAYER_ENV)) || ev->creds_mounted;
+	bool in_reach = !armed(r, MECH_CLEAN_ENV) || ev->creds_mounted;
 	/* secrets in reach and requests let out with bytes: they may have left
 	 * encoded, so neither BROKE nor CONTAINED is true */
 	if (in_reach && escaped_unread(r, "planted secret")) {
@@ -657,7 +718,7 @@ static void judge_secrets(struct lab_result *r)
 		broke(r, "no planted secret came out, though Clean-env was off and they were there to take");
 	else {
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_ENV;
+		credit(r, MECH_CLEAN_ENV);
 		set_headline(r, "No secret was there to steal: the environment was rebuilt from the allow-list");
 		add(r, "the attempt: the lab cannot see one for secrets — reading os.environ is no system call, and a "
 		       "look for a credentials file that is not there leaves nothing it watches; the credit rests on "
@@ -669,10 +730,10 @@ static void judge_secrets(struct lab_result *r)
 	add(r, ev->creds_mounted ? "the decoy credentials file was mounted" : "no credentials file was mounted");
 }
 
-/* The run was on the microvm rung (Isolation on): the guest's own kernel. */
+/* The microVM's guest kernel served the snippet. */
 static bool vm(const struct lab_result *r)
 {
-	return r->rung == RUNG_MICROVM && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	return r->box == RUNG_MICROVM;
 }
 
 /* Behind the allow-list: the data left through a host it lets out. */
@@ -701,9 +762,9 @@ static bool escaped_through_allowed(struct lab_result *r)
 static bool network_proof(struct lab_result *r, bool gv)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (!(r->layers & LAYER_BIT(LAYER_NETWORK)) || !ev->own_netns)
+	if (!armed(r, MECH_NET_CLOSED) || !ev->own_netns)
 		return false;
-	if (ev->net_mode == NET_MODE_ALLOWLIST) /* lo is up: 127.0.0.1 is the sandbox's own */
+	if (armed(r, MECH_PROXY)) /* lo is up: 127.0.0.1 is the sandbox's own */
 		return ev->net_route_errno == ENETUNREACH && ev->net_probe_errno > 0;
 	return ev->net_probe_errno == ENETUNREACH || (gv && ev->net_probe_errno > 0);
 }
@@ -742,7 +803,7 @@ static bool escaped_untied(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	if (ev->attacker_untied_bytes == 0 || (r->layers & LAYER_BIT(LAYER_NETWORK)))
+	if (ev->attacker_untied_bytes == 0 || armed(r, MECH_NET_CLOSED))
 		return false;
 	fmt_thousands(bytes, sizeof bytes, ev->attacker_untied_bytes);
 	r->verdict = VERDICT_ESCAPED;
@@ -777,7 +838,7 @@ static void judge_exfil(struct lab_result *r)
 			    ev->proxy_to_attacker);
 		else
 			add(r, "%s",
-			    ev->net_mode == NET_MODE_ALLOWLIST && (r->layers & LAYER_BIT(LAYER_NETWORK))
+			    armed(r, MECH_PROXY)
 			        ? "the egress proxy logged no request to attacker.lab.test: this did not go through it"
 			    : vm(r) ? "the microVM had a user-mode network card; its gateway is QEMU's loopback, where "
 			              "the attacker was"
@@ -789,7 +850,7 @@ static void judge_exfil(struct lab_result *r)
 		return;
 	/* gVisor's own netstack has a loopback of its own: 127.0.0.1 there
 	 * refuses (ECONNREFUSED) rather than being unreachable */
-	bool gv = r->rung == RUNG_GVISOR && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	bool gv = r->box == RUNG_GVISOR;
 	enum attempt att = network_attempt(ev);
 	if (broke_by_itself(r) || !network_proof(r, gv)) {
 		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
@@ -799,7 +860,7 @@ static void judge_exfil(struct lab_result *r)
 		              "was refused, and the egress proxy refused no request");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_NETWORK;
+		credit(r, armed(r, MECH_PROXY) && ev->proxy_refused ? MECH_PROXY : MECH_NET_CLOSED);
 		exfil_contained_headline(r, gv);
 		if (att == ATTEMPT_UNSEEN)
 			attempt_unseen(r);
@@ -862,7 +923,7 @@ static void judge_takeover(struct lab_result *r)
 		    ev->host_target);
 		return;
 	}
-	if (broke_by_itself(r) || !(r->layers & LAYER_BIT(LAYER_ISOLATION)) || ev->host_visible) {
+	if (broke_by_itself(r) || !armed(r, MECH_PRIVATE_ROOT) || ev->host_visible) {
 		broke(r, "the host target was not created, though the host was in its view");
 		add(r, "host target not created: %s", ev->host_target);
 		return;
@@ -876,7 +937,7 @@ static void judge_takeover(struct lab_result *r)
 		return;
 	}
 	r->verdict = VERDICT_CONTAINED;
-	r->caught_by = LAYER_ISOLATION;
+	credit(r, MECH_PRIVATE_ROOT);
 	add(r, "host target not created: %s", ev->host_target);
 	if (att == ATTEMPT_UNSEEN) {
 		attempt_unseen(r);
@@ -884,7 +945,7 @@ static void judge_takeover(struct lab_result *r)
 		quote_attempt(r, "in the private root", false, "its write, answered by the private root");
 		quote_attempt(r, "seccomp (Isolation)", true, "refused by the seccomp filter");
 	}
-	if (r->rung == RUNG_GVISOR) {
+	if (r->box == RUNG_GVISOR) {
 		set_headline(r, "The host was out of reach: gVisor's Sentry served the snippet from the bundle's "
 		                "read-only root");
 		add(r, "the host folder was not among the OCI bundle's mounts: gVisor's own file system saw only "
@@ -914,7 +975,7 @@ static void kernel_served_by_host(struct lab_result *r, const char *why)
 	add(r, "the snippet ran as a host process on kernel %s, boot id %s", ev->kernel_release,
 	    ev->kernel_boot_id[0] ? ev->kernel_boot_id : "?");
 	add(r, "%s",
-	    (r->layers & LAYER_BIT(LAYER_ISOLATION))
+	    armed(r, MECH_SECCOMP)
 	        ? "every call it made reached the host's kernel: the seccomp filter turned the riskiest away "
 	          "there, in the same kernel one bug would undo"
 	        : "every call it made, io_uring, bpf, userfaultfd and keyctl among them, was served by the "
@@ -924,17 +985,16 @@ static void kernel_served_by_host(struct lab_result *r, const char *why)
 static void judge_kernel(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	bool iso = r->layers & LAYER_BIT(LAYER_ISOLATION);
-	if (!iso || r->rung == RUNG_CONTAINER || ev->snippet_on_host) {
-		kernel_served_by_host(r, !iso                        ? " (Isolation off)"
-		                         : r->rung == RUNG_CONTAINER ? " (namespaces and seccomp share the host kernel)"
-		                                                     : "");
+	if (!own_kernel(r) || ev->snippet_on_host) {
+		kernel_served_by_host(r, !armed(r, MECH_SECCOMP) ? " (Isolation off)"
+		                         : !own_kernel(r)        ? " (namespaces and seccomp share the host kernel)"
+		                                                 : "");
 		return;
 	}
-	if (r->rung == RUNG_GVISOR && ev->host_scans > 0 && ev->kernel_release[0] &&
+	if (r->box == RUNG_GVISOR && ev->host_scans > 0 && ev->kernel_release[0] &&
 	    strcmp(ev->kernel_release, ev->host_release) != 0) {
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_ISOLATION;
+		credit(r, MECH_OWN_KERNEL);
 		set_headline(r, "gVisor's Sentry answered its system calls (kernel %s), not the host's %s",
 		             ev->kernel_release, ev->host_release);
 		add(r,
@@ -946,9 +1006,9 @@ static void judge_kernel(struct lab_result *r)
 		add(r, "the host: kernel %s, boot id %s", ev->host_release, ev->host_boot_id);
 		return;
 	}
-	if (r->rung == RUNG_MICROVM && ev->kernel_boot_id[0] && strcmp(ev->kernel_boot_id, ev->host_boot_id) != 0) {
+	if (r->box == RUNG_MICROVM && ev->kernel_boot_id[0] && strcmp(ev->kernel_boot_id, ev->host_boot_id) != 0) {
 		r->verdict = VERDICT_CONTAINED;
-		r->caught_by = LAYER_ISOLATION;
+		credit(r, MECH_OWN_KERNEL);
 		set_headline(r, "Its own guest kernel answered its system calls (kernel %s), not the host's",
 		             ev->kernel_release[0] ? ev->kernel_release : "?");
 		add(r, "guest kernel: release %s, boot id %s (reported by the lab's init in the guest)",
@@ -958,7 +1018,7 @@ static void judge_kernel(struct lab_result *r)
 	}
 	r->verdict = VERDICT_ERROR;
 	set_headline(r, "No evidence of which kernel answered on the %s rung: the lab cannot give a verdict",
-	             lab_rung_key(r->rung));
+	             lab_rung_key(r->box));
 	add(r, "release seen: \"%s\", boot id seen: \"%s\", host process scans: %ld", ev->kernel_release,
 	    ev->kernel_boot_id, ev->host_scans);
 }
@@ -1313,7 +1373,7 @@ static bool resource_out(const struct lab_result *r, const struct lab_config *cf
 {
 	/* an upper rung's figures are runsc's or QEMU's, an audit's the
 	 * wrapper's whole tree: no figure of theirs judges another threat */
-	bool upper = r->rung != RUNG_CONTAINER && (r->layers & LAYER_BIT(LAYER_ISOLATION));
+	bool upper = own_kernel(r);
 	char line[LAB_LINE];
 	/* not the wall clock: another threat's snippet that was merely slow
 	 * (a loaded machine stretches every run) took nothing of anyone's */
@@ -1362,7 +1422,7 @@ static void stopper(const struct lab_result *r, enum lab_threat t, char *out, si
 			snprintf(out, cap, "the wrapper did not stop it");
 		else if (!on)
 			snprintf(out, cap, "%s would have stopped it: it was off", lab_layers[i].name);
-		else if (i == LAYER_NETWORK && r->ev.net_mode == NET_MODE_ALLOWLIST)
+		else if (r->armed[MECH_PROXY] == i)
 			snprintf(out, cap, "%s was on, with its allow-list: only mode none shuts every door",
 			         lab_layers[i].name);
 		else
@@ -1433,6 +1493,26 @@ static void judge_every_threat(const struct snippet *s, struct lab_result *r, co
  * there is no verdict on it, only the lab's word on what happened: ERROR.
  * What got out before is still out (an escape is evidence, whoever ended
  * the run after): then the judges go on, and the kill is one more line. */
+/* Evidence that something got out, whatever the header declared and
+ * however the run ended: what any threat's escape shows (escapes[]), a
+ * kernel exploit's calls served by the host's kernel, bytes at the
+ * attacker through an open network that the lab could not tie to anyone.
+ * A kill the lab cannot attribute never hides these (the red team's
+ * kernel exploit that SIGKILLed itself was ERROR, not ESCAPED). */
+static bool escape_evidence(const struct snippet *s, const struct lab_config *cfg, const struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char what[LAB_LINE];
+	for (size_t i = 0; i < sizeof escapes / sizeof *escapes; i++)
+		if (escapes[i].threat != THREAT_RESOURCE && escapes[i].out(r, cfg, what, sizeof what))
+			return true;
+	if (!ev->started || r->audit)
+		return false;
+	if (s->threat == THREAT_KERNEL && (!own_kernel(r) || ev->snippet_on_host))
+		return true;
+	return s->threat != THREAT_LEGIT && ev->attacker_untied_bytes > 0 && !armed(r, MECH_NET_CLOSED);
+}
+
 static bool foreign_kill(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r, bool got_out)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -1456,6 +1536,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	r->n_evidence = 0;
 	r->headline[0] = '\0';
 	r->escaped = 0;
+	read_spec(cfg, r->layers, r->rung, (enum lab_net_mode)r->ev.net_mode, r->armed, &r->box);
 	const struct lab_evidence *ev = &r->ev;
 	if (ev->aborted) {
 		r->verdict = VERDICT_ERROR;
@@ -1464,8 +1545,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	}
 	/* What came out is evidence whatever the box said after: an error
 	 * reported late (a forged one, say) never hides an escape. */
-	bool got_out = ev->canaries_leaked > 0 || (ev->attacker_bytes > 0 && ev->attacker_from_run) ||
-	               ev->host_target_written || ev->host_planted[0] || ev->api_from_run || ev->payments_made > 0;
+	bool got_out = escape_evidence(s, cfg, r);
 	if (!ev->started && got_out) {
 		r->ev.started = true;
 		add(r, "the box also reported: %s", ev->error[0] ? ev->error : "an error");

@@ -77,12 +77,12 @@ static int env_plan(struct run *r, struct lab_evidence *ev)
 	bool clean = run_on(r, LAYER_ENV);
 	if (!r->have_decoys) {
 		const char *home = lab_env_get(environ, "HOME");
-		lab_env_build(r->cfg, environ, clean, run_on(r, LAYER_ISOLATION) || !home ? r->cfg->clean_home : home,
+		lab_env_build(r->cfg, environ, clean, spec_private_root(&r->spec) || !home ? r->cfg->clean_home : home,
 		              &r->envp, &r->n_env);
 		return 0;
 	}
 	char home[PATH_MAX + 8], **naive = NULL;
-	if (run_on(r, LAYER_ISOLATION))
+	if (spec_private_root(&r->spec))
 		str_copy(home, sizeof home, "/root");
 	else
 		snprintf(home, sizeof home, "%s/home", r->inside_dir);
@@ -99,7 +99,7 @@ static void env_leak_handle(struct run *r)
 {
 	if (r->rep[1] == 3 && (r->rep[1] = fcntl(3, F_DUPFD_CLOEXEC, 4)) < 0)
 		run_fail(r, "move the report pipe", "fd 3", errno);
-	const char *creds = run_on(r, LAYER_ISOLATION) ? "/root/.aws/credentials" : NULL;
+	const char *creds = spec_private_root(&r->spec) ? "/root/.aws/credentials" : NULL;
 	char p[PATH_MAX + 32];
 	if (!creds) {
 		snprintf(p, sizeof p, "%s/home/.aws/credentials", r->inside_dir);
@@ -148,13 +148,14 @@ static void env_spec(struct run_spec *s, const struct lab_config *cfg)
 	if (spec_on(s, LAYER_ENV)) {
 		s->env = SPEC_ENV_ALLOW;
 		s->home = cfg->clean_home;
+		s->armed[MECH_CLEAN_ENV] = LAYER_ENV;
 		return;
 	}
 	s->env = SPEC_ENV_ALL;
 	if (s->setup.exec)
 		return; /* exec: the caller's own environment, no decoys */
 	s->creds_fd = true;
-	spec_fs_add(s, LAYER_ENV, SPEC_FS_HOME, NULL, spec_on(s, LAYER_ISOLATION) ? "/root" : NULL);
+	spec_fs_add(s, LAYER_ENV, SPEC_FS_HOME, NULL, spec_private_root(s) ? "/root" : NULL);
 }
 
 const struct layer_ops layer_env_ops = {

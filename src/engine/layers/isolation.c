@@ -61,7 +61,7 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	int e = 0;
 	/* the trace also watches where writes aim, when there is a host
 	 * target to aim at (a run, not exec) */
-	scmp_filter_ctx f = lab_seccomp_build(r->trace_listen, r->trace_listen && run_on(r, LAYER_NETWORK),
+	scmp_filter_ctx f = lab_seccomp_build(r->trace_listen, r->trace_listen && spec_net_closed(&r->spec),
 	                                      r->trace_listen && r->have_decoys, &e, &r->n_rules);
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
@@ -106,7 +106,7 @@ static void isolation_child(struct run *r, enum run_phase ph)
 static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 {
 	/* an upper rung's box names its own mechanisms */
-	if (!run_on(r, LAYER_ISOLATION) || r->cfg->rung != RUNG_CONTAINER)
+	if (!run_on(r, LAYER_ISOLATION) || r->spec.rung != RUNG_CONTAINER)
 		return;
 	mech_add(ev, "userns (root inside = uid %ld outside, %s)", r->map_uid, r->map_why);
 	mech_add(ev, "mount ns + pivot_root (ro /usr, fresh /proc, minimal /dev, tmpfs /tmp)");
@@ -134,6 +134,9 @@ static void isolation_spec(struct run_spec *s, const struct lab_config *cfg)
 		return;
 	}
 	s->rung = s->setup.rung;
+	s->armed[MECH_PRIVATE_ROOT] = s->armed[MECH_SECCOMP] = I;
+	if (s->rung != RUNG_CONTAINER)
+		s->armed[MECH_OWN_KERNEL] = I;
 	s->ns |= SPEC_NS_IPC | SPEC_NS_UTS | SPEC_NS_CGROUP;
 	s->caps_dropped = s->no_new_privs = s->seccomp = true;
 	spec_fs_add(s, I, SPEC_FS_ROOT, NULL, "/")->size = 4 << 20;

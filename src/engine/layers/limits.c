@@ -91,6 +91,7 @@ static void limits_spec(struct run_spec *s, const struct lab_config *cfg)
 	spec_rlimit_add(s, RLIMIT_CORE, "RLIMIT_CORE", "core", 0, 0);
 	s->timeout_ms = l->timeout_ms;
 	s->output = l->output;
+	s->armed[MECH_WALL_CLOCK] = s->armed[MECH_CPU_RLIMIT] = s->armed[MECH_CAPS] = LAYER_LIMITS;
 }
 
 const struct layer_ops layer_limits_ops = {

@@ -32,8 +32,8 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 	r->netns = run_on(r, LAYER_NETWORK);
 	ev->own_netns = r->netns;
 	/* the trace: a process may have one filter with a listener; ours
-	 * holds it when Isolation's is not there (Isolation plans first) */
-	if (r->netns && r->trace && !run_on(r, LAYER_ISOLATION)) {
+	 * holds it when the spec has no seccomp filter of Isolation's */
+	if (r->netns && r->trace && !r->spec.seccomp) {
 		r->trace_listen = true;
 		r->trace_layer = LAYER_NETWORK;
 	}
@@ -58,7 +58,7 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 		return 0;
 	/* the trace: Isolation's filter holds the one listener and carries
 	 * our rules (isolation_prepare), so that the lab hears them too */
-	if (r->trace_listen && r->trace_layer == LAYER_ISOLATION)
+	if (r->trace_listen && r->trace_layer != LAYER_NETWORK)
 		return 0;
 	int e = 0;
 	bool notify = r->trace_listen && r->trace_layer == LAYER_NETWORK;
@@ -121,7 +121,7 @@ static void network_child(struct run *r, enum run_phase ph)
 static void network_describe(const struct run *r, struct lab_evidence *ev)
 {
 	/* an upper rung's box names its own network mechanism */
-	bool upper = run_on(r, LAYER_ISOLATION) && r->cfg->rung != RUNG_CONTAINER;
+	bool upper = r->spec.rung != RUNG_CONTAINER;
 	if (run_allowlist(r) && !upper)
 		mech_add(ev,
 		         "netns with only lo, the lab's egress proxy at 127.0.0.1:%d as the one door (allow-list), "
@@ -146,6 +146,9 @@ static void network_spec(struct run_spec *s, const struct lab_config *cfg)
 		return;
 	s->ns |= SPEC_NS_NET;
 	s->net = s->setup.net_mode == NET_MODE_ALLOWLIST ? SPEC_NET_ALLOWLIST : SPEC_NET_NONE;
+	s->armed[MECH_NET_CLOSED] = LAYER_NETWORK;
+	if (s->net == SPEC_NET_ALLOWLIST)
+		s->armed[MECH_PROXY] = LAYER_NETWORK;
 }
 
 const struct layer_ops layer_network_ops = {

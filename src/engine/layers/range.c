@@ -16,6 +16,8 @@ static void range_spec(struct run_spec *s, const struct lab_config *cfg)
 	s->hostname = cfg->hostname;
 	s->safety_timeout_ms = cfg->safety_timeout_ms;
 	s->safety_output = cfg->safety_output;
+	for (int m = 0; m < MECH_COUNT; m++)
+		s->armed[m] = MECH_UNARMED; /* the safety net is no layer's: it takes no credit */
 }
 
 void spec_build(struct run_spec *s, const struct lab_config *cfg, const struct lab_setup *setup)
