@@ -30,6 +30,12 @@ judge() {
 	$PY - "$@" <<'PY'
 import json, sys
 try:
+    # bytes that are not UTF-8 reach here as surrogates: a strict reader
+    # refuses the document, so the lab may never write one
+    sys.argv[1].encode("utf-8")
+except UnicodeEncodeError as e:
+    print("not valid UTF-8 at byte %d: %r" % (e.start, sys.argv[1][max(0, e.start - 40):e.start + 10])); sys.exit()
+try:
     d = json.loads(sys.argv[1])
 except ValueError:
     print("not JSON: " + sys.argv[1][:200]); sys.exit()
@@ -76,7 +82,8 @@ run_as() { # WHO ARGS...
 
 before=$(leftovers_snapshot)
 
-for f in "$T"/adversary/*.py; do
+# CL_ADVERSARY=GLOB: only the corpus files it matches (e.g. 'kernel-*')
+for f in "$T"/adversary/${CL_ADVERSARY:-*}.py; do
 	name=$(basename "$f" .py)
 	CONF=$T/layers.ini
 	grep -q '^# adversary-clock: slow' "$f" && CONF=$T/slow.ini
@@ -103,6 +110,23 @@ for f in "$T"/adversary/*.py; do
 	done < <(grep -E '^# adversary(\((root|nobody)\))?: ' "$f")
 done
 
+# a name the snippet chose is one line of the text report, whatever bytes
+# it holds: a newline in it is shown escaped, never starts a line (the red
+# team's F3: "S 0" stood as a report line of its own)
+if [[ -z ${CL_ADVERSARY:-} || takeover-newline-name == $CL_ADVERSARY ]]; then
+	for who in "${WHO[@]}"; do
+		t=$(run_as "$who" run "$T/adversary/takeover-newline-name.py" --on none)
+		if grep -q '^S 0' <<<"$t" || grep -q '^"<b>' <<<"$t"; then
+			not_ok "a planted file's name with a newline: one line of the text report ($who)" "$t"
+		else
+			expect_contains "a planted file's name with a newline: one line of the text report ($who)" "$t" 'evil\nS 0\n'
+		fi
+		t=$(run_as "$who" run "$T/adversary/takeover-newline-name.py" --on none --json)
+		why=$(judge "$t" ESCAPED takeover '~' 'evil\nS 0\n')
+		if [[ -z $why ]]; then ok "... and the JSON names it, valid UTF-8 ($who)"; else not_ok "... and the JSON names it, valid UTF-8 ($who)" "$why"; fi
+	done
+fi
+
 # the shipped snippets: every layer on, every layer off, as the truth table says
 CONF=$T/layers.ini
 shipped() { # NAME ARGS -> the truth table's verdict for the container rung, mode none
@@ -117,6 +141,7 @@ shipped() { # NAME ARGS -> the truth table's verdict for the container rung, mod
 }
 for f in "$T"/snippets/*.py; do
 	name=$(basename "$f" .py)
+	[[ -n ${CL_ADVERSARY:-} ]] && break
 	for args in "--on all" "--on none"; do
 		want=$(shipped "$name" "$args")
 		for who in "${WHO[@]}"; do

@@ -163,7 +163,7 @@ EOF
 	chmod 644 "$T/sti.py"
 	inj=$T/injected
 	out=$(cd "$T" && INJ=$inj timeout 20 script -qec "$LAB --config $T/layers.ini exec --on none -- $PY $T/sti.py; read -t 2 line && eval \"\$line\"" /dev/null 2>&1)
-	# the command's terminal is a pty of the lab's (term.c): TIOCSTI there
+	# the command's terminal is a pty of the lab's (termpty.c): TIOCSTI there
 	# types only into the command's own input, never the caller's shell
 	expect_contains "exec, every layer off: the TIOCSTI probe ran (on the lab's pty, or refused)" "$out" "fd 0"
 	check "... and nothing was typed into the caller's shell" test ! -e "$inj"

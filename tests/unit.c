@@ -812,9 +812,13 @@ static void test_serialise(void)
 	r.ev.trace.net_refused = 3;
 	r.ev.trace.target_touches = 2;
 	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/tmp/x/host/etc/crond.d/y");
-	r.ev.n_holders = 2;
+	r.ev.n_holders = 5;
 	r.ev.holder[0] = (typeof(r.ev.holder[0])){"bwrap", 1, false};
 	r.ev.holder[1] = (typeof(r.ev.holder[1])){"sh\tx", 0, true};
+	/* a comm is the snippet's to choose: leading blanks are its too */
+	r.ev.holder[2] = (typeof(r.ev.holder[2])){" lead", 2, false};
+	r.ev.holder[3] = (typeof(r.ev.holder[3])){"\tlead", 3, false};
+	r.ev.holder[4] = (typeof(r.ev.holder[4])){"\r\v\f", 4, false};
 	r.inproc.on = r.inproc.token_in_output = true;
 	r.inproc.toggles = 9;
 	int p[2];
@@ -842,8 +846,12 @@ static void test_serialise(void)
 	      back.escaped == 1u << THREAT_EXFIL && back.ev.trace.watch_net && back.ev.trace.watch_iso &&
 	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 &&
 	          back.ev.trace.target_touches == 2 && !strcmp(back.ev.exception_path, r.ev.exception_path));
+	CHECK("a holder's name comes back as it was, leading blanks and all",
+	      back.ev.n_holders == 5 && !strcmp(back.ev.holder[2].comm, " lead") &&
+	          !strcmp(back.ev.holder[3].comm, "\tlead") && !strcmp(back.ev.holder[4].comm, "\r\v\f") &&
+	          back.ev.holder[4].pid_in_view == 4);
 	CHECK("the key holders and the in-process record round-trip",
-	      back.ev.n_holders == 2 && !strcmp(back.ev.holder[0].comm, "bwrap") &&
+	      back.ev.n_holders == 5 && !strcmp(back.ev.holder[0].comm, "bwrap") &&
 	          back.ev.holder[0].pid_in_view == 1 && !back.ev.holder[0].in_cmdline &&
 	          !strcmp(back.ev.holder[1].comm, "sh\tx") && back.ev.holder[1].in_cmdline && back.inproc.on &&
 	          back.inproc.token_in_output && !back.inproc.token_at_attacker && back.inproc.toggles == 9);
@@ -1075,6 +1083,8 @@ static void test_job_results(void)
 	    {"layers", "layers\t16\n", NULL, "layers 16 out of range", "layers beyond the four refused"},
 	    {"", "", "holder\t3\t0\tbwrap\n", "1 holder lines for n_holders 0", "a holder beyond n_holders refused"},
 	    {"", "", "holder\t3\t2\tbwrap\n", "not 'PID 0|1 COMM'", "a holder line out of its shape refused"},
+	    {"n_holders", "n_holders\t1\n", "holder\t +7\t0\tx\n", "not 'PID 0|1 COMM'",
+	     "a holder's PID with a blank and a sign refused"},
 	    {"started", "started\t2\n", NULL, "started 2 out of range (0 to 1)", "a flag of 2 refused"},
 	    {"exit_signal", "exit_signal\t12x\n", NULL, "exit_signal 12x out of range", "trailing junk refused"},
 	    {"peak_procs", "peak_procs\t\n", NULL, "peak_procs  out of range", "an empty number refused"},

@@ -1,4 +1,4 @@
-/* term.c — the caller's terminal during `exec`. The command never holds
+/* termpty.c — the caller's terminal during `exec`. The command never holds
  * it: when any of stdin, stdout, stderr is a terminal, each of those that
  * is gets the slave of a pty of the lab's instead (as script(1), ssh -t
  * and tmux do), made with the terminal's modes and window size. The lab
@@ -36,7 +36,7 @@
  * says is there and a write is small and follows POLLOUT, so the watch
  * loop never blocks on the terminal. The master is ours: non-blocking. */
 #define _GNU_SOURCE
-#include "term.h"
+#include "termpty.h"
 
 #include "system.h"
 

@@ -1,5 +1,5 @@
-/* term.h — the caller's terminal during `exec`: the command gets a pty of
- * the lab's, never the terminal itself (term.c says why). Internal to the
+/* termpty.h — the caller's terminal during `exec`: the command gets a pty of
+ * the lab's, never the terminal itself (termpty.c says why). Internal to the
  * engine.
  *
  * Life cycle:

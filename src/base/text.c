@@ -92,6 +92,31 @@ char *sanitize_output(const char *buf, size_t len, size_t max_bytes)
 	return b.s;
 }
 
+void text_one_line(char *s, size_t cap)
+{
+	if (!cap || !strpbrk(s, "\n\r"))
+		return;
+	char *tmp = malloc(cap);
+	size_t o = 0;
+	for (size_t i = 0; i < cap && s[i] && o + 1 < cap; i++) {
+		bool nl = s[i] == '\n' || s[i] == '\r';
+		if (!tmp) { /* no memory: a blank, still one line */
+			s[i] = nl ? ' ' : s[i];
+			continue;
+		}
+		if (nl && o + 2 >= cap)
+			break;
+		if (nl)
+			tmp[o++] = '\\';
+		tmp[o++] = s[i] == '\n' ? 'n' : s[i] == '\r' ? 'r' : s[i];
+	}
+	if (!tmp)
+		return;
+	tmp[o] = '\0';
+	memcpy(s, tmp, o + 1);
+	free(tmp);
+}
+
 /* ---- text for a terminal that is not UTF-8 ---- */
 
 bool report_utf8(void)

@@ -9,6 +9,10 @@
 /* Control characters and escapes made inert: "\x1b" -> "^[", invalid UTF-8 -> "\xNN".
  * Keeps \n and turns \t into spaces. Caller frees. */
 char *sanitize_output(const char *buf, size_t len, size_t max_bytes);
+/* s made one line in place: a newline or carriage return in it becomes the
+ * two characters \n or \r (cut to cap): a sentence that quotes a name the
+ * snippet chose stays one line of every report. */
+void text_one_line(char *s, size_t cap);
 /* Text for people in the user's locale. When LC_CTYPE's character set is
  * not UTF-8 (LC_ALL=C, a Latin-1 terminal), the text writers (run's and
  * matrix's text, list, --help, the lab screen) spell the lab's punctuation

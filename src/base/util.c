@@ -42,6 +42,26 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 	free(tmp);
 }
 
+/* The length of the well-formed UTF-8 character at p (RFC 3629: no
+ * overlong form, no surrogate, nothing past U+10FFFF), or 0. */
+static size_t utf8_char_len(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+	if (p[0] < 0xc2 || p[0] > 0xf4 || n < len)
+		return 0;
+	for (size_t k = 1; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) || (p[0] == 0xf0 && p[1] < 0x90) ||
+	    (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+/* A JSON string is UTF-8: a byte that is not part of a well-formed
+ * character is written as the text report shows it, \xHH (the four
+ * characters), so a name the snippet chose never makes the document one a
+ * strict reader refuses. */
 void sb_json_mem(struct strbuf *b, const char *data, size_t n)
 {
 	sb_add(b, "\"", 1);
@@ -68,8 +88,17 @@ void sb_json_mem(struct strbuf *b, const char *data, size_t n)
 			if (c < 0x20 || c == 0x7f) {
 				snprintf(esc, sizeof esc, "\\u%04x", c);
 				sb_add(b, esc, 6);
-			} else {
+			} else if (c < 0x80) {
 				sb_add(b, (const char *)&data[i], 1);
+			} else {
+				size_t len = utf8_char_len((const unsigned char *)data + i, n - i);
+				if (len) {
+					sb_add(b, data + i, len);
+					i += len - 1;
+				} else {
+					snprintf(esc, sizeof esc, "\\\\x%02x", c);
+					sb_add(b, esc, 5);
+				}
 			}
 		}
 	}

@@ -22,7 +22,7 @@
 #include "lab.h"
 #include "run_uid.h"
 #include "spec.h"
-#include "term.h"
+#include "termpty.h"
 #include "tools.h"
 
 #include <linux/filter.h>
@@ -116,10 +116,18 @@ struct run {
 	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
 	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
 	int connect_wake[2];                           /* lab: the connect threads' wake pipe */
-	bool trace_watched;                            /* lab: a filter's listener watched the run's calls */
-	int bpf_fd;                                    /* Isolation's compiled filter (memfd) */
-	int net_bpf_fd;                                /* No-network's own filter (memfd) */
-	struct sock_fprog iso_prog, net_prog;          /* child: the filters, read in */
+	/* lab: sockets the lab connected for a caller that had gone (a signal
+	 * interrupted it) by the time of the answer: its restarted call is
+	 * told 0, as the kernel's own, not the lab's EISCONN (trace.c) */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} connected_unseen[RUN_CONNECTS_MAX];
+	int n_connected_unseen;
+	bool trace_watched;                   /* lab: a filter's listener watched the run's calls */
+	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
+	int net_bpf_fd;                       /* No-network's own filter (memfd) */
+	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
 	char **envp;
 	int n_env;
 	char *argv[16];
@@ -136,7 +144,7 @@ struct run {
 	pid_t child_pid;
 	int pidfd;
 	void *box_priv;          /* the box's own state for this run (box_gvisor.c) */
-	struct term term;        /* exec: the lab's pty in place of the caller's terminal (term.h) */
+	struct term term;        /* exec: the lab's pty in place of the caller's terminal (termpty.h) */
 	struct egress eg;        /* the small internet, and No-network's allow-list proxy (egress.h) */
 	struct tools_door tools; /* lab:tools: the tool door and its gate (tools.h) */
 };

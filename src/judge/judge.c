@@ -4,6 +4,7 @@
 #include "judge.h"
 #include "consequence.h"
 #include "inprocess.h"
+#include "text.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -87,4 +88,9 @@ void lab_judge(const struct snippet *s, const struct lab_config *cfg, struct lab
 	consequence_fill(res->consequence, sizeof res->consequence, tmpl, &res->ev, (unsigned)geteuid());
 	if (res->inproc.on)
 		judge_in_process(res);
+	/* each sentence one line, whatever name of the snippet's it quotes */
+	text_one_line(res->headline, sizeof res->headline);
+	text_one_line(res->consequence, sizeof res->consequence);
+	for (int i = 0; i < res->n_evidence; i++)
+		text_one_line(res->evidence[i], LAB_LINE);
 }

@@ -162,13 +162,22 @@ static int read_holder(struct lab_evidence *ev, int i, const char *val, size_t v
 {
 	if (i >= (int)(sizeof ev->holder / sizeof *ev->holder))
 		BAD("more than %zu holders", sizeof ev->holder / sizeof *ev->holder);
-	int pid, cmdline, used = 0;
-	if (strlen(val) != vlen || sscanf(val, "%d\t%d\t%n", &pid, &cmdline, &used) != 2 || !used || pid < 0 ||
-	    (cmdline != 0 && cmdline != 1) || strlen(val + used) >= sizeof ev->holder[i].comm)
+	/* PID and the flag as whole numbers, then COMM verbatim after the
+	 * second tab: a comm is the snippet's to choose, blanks first too
+	 * (sscanf's "\t" would take any run of white space) */
+	const char *t1 = strchr(val, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+	char pid_s[16], flag_s[4];
+	long long pid, cmdline;
+	if (strlen(val) != vlen || !t2 || (size_t)(t1 - val) >= sizeof pid_s || (size_t)(t2 - t1 - 1) >= sizeof flag_s)
 		BAD("a holder line that is not 'PID 0|1 COMM': '%.40s'", val);
-	ev->holder[i].pid_in_view = pid;
+	snprintf(pid_s, sizeof pid_s, "%.*s", (int)(t1 - val), val);
+	snprintf(flag_s, sizeof flag_s, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
+	if (!parse_int(pid_s, 0, INT_MAX, &pid) || !parse_int(flag_s, 0, 1, &cmdline) ||
+	    strlen(t2 + 1) >= sizeof ev->holder[i].comm)
+		BAD("a holder line that is not 'PID 0|1 COMM': '%.40s'", val);
+	ev->holder[i].pid_in_view = (int)pid;
 	ev->holder[i].in_cmdline = cmdline;
-	str_copy(ev->holder[i].comm, sizeof ev->holder[i].comm, val + used);
+	str_copy(ev->holder[i].comm, sizeof ev->holder[i].comm, t2 + 1);
 	return 0;
 malformed:
 	return -1;

@@ -98,7 +98,10 @@ void report_text(const struct lab_result *r, int tty)
 		text_out("\n");
 	}
 	if (r->ev.host_planted[0]) {
-		char *planted = sanitize_output(r->ev.host_planted, strlen(r->ev.host_planted), 0);
+		char one[sizeof r->ev.host_planted * 2];
+		str_copy(one, sizeof one, r->ev.host_planted);
+		text_one_line(one, sizeof one);
+		char *planted = sanitize_output(one, strlen(one), 0);
 		text_out("  left in the host folder: %s\n", planted);
 		free(planted);
 	}

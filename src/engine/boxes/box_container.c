@@ -152,7 +152,7 @@ static void child_stdio(struct run *r)
 {
 	if (r->kind == RUN_EXEC) {
 		/* exec passes the caller's stdio through, a terminal among it
-		 * as the lab's pty (term.c) */
+		 * as the lab's pty (termpty.c) */
 		int e = term_child_stdio(&r->term);
 		if (e < 0)
 			run_fail(r, "give the command the lab's pty", "its stdin, stdout and stderr", -e);
@@ -165,7 +165,7 @@ static void child_stdio(struct run *r)
 
 /* No controlling terminal shared with the lab, whatever the layers:
  * TIOCSTI and job-control signals cannot reach the user's shell. exec's
- * command gets the lab's pty as its own (term.c): Ctrl-C and a resize
+ * command gets the lab's pty as its own (termpty.c): Ctrl-C and a resize
  * reach it as on any terminal, TIOCSTI only its own input. */
 static void child_new_session(struct run *r)
 {

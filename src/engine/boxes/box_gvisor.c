@@ -539,7 +539,7 @@ static void __attribute__((noreturn)) gv_init(struct run *r, struct gv_state *g)
 		close(r->out[1]);
 	}
 	/* exec: a terminal among the caller's stdio is the lab's pty for runsc
-	 * (term.c), the session's terminal, so Ctrl-C reaches runsc, which
+	 * (termpty.c), the session's terminal, so Ctrl-C reaches runsc, which
 	 * passes it on */
 	int e = r->kind == RUN_EXEC ? term_child_stdio(&r->term) : 0;
 	if (e < 0)

@@ -1067,8 +1067,8 @@ static void sender_uid(const struct run *r, const struct box_ops *box, long seen
  * word, and no host process can signal a guest's: only the supervisor's
  * own death is. A signal the snippet sent itself looks the same as one from
  * outside where the kernel keeps no sender (the snippet's own SIGKILL):
- * named outside too, which takes credit away from every layer, never
- * gives it. */
+ * named as either, which takes credit away from every layer, never gives
+ * it, and never hides an escape the evidence shows (verdict.c). */
 static void name_foreign_kill(const struct run *r, const struct box_ops *box, const struct watch *w,
                               struct lab_evidence *ev)
 {
@@ -1110,7 +1110,8 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 		snprintf(
 		    ev->foreign, sizeof ev->foreign,
 		    "the snippet was killed by %s, and no clock or cap of the lab's, no OOM kill and no RLIMIT_CPU "
-		    "sent it: from outside the sandbox",
+		    "sent it: the snippet's own, or another process's from outside the sandbox (the kernel keeps "
+		    "no sender to tell)",
 		    name);
 	} else {
 		return;
