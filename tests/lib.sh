@@ -79,6 +79,10 @@ suite_cleanup() {
 	[[ ${CL_SUITE_TMP_OWNED:-} == 1 ]] && rm -rf "$CL_SUITE_TMP"
 	return 0
 }
+# a script run on its own removes the folder it made however it ends, an
+# early exit (a skip) before its own trap included; a script's own EXIT
+# trap replaces this one and calls suite_cleanup itself
+[[ ${CL_SUITE_TMP_OWNED:-} == 1 ]] && trap suite_cleanup EXIT
 
 # in_suite_tree PID: PID descends from the suite's first shell
 in_suite_tree() {

@@ -1124,6 +1124,12 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 		str_copy(
 		    ev->trace.note, sizeof ev->trace.note,
 		    "refused calls: as the guest's seccomp filter answered Isolation's deny list (its init listened)");
+	} else if (r->spec.seccomp) {
+		/* the guest had the filter, and its init never said what it
+		 * refused: the run ended first (a clock, a kill), not "none" */
+		str_copy(ev->trace.note, sizeof ev->trace.note,
+		         "refused calls: not listed, the guest's init sent no report of its filter (the run ended "
+		         "before it could)");
 	}
 	line[strcspn(line, "\n")] = '\0'; /* the K line only: " %n" would run on into the next */
 	int pos = 0;
