@@ -18,7 +18,6 @@ CFG=$(mktemp "${TMPDIR:-/tmp}/cl-gvisor.XXXXXX")
 sed '/^\[limits\]/,/^\[/ s/^timeout = .*/timeout = 20s/' layers.ini >"$CFG"
 grep -q '^timeout = 20s' "$CFG" || { echo "not ok - the test's layers.ini has a 20 s wall clock"; exit 1; }
 lab() { "$BIN" --config "$CFG" "$@"; }
-field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 if ! command -v runsc >/dev/null && [[ ! -x /usr/bin/runsc ]]; then
 	skip "the gvisor rung" "runsc is not installed (apt-get install runsc)"

@@ -168,6 +168,10 @@ leftovers_snapshot() {
 # python3 that is Debian's, not a shim
 PY=/usr/bin/python3
 
+# field EXPR < json : prints EXPR of the document (d is it), the one
+# helper every suite reads a run's JSON with
+field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
 # ---- the JSON schema (docs/containment-lab.schema.json, docs/json.md) ----
 # json_schema_check NAME FILE...: every FILE holds exactly one JSON document
 # the lab wrote, valid against the schema (python3-jsonschema, Draft

@@ -40,7 +40,6 @@ fi
 sed -e '/^\[limits\]/,/^\[/{s/^timeout = .*/timeout = 240s/;s/^cpu_time = .*/cpu_time = 120s/}' \
 	-e '/^\[safety\]/,/^\[/s/^timeout = .*/timeout = 400s/' layers.ini >"$T/layers.ini"
 lab() { LAB_VM_INIT=$PWD/build/vm-init "$BIN" --config "$T/layers.ini" "$@"; }
-field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 before=$(leftovers_snapshot)
 

@@ -18,7 +18,6 @@ cp layers.ini snippets/sales.csv "$T/"
 chmod -R a+rX "$T"
 lab() { "$LAB" --config "$T/layers.ini" "$@"; }
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 snippet() { # NAME THREAT LAYER BODY
 	printf '# lab:title: %s\n# lab:threat: %s\n# lab:layer: %s\n# lab:consequence: test\n%s\n' \

@@ -23,7 +23,6 @@ chmod -R a+rX "$T"
 R=$T/red16
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 as() { if [[ $1 == root ]]; then shift; "$@"; else shift; nobody "$@"; fi; }
-field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 before=$(leftovers_snapshot)
 [[ $(id -u) == 0 ]] || { skip "the red team's round" "needs root (it also acts as uid 65534)"; finish; exit; }
 
