@@ -269,7 +269,7 @@ struct lab_result {
 	/* the judge's view of the run's spec (verdict_decide fills it): who
 	 * armed each mechanism (enum lab_layer, or MECH_UNARMED), and the box
 	 * whose kernel served the snippet (RUNG_CONTAINER: the host's) */
-	signed char armed[MECH_COUNT];
+	short armed[MECH_COUNT];
 	enum lab_rung box;
 	char *output; /* raw captured bytes (NOT sanitised), owned */
 	size_t output_len;

@@ -125,7 +125,7 @@ struct run_spec {
 	uint64_t safety_output;
 	/* who armed each mechanism the judge credits (enum lab_mech): the
 	 * layer's own hook says so; MECH_UNARMED where none did */
-	signed char armed[MECH_COUNT];
+	short armed[MECH_COUNT];
 };
 
 /* The top-level folders a merged-/usr host has as symlinks into /usr:

@@ -25,7 +25,7 @@ const char *verdict_name(enum lab_verdict v)
  * credit, and the box whose kernel served the snippet. Built again from
  * the run's layers, rung and mode (pure data, as the run built it). */
 static void read_spec(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum lab_net_mode mode,
-                      signed char armed[MECH_COUNT], enum lab_rung *box)
+                      short armed[MECH_COUNT], enum lab_rung *box)
 {
 	struct run_spec spec;
 	spec_build(&spec, cfg, &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = mode});
@@ -64,7 +64,7 @@ static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
 enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, const struct lab_config *cfg)
 {
 	enum lab_rung rung = (enum lab_rung)cfg->rung, box;
-	signed char arm[MECH_COUNT];
+	short arm[MECH_COUNT];
 	read_spec(cfg, layers, rung, (enum lab_net_mode)cfg->net_mode, arm, &box);
 	/* an irreversible tool call: the gate decides, on every rung and
 	 * every layer set (the tool door is an allowed channel: no layer
