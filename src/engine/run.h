@@ -24,6 +24,7 @@
 #include "spec.h"
 #include "termpty.h"
 #include "tools.h"
+#include "trace_state.h"
 
 #include <linux/filter.h>
 #include <pthread.h>
@@ -44,31 +45,6 @@ enum run_phase {
 
 #define RUN_GO_FDS 8 /* descriptors that "go" may carry */
 
-/* A connect() the lab makes for a stopped caller (trace.c). The call runs
- * on a short-lived thread of the lab's, never on the event loop's: a
- * blocking socket (its mode is the caller's own, shared with the lab's
- * duplicate) waits for the handshake there, and the loop hears of the end
- * through the run's wake pipe. A slot never moves while its thread runs. */
-#define RUN_CONNECTS_MAX 8
-enum run_connect_state {
-	CONNECT_FREE,     /* unused */
-	CONNECT_CALLING,  /* the thread is in connect() */
-	CONNECT_WATCHING, /* the caller has its EINPROGRESS; the lab watches how it ends, to log it */
-};
-struct run_connect {
-	enum run_connect_state state;
-	unsigned long long id; /* the notification */
-	int fd;                /* the lab's duplicate of the caller's socket */
-	bool attacker;         /* to the lab's attacker listener */
-	bool thread_started;   /* thread is to be joined */
-	pthread_t thread;
-	struct sockaddr_storage sa; /* the address, as the caller gave it */
-	socklen_t len;
-	int wake_fd;     /* the thread's end of the run's wake pipe */
-	atomic_int done; /* the thread is out of connect(): err is its result */
-	int err;         /* connect()'s errno, 0 when it connected */
-	char call[128];
-};
 /* What a run is: a snippet under the lab's layers (`run`, the matrix, the
  * screen), a command of the caller's (`exec`: its stdio and folder, no
  * decoys, no verdict), or a snippet through a foreign sandbox's prefix
@@ -108,23 +84,8 @@ struct run {
 	int slot_fd;   /* one of the machine's run slots, flock()ed (run_slot.h), -1 if none */
 	struct lab_cgroup cg;
 	char cg_why[PATH_MAX + 200];
-	int n_rules;                    /* in Isolation's filter, for the record */
-	bool trace;                     /* the trace is on (LAB_TRACE is not "0") */
-	bool trace_listen;              /* a filter asks the lab (SCMP_ACT_NOTIFY) */
-	int trace_layer;                /* whose: Isolation's, else No-network's (one listener a process) */
-	int notify_fd;                  /* lab: the filter's listener, once the child sent it */
-	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
-	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
-	int connect_wake[2];                           /* lab: the connect threads' wake pipe */
-	/* lab: sockets the lab connected for a caller that had gone (a signal
-	 * interrupted it) by the time of the answer: its restarted call is
-	 * told 0, as the kernel's own, not the lab's EISCONN (trace.c) */
-	struct {
-		dev_t dev;
-		ino_t ino;
-	} connected_unseen[RUN_CONNECTS_MAX];
-	int n_connected_unseen;
-	bool trace_watched;                   /* lab: a filter's listener watched the run's calls */
+	int n_rules;                          /* in Isolation's filter, for the record */
+	struct trace_state tr;                /* the trace's listener and its calls (trace_state.h; trace.c's own) */
 	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
 	int net_bpf_fd;                       /* No-network's own filter (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */

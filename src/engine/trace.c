@@ -55,6 +55,11 @@ bool trace_wanted(void)
 	return !v || strcmp(v, "0") != 0;
 }
 
+void trace_state_init(struct trace_state *t)
+{
+	*t = (struct trace_state){.on = trace_wanted(), .notify_fd = -1, .connect_wake = {-1, -1}};
+}
+
 void lab_trace_line(const struct lab_trace_entry *e, char *out, size_t cap)
 {
 	snprintf(out, cap, "%s%s%s%s%s", e->call, e->answer[0] ? " = " : "", e->answer, e->by[0] ? "  " : "", e->by);
@@ -493,15 +498,15 @@ static const char *connect_by(const struct run *r, int err, bool attacker)
  * the trace must not log an answer nobody received. */
 static bool respond_val(struct run *r, unsigned long long id, int err, long long val, unsigned flags)
 {
-	if (r->notify_fd < 0)
+	if (r->tr.notify_fd < 0)
 		return false;
-	struct seccomp_notif_resp *resp = r->notify_resp;
+	struct seccomp_notif_resp *resp = r->tr.notify_resp;
 	memset(resp, 0, sizeof *resp);
 	resp->id = id;
 	resp->error = -err;
 	resp->val = err ? 0 : val;
 	resp->flags = flags;
-	return seccomp_notify_respond(r->notify_fd, resp) == 0;
+	return seccomp_notify_respond(r->tr.notify_fd, resp) == 0;
 }
 
 static bool respond(struct run *r, unsigned long long id, int err, unsigned flags)
@@ -624,7 +629,7 @@ static int caller_socket(const struct run *r, const struct seccomp_notif *req, i
 	if (pfd >= 0)
 		close(pfd);
 	bool ok = dup >= 0 && again >= 0 && same_file(dup, again) && lab_can_call(dup, family) &&
-	          same_lsm_label(req->pid) && seccomp_notify_id_valid(r->notify_fd, req->id) == 0;
+	          same_lsm_label(req->pid) && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0;
 	if (again >= 0)
 		close(again);
 	if (!ok && dup >= 0) {
@@ -651,9 +656,9 @@ static void *connect_thread(void *arg)
 
 static bool connect_start(struct run *r, struct run_connect *c)
 {
-	if (r->connect_wake[0] < 0 && pipe2(r->connect_wake, O_CLOEXEC | O_NONBLOCK) < 0)
+	if (r->tr.connect_wake[0] < 0 && pipe2(r->tr.connect_wake, O_CLOEXEC | O_NONBLOCK) < 0)
 		return false;
-	c->wake_fd = r->connect_wake[1];
+	c->wake_fd = r->tr.connect_wake[1];
 	atomic_store(&c->done, 0);
 	pthread_attr_t attr;
 	if (pthread_attr_init(&attr) != 0)
@@ -699,8 +704,8 @@ static void connect_free(struct run_connect *c)
 static struct run_connect *free_slot(struct run *r)
 {
 	for (int i = 0; i < RUN_CONNECTS_MAX; i++)
-		if (r->connects[i].state == CONNECT_FREE)
-			return &r->connects[i];
+		if (r->tr.connects[i].state == CONNECT_FREE)
+			return &r->tr.connects[i];
 	return NULL;
 }
 
@@ -719,7 +724,7 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 	char path[64], where[96] = "?", call[sizeof t->e[0].call];
 	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
 	int mem = open(path, O_RDONLY | O_CLOEXEC);
-	bool have = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	bool have = mem >= 0 && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0 &&
 	            pread(mem, &sa, len, (off_t)req->data.args[1]) == (ssize_t)len;
 	if (mem >= 0)
 		close(mem);
@@ -780,7 +785,7 @@ static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccom
 	char path[64], where[96] = "?", call[sizeof t->e[0].call], answer[sizeof t->e[0].answer];
 	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
 	int mem = open(path, O_RDONLY | O_CLOEXEC);
-	bool have = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	bool have = mem >= 0 && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0 &&
 	            pread(mem, &sa, len, (off_t)req->data.args[4]) == (ssize_t)len;
 	if (have)
 		describe_sockaddr(&sa, len, where, sizeof where);
@@ -793,7 +798,7 @@ static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccom
 		close(mem);
 	ssize_t sent = -1;
 	int err = EAGAIN;
-	if (data && seccomp_notify_id_valid(r->notify_fd, req->id) == 0) {
+	if (data && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0) {
 		sent = sendto(fd, buf, n, (int)req->data.args[3] | MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&sa,
 		              len);
 		err = sent < 0 ? errno : 0;
@@ -844,7 +849,7 @@ static bool call_path(const struct run *r, const struct seccomp_notif *req, cons
 	char path[64], rel[PATH_MAX];
 	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
 	int mem = open(path, O_RDONLY | O_CLOEXEC);
-	bool ok = mem >= 0 && seccomp_notify_id_valid(r->notify_fd, req->id) == 0 &&
+	bool ok = mem >= 0 && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0 &&
 	          read_whole_string(mem, req->data.args[pc->path_arg], rel, sizeof rel);
 	if (mem >= 0)
 		close(mem);
@@ -860,7 +865,7 @@ static bool call_path(const struct run *r, const struct seccomp_notif *req, cons
 		else
 			snprintf(link, sizeof link, "/proc/%u/fd/%d", req->pid, dirfd);
 		ssize_t n = readlink(link, base, sizeof base - 1);
-		if (n <= 0 || base[0] != '/' || seccomp_notify_id_valid(r->notify_fd, req->id) != 0)
+		if (n <= 0 || base[0] != '/' || seccomp_notify_id_valid(r->tr.notify_fd, req->id) != 0)
 			return false;
 		base[n] = '\0';
 		if (pathf(out, cap, "%s/%s", base, rel) < 0)
@@ -941,16 +946,16 @@ static bool connected_unseen(struct run *r, int fd, bool take)
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return false;
-	for (int i = 0; i < r->n_connected_unseen; i++)
-		if (r->connected_unseen[i].dev == st.st_dev && r->connected_unseen[i].ino == st.st_ino) {
+	for (int i = 0; i < r->tr.n_connected_unseen; i++)
+		if (r->tr.connected_unseen[i].dev == st.st_dev && r->tr.connected_unseen[i].ino == st.st_ino) {
 			if (take)
-				r->connected_unseen[i] = r->connected_unseen[--r->n_connected_unseen];
+				r->tr.connected_unseen[i] = r->tr.connected_unseen[--r->tr.n_connected_unseen];
 			return true;
 		}
-	if (take || r->n_connected_unseen >= RUN_CONNECTS_MAX)
+	if (take || r->tr.n_connected_unseen >= RUN_CONNECTS_MAX)
 		return false;
-	r->connected_unseen[r->n_connected_unseen].dev = st.st_dev;
-	r->connected_unseen[r->n_connected_unseen++].ino = st.st_ino;
+	r->tr.connected_unseen[r->tr.n_connected_unseen].dev = st.st_dev;
+	r->tr.connected_unseen[r->tr.n_connected_unseen++].ino = st.st_ino;
 	return true;
 }
 
@@ -979,11 +984,11 @@ static void connect_called(struct run *r, struct lab_trace *t, struct run_connec
 int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
 {
 	char drain[64];
-	while (r->connect_wake[0] >= 0 && read(r->connect_wake[0], drain, sizeof drain) > 0)
+	while (r->tr.connect_wake[0] >= 0 && read(r->tr.connect_wake[0], drain, sizeof drain) > 0)
 		;
 	int done = 0;
 	for (int i = 0; i < RUN_CONNECTS_MAX; i++) {
-		struct run_connect *c = &r->connects[i];
+		struct run_connect *c = &r->tr.connects[i];
 		if (c->state == CONNECT_CALLING) {
 			bool stopped = false;
 			if (!atomic_load(&c->done)) {
@@ -1018,11 +1023,11 @@ int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
 int trace_connect_poll(const struct run *r, struct pollfd *pfd, int max)
 {
 	int n = 0;
-	if (r->connect_wake[0] >= 0 && n < max)
-		pfd[n++] = (struct pollfd){r->connect_wake[0], POLLIN, 0};
+	if (r->tr.connect_wake[0] >= 0 && n < max)
+		pfd[n++] = (struct pollfd){r->tr.connect_wake[0], POLLIN, 0};
 	for (int i = 0; i < RUN_CONNECTS_MAX && n < max; i++)
-		if (r->connects[i].state == CONNECT_WATCHING)
-			pfd[n++] = (struct pollfd){r->connects[i].fd, POLLOUT, 0};
+		if (r->tr.connects[i].state == CONNECT_WATCHING)
+			pfd[n++] = (struct pollfd){r->tr.connects[i].fd, POLLOUT, 0};
 	return n;
 }
 
@@ -1032,12 +1037,12 @@ int trace_connect_poll(const struct run *r, struct pollfd *pfd, int max)
  * final trace_connects_ready (their answers then find nobody). */
 static void close_listener(struct run *r)
 {
-	if (r->notify_fd >= 0)
-		close(r->notify_fd);
-	r->notify_fd = -1;
-	if (r->notify_req || r->notify_resp)
-		seccomp_notify_free(r->notify_req, r->notify_resp);
-	r->notify_req = r->notify_resp = NULL;
+	if (r->tr.notify_fd >= 0)
+		close(r->tr.notify_fd);
+	r->tr.notify_fd = -1;
+	if (r->tr.notify_req || r->tr.notify_resp)
+		seccomp_notify_free(r->tr.notify_req, r->tr.notify_resp);
+	r->tr.notify_req = r->tr.notify_resp = NULL;
 }
 
 int trace_take_listener(struct run *r)
@@ -1062,18 +1067,18 @@ int trace_take_listener(struct run *r)
 		close(fd);
 		return -1;
 	}
-	r->notify_fd = fd;
-	r->trace_watched = true;
-	r->notify_req = req;
-	r->notify_resp = resp;
+	r->tr.notify_fd = fd;
+	r->tr.watched = true;
+	r->tr.notify_req = req;
+	r->tr.notify_resp = resp;
 	return 0;
 }
 
 int trace_answer(struct run *r, struct lab_trace *t, int max)
 {
 	int done = 0;
-	while (r->notify_fd >= 0 && done < max) {
-		struct pollfd p = {r->notify_fd, POLLIN, 0};
+	while (r->tr.notify_fd >= 0 && done < max) {
+		struct pollfd p = {r->tr.notify_fd, POLLIN, 0};
 		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN)) {
 			if (p.revents & (POLLHUP | POLLERR | POLLNVAL)) {
 				close_listener(r);
@@ -1081,9 +1086,9 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			}
 			break;
 		}
-		struct seccomp_notif *req = r->notify_req;
+		struct seccomp_notif *req = r->tr.notify_req;
 		memset(req, 0, sizeof *req);
-		int rc = seccomp_notify_receive(r->notify_fd, req);
+		int rc = seccomp_notify_receive(r->tr.notify_fd, req);
 		if (rc == -ENOENT || rc == -EINTR)
 			continue; /* the caller was interrupted before we took it */
 		if (rc < 0) {
@@ -1105,13 +1110,13 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			continue;
 		}
 		char call[sizeof t->e[0].call], answer[32];
-		describe_call(r->notify_fd, req, call, sizeof call);
+		describe_call(r->tr.notify_fd, req, call, sizeof call);
 		int err = lab_seccomp_refusal_errno(req->data.nr);
 		bool delivered = respond(r, req->id, err, 0);
 		answer_text(answer, sizeof answer, err, delivered);
 		/* socket() and socketpair() are only ever No-network's rules,
 		 * merged or not */
-		bool net = r->trace_layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket) ||
+		bool net = r->tr.layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket) ||
 		           req->data.nr == SCMP_SYS(socketpair);
 		bool own = lab_seccomp_is_landlock(req->data.nr) || req->data.nr == SCMP_SYS(clone3);
 		trace_add(t, call, answer,
@@ -1132,16 +1137,16 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 void trace_close(struct run *r)
 {
 	for (int i = 0; i < RUN_CONNECTS_MAX; i++) {
-		struct run_connect *c = &r->connects[i];
+		struct run_connect *c = &r->tr.connects[i];
 		if (c->state == CONNECT_CALLING)
 			connect_stop(c);
 		if (c->state != CONNECT_FREE)
 			connect_free(c);
 	}
 	for (int i = 0; i < 2; i++)
-		if (r->connect_wake[i] >= 0) {
-			close(r->connect_wake[i]);
-			r->connect_wake[i] = -1;
+		if (r->tr.connect_wake[i] >= 0) {
+			close(r->tr.connect_wake[i]);
+			r->tr.connect_wake[i] = -1;
 		}
 	close_listener(r);
 }
@@ -1164,12 +1169,12 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	 * where any local process can reach it, a connection counts when it
 	 * carried the run's token, or (at least one) when what reached the
 	 * listener carried a canary. */
-	t->watch_net = r->trace_watched;
-	t->watch_iso = r->trace_watched && run_on(r, LAYER_ISOLATION);
+	t->watch_net = r->tr.watched;
+	t->watch_iso = r->tr.watched && run_on(r, LAYER_ISOLATION);
 	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
 	if (mine == 0 && ev->attacker_from_run)
 		mine = 1;
-	if (!r->trace_watched && mine > 0) {
+	if (!r->tr.watched && mine > 0) {
 		char call[48];
 		snprintf(call, sizeof call, "connect(127.0.0.1:%d)", r->d.port);
 		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)", mine);

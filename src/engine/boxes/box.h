@@ -43,6 +43,22 @@ struct box_ops {
 	 * kernel_release, kernel_boot_id) and anything else only this box
 	 * can see. */
 	void (*observe)(struct run *r, struct lab_evidence *ev);
+	/* The range as this box built it, for the mechanisms line (mech_add). */
+	void (*describe)(const struct run *r, struct lab_evidence *ev);
+	/* How long a soft kill gives the init to end the rest before the hard
+	 * one (0: the lab's usual grace). */
+	long kill_grace_ms;
+	/* PID 1 as the host sees it: "init", or the VM's "supervisor". */
+	const char *pid1;
+	/* The snippet's exit status is its own kernel's word (a guest's): no
+	 * host process can signal the snippet, only end the box. */
+	bool guest_status;
+	/* Refused calls come from the lab's own filter listener on the host
+	 * (trace.c); elsewhere the box reports them itself, or cannot. */
+	bool host_filter;
+	/* The run always has a user namespace of its own, as root too: a
+	 * sender's uid is seen through the run's id map. */
+	bool own_userns;
 };
 
 /* Helpers the boxes share (box_container.c). */

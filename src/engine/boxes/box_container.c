@@ -465,6 +465,16 @@ static void container_sample(const struct run *r, bool memory, struct box_sample
 	box_sample_tree(r, memory, true, out);
 }
 
+/* The range: always its own namespaces; with the range's view (no
+ * private root), the host's own, read-only, with what hides the homes. */
+static void container_describe(const struct run *r, struct lab_evidence *ev)
+{
+	mech_add(ev, "range: own user/pid/mount/ipc ns, own session keyring, init as PID 1, setsid%s",
+	         spec_private_root(&r->spec) ? ""
+	                                     : ", host view read-only and locked, homes and /run hidden, "
+	                                       "host folder a nosuid,nodev tmpfs of the run's own");
+}
+
 const struct box_ops box_container = {
     .name = "container",
     .kernel = "the host's kernel",
@@ -472,4 +482,8 @@ const struct box_ops box_container = {
     .kill = container_kill,
     .sample = container_sample,
     .observe = container_observe,
+    .describe = container_describe,
+    .pid1 = "init",
+    .host_filter = true,
+    .own_userns = true,
 };

@@ -309,7 +309,7 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
  * left out of the trace (the Sentry still answers them). */
 static bool gv_traced(const struct run *r)
 {
-	return r->trace && r->spec.seccomp && r->kind != RUN_EXEC;
+	return r->tr.on && r->spec.seccomp && r->kind != RUN_EXEC;
 }
 
 static void gv_strace_list(char *out, size_t cap)
@@ -926,6 +926,12 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	gv_free(r);
 }
 
+static void gvisor_describe(const struct run *r, struct lab_evidence *ev)
+{
+	mech_add(ev, "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid",
+	         r->root_lab ? "" : "user/");
+}
+
 const struct box_ops box_gvisor = {
     .name = "gvisor",
     .kernel = "gVisor's Sentry",
@@ -933,4 +939,6 @@ const struct box_ops box_gvisor = {
     .kill = gvisor_kill,
     .sample = gvisor_sample,
     .observe = gvisor_observe,
+    .describe = gvisor_describe,
+    .pid1 = "init",
 };

@@ -1168,6 +1168,12 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 		mech_add(ev, "guest seccomp: Isolation's deny list (its init reported no listener)");
 }
 
+static void microvm_describe(const struct run *r, struct lab_evidence *ev)
+{
+	(void)r;
+	mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
+}
+
 const struct box_ops box_microvm = {
     .name = "microvm",
     .kernel = "the guest's own kernel",
@@ -1176,4 +1182,7 @@ const struct box_ops box_microvm = {
     .kill = microvm_kill,
     .sample = microvm_sample,
     .observe = microvm_observe,
+    .describe = microvm_describe,
+    .pid1 = "supervisor",
+    .guest_status = true,
 };

@@ -674,6 +674,17 @@ static void wrapper_observe(struct run *r, struct lab_evidence *ev)
 	mech_add(ev, "resources: %s", ev->measured_by);
 }
 
+static void wrapper_describe(const struct run *r, struct lab_evidence *ev)
+{
+	if (r->outside_range)
+		mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
+	else
+		mech_add(ev,
+		         "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid; host view as the "
+		         "wrapper leaves it",
+		         r->root_lab ? "" : "user/");
+}
+
 const struct box_ops box_wrapper = {
     .name = "wrapper",
     .kernel = "whichever kernel the wrapper's sandbox uses",
@@ -681,4 +692,7 @@ const struct box_ops box_wrapper = {
     .kill = wrapper_kill,
     .sample = wrapper_sample,
     .observe = wrapper_observe,
+    .describe = wrapper_describe,
+    .kill_grace_ms = WR_END_GRACE_MS + 500, /* a wrapper that is itself a lab gets its grace to clean up */
+    .pid1 = "init",
 };

@@ -28,8 +28,8 @@ static int isolation_plan(struct run *r, struct lab_evidence *ev)
 	r->inside_uid = 0;
 	/* the trace: refusals ask the lab, which logs and answers them. Set
 	 * here, before the clone: the child loads the filter accordingly. */
-	r->trace_listen = r->trace && r->cfg->rung == RUNG_CONTAINER;
-	r->trace_layer = LAYER_ISOLATION;
+	r->tr.listen = r->tr.on && r->cfg->rung == RUNG_CONTAINER;
+	r->tr.layer = LAYER_ISOLATION;
 	r->map_uid = r->uid;
 	r->map_gid = r->gid;
 	r->map_why = "the user's own";
@@ -61,8 +61,8 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	int e = 0;
 	/* the trace also watches where writes aim, when there is a host
 	 * target to aim at (a run, not exec) */
-	scmp_filter_ctx f = lab_seccomp_build(r->trace_listen, r->trace_listen && spec_net_closed(&r->spec),
-	                                      r->trace_listen && r->have_decoys, &e, &r->n_rules);
+	scmp_filter_ctx f = lab_seccomp_build(r->tr.listen, r->tr.listen && spec_net_closed(&r->spec),
+	                                      r->tr.listen && r->have_decoys, &e, &r->n_rules);
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;
@@ -93,7 +93,7 @@ static void isolation_child(struct run *r, enum run_phase ph)
 			run_fail(r, "drop capabilities (libcap-ng)", "all, incl. the bounding set", EPERM);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			run_fail(r, "prctl", "PR_SET_NO_NEW_PRIVS", errno);
-		if (r->trace_listen)
+		if (r->tr.listen)
 			run_load_filter_listen(r, &r->iso_prog, "Isolation's seccomp filter");
 		else
 			run_load_filter(r, &r->iso_prog, "Isolation's seccomp filter");

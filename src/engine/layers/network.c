@@ -33,9 +33,9 @@ static int network_plan(struct run *r, struct lab_evidence *ev)
 	ev->own_netns = r->netns;
 	/* the trace: a process may have one filter with a listener; ours
 	 * holds it when the spec has no seccomp filter of Isolation's */
-	if (r->netns && r->trace && !r->spec.seccomp) {
-		r->trace_listen = true;
-		r->trace_layer = LAYER_NETWORK;
+	if (r->netns && r->tr.on && !r->spec.seccomp) {
+		r->tr.listen = true;
+		r->tr.layer = LAYER_NETWORK;
 	}
 	ev->net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
 	if (!run_allowlist(r) && !r->eg.inside)
@@ -58,10 +58,10 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 		return 0;
 	/* the trace: Isolation's filter holds the one listener and carries
 	 * our rules (isolation_prepare), so that the lab hears them too */
-	if (r->trace_listen && r->trace_layer != LAYER_NETWORK)
+	if (r->tr.listen && r->tr.layer != LAYER_NETWORK)
 		return 0;
 	int e = 0;
-	bool notify = r->trace_listen && r->trace_layer == LAYER_NETWORK;
+	bool notify = r->tr.listen && r->tr.layer == LAYER_NETWORK;
 	scmp_filter_ctx f = lab_seccomp_build_network(notify, &e);
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
@@ -112,7 +112,7 @@ static void network_child(struct run *r, enum run_phase ph)
 		network_probe(r);
 	/* while we still hold the privilege to load a filter without
 	 * no_new_privs (Isolation sets that later anyway) */
-	if (ph == PHASE_FDS && r->trace_listen && r->trace_layer == LAYER_NETWORK)
+	if (ph == PHASE_FDS && r->tr.listen && r->tr.layer == LAYER_NETWORK)
 		run_load_filter_listen(r, &r->net_prog, "No-network's socket filter");
 	else if (ph == PHASE_FDS && r->net_prog.filter) /* else merged into Isolation's */
 		run_load_filter(r, &r->net_prog, "No-network's socket filter");

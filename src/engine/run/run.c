@@ -44,12 +44,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define POLL_MS               10
-#define MEM_SAMPLE_MS         10
-#define DRAIN_MS              300
-#define KILL_GRACE_MS         300
-#define KILL_GRACE_WRAPPER_MS 2000
-#define TAIL_MAX              4096
+#define POLL_MS       10
+#define MEM_SAMPLE_MS 10
+#define DRAIN_MS      300
+#define KILL_GRACE_MS 300
+#define TAIL_MAX      4096
 
 /* ---------------- stale runs ---------------- */
 
@@ -121,14 +120,12 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .slot_fd = -1,
 	                  .child_pid = -1,
 	                  .pidfd = -1,
-	                  .notify_fd = -1,
 	                  .own_uid = {.uid = -1, .fd = -1}};
-	r->trace = trace_wanted();
+	trace_state_init(&r->tr);
 	/* known to the init (cloned after this) and the lab only */
 	if (getrandom(&r->end_cookie, sizeof r->end_cookie, 0) != (ssize_t)sizeof r->end_cookie)
 		r->end_cookie = (int)(monotonic_ms() ^ getpid());
 	r->sync[0] = r->sync[1] = r->rep[0] = r->rep[1] = r->out[0] = r->out[1] = -1;
-	r->connect_wake[0] = r->connect_wake[1] = -1;
 	r->d.listen_fd = -1;
 	r->d.lock_fd = -1;
 	r->d.dns.fd = -1;
@@ -592,10 +589,9 @@ static void watch_kill(struct watch *w, bool *flag)
 {
 	if (flag)
 		*flag = true;
-	/* the wrapper box's init gives a wrapper that is itself a lab its
-	 * grace to clean up (box_wrapper.c, WR_END_GRACE_MS) */
+	/* a box's init may need longer (box_ops.kill_grace_ms) */
 	if (!w->killed)
-		w->kill_deadline = monotonic_ms() + (w->box == &box_wrapper ? KILL_GRACE_WRAPPER_MS : KILL_GRACE_MS);
+		w->kill_deadline = monotonic_ms() + (w->box->kill_grace_ms ? w->box->kill_grace_ms : KILL_GRACE_MS);
 	w->killed = true;
 	w->box->kill(w->r, false);
 }
@@ -679,76 +675,208 @@ static void watch_gate_pause(struct watch *w, long now)
 	w->safety_deadline += p;
 }
 
-/* One turn of the event loop. Returns false when the run is over. */
-static bool watch_turn(struct watch *w)
+/* ---- the watch loop's event sources ----
+ * Each source adds its descriptors to one turn's poll set (add: how many,
+ * at most max) and is then told what poll said about them (ready: its own
+ * slice of the set, n may be 0; it is called every turn). The table's
+ * order is the order they are served in, and it matters where noted. */
+struct watch_source {
+	int max;
+	int (*add)(struct watch *w, struct pollfd *pfd, int max);
+	void (*ready)(struct watch *w, const struct pollfd *pfd, int n, long now);
+};
+
+/* one descriptor, when fd >= 0 and on: the common shape */
+static int add_one(struct pollfd *pfd, int max, int fd, bool on)
+{
+	if (max < 1 || fd < 0 || !on)
+		return 0;
+	pfd[0] = (struct pollfd){fd, POLLIN, 0};
+	return 1;
+}
+
+static bool any_revents(const struct pollfd *pfd, int n)
+{
+	for (int j = 0; j < n; j++)
+		if (pfd[j].revents)
+			return true;
+	return false;
+}
+
+/* the egress proxy's sockets: first, as what it relays to the attacker is
+ * read by the attacker's source below */
+static int src_egress_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return egress_poll(&w->r->eg, pfd, max);
+}
+
+static void src_egress_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	egress_ready(&w->r->eg, pfd, n, now);
+	adopt_attacker(w->r);
+}
+
+/* the tool door, and the time a human kept its gate waiting */
+static int src_tools_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return tools_poll(&w->r->tools, pfd, max);
+}
+
+static void src_tools_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	tools_ready(&w->r->tools, pfd, n, now);
+	watch_gate_pause(w, now);
+}
+
+/* the snippet's output */
+static int src_out_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return add_one(pfd, max, w->r->out[0], true);
+}
+
+static void src_out_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (any_revents(pfd, n))
+		watch_output(w);
+}
+
+/* exec's terminal and the lab's pty */
+static int src_term_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return term_poll(&w->r->term, !w->main_done, pfd, max);
+}
+
+static void src_term_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (n)
+		term_ready(&w->r->term, pfd);
+}
+
+/* the child's (then the init's) report pipe */
+static int src_rep_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return add_one(pfd, max, w->r->rep[0], true);
+}
+
+static void src_rep_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (any_revents(pfd, n))
+		watch_report(w);
+}
+
+/* the trace: the child sends its filter's listener over the sync socket */
+static int src_sync_add(struct watch *w, struct pollfd *pfd, int max)
 {
 	struct run *r = w->r;
-	/* out, rep, pid, abort, sync, notify; exec's terminal and pty; the lab's
-	 * connects; the attacker's listener and connections; the egress proxy's
-	 * sockets */
-	struct pollfd pfd[6 + 3 + 1 + RUN_CONNECTS_MAX + DECOY_POLL_MAX + EGRESS_POLL_MAX + TOOLS_POLL_MAX];
-	int n = 0, i_out = -1, i_rep = -1, i_pid = -1, i_abort = -1, i_att = -1, i_eg = 0, n_eg = 0;
-	int i_sync = -1, i_notify = -1;
-	if (r->out[0] >= 0)
-		i_out = n, pfd[n++] = (struct pollfd){r->out[0], POLLIN, 0};
-	if (r->rep[0] >= 0)
-		i_rep = n, pfd[n++] = (struct pollfd){r->rep[0], POLLIN, 0};
-	if (!w->main_done && r->pidfd >= 0)
-		i_pid = n, pfd[n++] = (struct pollfd){r->pidfd, POLLIN, 0};
-	if (w->opts && w->opts->abort_fd >= 0 && !w->killed)
-		i_abort = n, pfd[n++] = (struct pollfd){w->opts->abort_fd, POLLIN, 0};
-	/* the trace: the child's filter listener, then its notifications */
-	if (r->trace_listen && r->notify_fd < 0 && r->sync[1] >= 0)
-		i_sync = n, pfd[n++] = (struct pollfd){r->sync[1], POLLIN, 0};
-	if (r->notify_fd >= 0 && !w->main_done)
-		i_notify = n, pfd[n++] = (struct pollfd){r->notify_fd, POLLIN, 0};
-	int i_term = n, n_term = term_poll(&r->term, !w->main_done, pfd + n, 3);
-	n += n_term;
-	int i_conn = n, n_conn = w->main_done ? 0 : trace_connect_poll(r, pfd + n, 1 + RUN_CONNECTS_MAX);
-	n += n_conn;
-	if (r->have_decoys) {
-		int fds[DECOY_POLL_MAX], k = decoy_poll_fds(&r->d, fds, DECOY_POLL_MAX);
-		i_att = n;
-		for (int j = 0; j < k; j++)
-			pfd[n++] = (struct pollfd){fds[j], POLLIN, 0};
-	}
-	i_eg = n;
-	n_eg = egress_poll(&r->eg, pfd + n, EGRESS_POLL_MAX);
-	n += n_eg;
-	int i_tools = n, n_tools = tools_poll(&r->tools, pfd + n, TOOLS_POLL_MAX);
-	n += n_tools;
-	if (poll(pfd, (nfds_t)n, (int)watch_timeout(w, monotonic_ms())) < 0 && errno != EINTR)
-		return false;
-	long now = monotonic_ms();
-	/* the proxy first: what it relays to the attacker is read below */
-	egress_ready(&r->eg, pfd + i_eg, n_eg, now);
-	adopt_attacker(r);
-	tools_ready(&r->tools, pfd + i_tools, n_tools, now);
-	watch_gate_pause(w, now);
-	if (i_out >= 0 && pfd[i_out].revents)
-		watch_output(w);
-	if (n_term)
-		term_ready(&r->term, pfd + i_term);
-	if (i_rep >= 0 && pfd[i_rep].revents)
-		watch_report(w);
-	if (i_sync >= 0 && pfd[i_sync].revents && trace_take_listener(r) < 0 && r->sync[1] < 0)
+	return add_one(pfd, max, r->sync[1], r->tr.listen && r->tr.notify_fd < 0);
+}
+
+static void src_sync_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (any_revents(pfd, n) && trace_take_listener(w->r) < 0 && w->r->sync[1] < 0)
 		str_copy(
 		    w->ev->trace.note, sizeof w->ev->trace.note,
 		    "the lab could not take the filter's listener: the kernel refused those calls (ENOSYS) unlogged");
-	if (i_notify >= 0 && pfd[i_notify].revents)
-		trace_answer(r, &w->ev->trace, 64);
-	for (int j = i_conn; j < i_conn + n_conn; j++)
-		if (pfd[j].revents) {
-			trace_connects_ready(r, &w->ev->trace, false);
-			break;
-		}
-	for (int j = i_att; i_att >= 0 && j < i_eg; j++)
+}
+
+/* the trace: the listener's notifications (a listener taken this turn is
+ * polled from the next: its slice here is empty) */
+static int src_notify_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return add_one(pfd, max, w->r->tr.notify_fd, !w->main_done);
+}
+
+static void src_notify_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (any_revents(pfd, n))
+		trace_answer(w->r, &w->ev->trace, 64);
+}
+
+/* the connect()s the lab makes for stopped callers, and their wake pipe */
+static int src_connects_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return w->main_done ? 0 : trace_connect_poll(w->r, pfd, max);
+}
+
+static void src_connects_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (any_revents(pfd, n))
+		trace_connects_ready(w->r, &w->ev->trace, false);
+}
+
+/* the attacker's listener and connections, the agent's socket */
+static int src_attacker_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	int fds[DECOY_POLL_MAX];
+	int k = w->r->have_decoys ? decoy_poll_fds(&w->r->d, fds, max < DECOY_POLL_MAX ? max : DECOY_POLL_MAX) : 0;
+	for (int j = 0; j < k; j++)
+		pfd[j] = (struct pollfd){fds[j], POLLIN, 0};
+	return k;
+}
+
+static void src_attacker_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	for (int j = 0; j < n; j++)
 		if (pfd[j].revents)
-			decoy_attacker_event(&r->d, pfd[j].fd);
-	if (i_abort >= 0 && pfd[i_abort].revents)
+			decoy_attacker_event(&w->r->d, pfd[j].fd);
+}
+
+/* the caller's abort key */
+static int src_abort_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return add_one(pfd, max, w->opts ? w->opts->abort_fd : -1, !w->killed);
+}
+
+static void src_abort_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	(void)now;
+	if (any_revents(pfd, n))
 		watch_kill(w, &w->ev->aborted);
-	if (!w->main_done && (r->pidfd < 0 || (i_pid >= 0 && pfd[i_pid].revents)))
+}
+
+/* the run's init: its pidfd, or, without one, a wait each turn; last, so
+ * what the init's end left in the pipes above was read first */
+static int src_pid_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return add_one(pfd, max, w->r->pidfd, !w->main_done);
+}
+
+static void src_pid_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	if (!w->main_done && (w->r->pidfd < 0 || any_revents(pfd, n)))
 		watch_reap(w, now);
+}
+
+static const struct watch_source watch_sources[] = {
+    {EGRESS_POLL_MAX, src_egress_add, src_egress_ready},
+    {TOOLS_POLL_MAX, src_tools_add, src_tools_ready},
+    {1, src_out_add, src_out_ready},
+    {3, src_term_add, src_term_ready},
+    {1, src_rep_add, src_rep_ready},
+    {1, src_sync_add, src_sync_ready},
+    {1, src_notify_add, src_notify_ready},
+    {1 + RUN_CONNECTS_MAX, src_connects_add, src_connects_ready},
+    {DECOY_POLL_MAX, src_attacker_add, src_attacker_ready},
+    {1, src_abort_add, src_abort_ready},
+    {1, src_pid_add, src_pid_ready},
+};
+#define WATCH_SOURCES ((int)(sizeof watch_sources / sizeof watch_sources[0]))
+#define WATCH_POLL_MAX                                                                                                 \
+	(EGRESS_POLL_MAX + TOOLS_POLL_MAX + 1 + 3 + 1 + 1 + 1 + 1 + RUN_CONNECTS_MAX + DECOY_POLL_MAX + 1 + 1)
+
+/* The run's own clocks, after the sources: the sampling of a run without
+ * a cgroup, Resource-limits' wall clock, the safety net, and the hard
+ * kill of an init that outlived its grace. */
+static void watch_clocks(struct watch *w, long now)
+{
+	struct run *r = w->r;
 	if (!w->main_done && !r->cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= POLL_MS)
 		watch_sample(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
@@ -759,6 +887,26 @@ static bool watch_turn(struct watch *w)
 		w->box->kill(r, true);
 		w->kill_deadline = now + KILL_GRACE_MS;
 	}
+}
+
+/* One turn of the event loop. Returns false when the run is over. */
+static bool watch_turn(struct watch *w)
+{
+	struct run *r = w->r;
+	struct pollfd pfd[WATCH_POLL_MAX];
+	int at[WATCH_SOURCES], cnt[WATCH_SOURCES], n = 0;
+	for (int i = 0; i < WATCH_SOURCES; i++) {
+		int room = WATCH_POLL_MAX - n;
+		at[i] = n;
+		cnt[i] = watch_sources[i].add(w, pfd + n, watch_sources[i].max < room ? watch_sources[i].max : room);
+		n += cnt[i];
+	}
+	if (poll(pfd, (nfds_t)n, (int)watch_timeout(w, monotonic_ms())) < 0 && errno != EINTR)
+		return false;
+	long now = monotonic_ms();
+	for (int i = 0; i < WATCH_SOURCES; i++)
+		watch_sources[i].ready(w, pfd + at[i], cnt[i], now);
+	watch_clocks(w, now);
 	return !(w->main_done &&
 	         ((r->out[0] < 0 && r->rep[0] < 0 && term_drained(&r->term)) || now >= w->drain_deadline));
 }
@@ -982,11 +1130,11 @@ static void trace_note(const struct run *r, const struct box_ops *box, struct la
 		return;
 	if (!run_on(r, LAYER_ISOLATION))
 		str_copy(note, cap, "Isolation is off: no call refused by its seccomp filter");
-	else if (box != &box_container)
+	else if (!box->host_filter)
 		snprintf(note, cap,
 		         "refused calls: not available on the %s rung (%s answers them, not a seccomp filter)",
 		         box->name, box->kernel);
-	else if (!r->trace)
+	else if (!r->tr.on)
 		str_copy(note, cap, "refused calls: not traced (LAB_TRACE=0); the filter answered them itself");
 }
 
@@ -1049,7 +1197,7 @@ static const char *sent_signal_name(int sig)
  * overflow uid. */
 static void sender_uid(const struct run *r, const struct box_ops *box, long seen, char *out, size_t cap)
 {
-	bool own_userns = box == &box_container || !r->root_lab;
+	bool own_userns = box->own_userns || !r->root_lab;
 	if (own_userns && seen == (long)r->inside_uid)
 		snprintf(out, cap, "uid %ld (the sandbox's own uid outside)", r->map_uid);
 	else if (own_userns && seen == 65534)
@@ -1083,7 +1231,7 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 	while (k >= 0 && w->sent[k].sig != sig)
 		k--;
 	bool attested = k >= 0 && (w->sent[k].code == SI_USER || w->sent[k].code == SI_TKILL);
-	bool own_pidns = !(box == &box_wrapper && r->outside_range);
+	bool own_pidns = !r->outside_range; /* an audit's wrapper run outside the range */
 	if (attested && own_pidns && w->sent[k].pid != 0)
 		return; /* the init passed on a kill() of a process of the run's own */
 	if (attested && own_pidns) {
@@ -1104,8 +1252,8 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 		snprintf(ev->foreign, sizeof ev->foreign,
 		         "the run's %s was killed by SIGKILL, which no process inside the sandbox can send it: "
 		         "from outside the sandbox",
-		         box == &box_microvm ? "supervisor" : "init");
-	} else if (name && box != &box_microvm && !(sig == SIGKILL && oom_killer) &&
+		         box->pid1);
+	} else if (name && !box->guest_status && !(sig == SIGKILL && oom_killer) &&
 	           !(sig == SIGKILL && run_on(r, LAYER_LIMITS) && ev->cpu_s >= (double)r->cfg->limits.cpu_time)) {
 		snprintf(
 		    ev->foreign, sizeof ev->foreign,
@@ -1198,23 +1346,7 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	trace_after_run(r, ev);
 	trace_note(r, box, ev);
 	run_layers_describe(r, ev);
-	if (box == &box_wrapper && r->outside_range)
-		mech_add(ev, "outside the range: the init is a subreaper, its tree ended through /proc");
-	else if (box == &box_wrapper)
-		mech_add(ev,
-		         "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid; host view as the "
-		         "wrapper leaves it",
-		         r->root_lab ? "" : "user/");
-	else if (box == &box_container)
-		mech_add(ev, "range: own user/pid/mount/ipc ns, own session keyring, init as PID 1, setsid%s",
-		         run_on(r, LAYER_ISOLATION) ? ""
-		                                    : ", host view read-only and locked, homes and /run hidden, "
-		                                      "host folder a nosuid,nodev tmpfs of the run's own");
-	else if (box == &box_gvisor)
-		mech_add(ev, "range: own %spid/mount/ipc ns, own session keyring, init as PID 1, setsid",
-		         r->root_lab ? "" : "user/");
-	else
-		mech_add(ev, "range: QEMU in its own process group, killed with the run (no host namespaces)");
+	box->describe(r, ev);
 	mech_add(ev, "%s", r->root_lab ? "lab runs as root" : "rootless");
 	if (r->slot_fd >= 0)
 		mech_add(ev, "one of the machine's %ld run slots ([safety] slots)", cfg->safety_slots);

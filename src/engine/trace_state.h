@@ -1,0 +1,63 @@
+/* trace_state.h — the trace's part of a run (struct run's tr): the
+ * filter's listener, the connect() calls the lab makes for stopped
+ * callers, and what it remembers of them. trace.c owns it: run_init
+ * starts it (trace_state_init), the layers say whether a filter of theirs
+ * asks the lab (on, listen, layer), and everything else is trace.c's. */
+#ifndef LAB_TRACE_STATE_H
+#define LAB_TRACE_STATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+/* A connect() the lab makes for a stopped caller (trace.c). The call runs
+ * on a short-lived thread of the lab's, never on the event loop's: a
+ * blocking socket (its mode is the caller's own, shared with the lab's
+ * duplicate) waits for the handshake there, and the loop hears of the end
+ * through the run's wake pipe. A slot never moves while its thread runs. */
+#define RUN_CONNECTS_MAX 8
+enum run_connect_state {
+	CONNECT_FREE,     /* unused */
+	CONNECT_CALLING,  /* the thread is in connect() */
+	CONNECT_WATCHING, /* the caller has its EINPROGRESS; the lab watches how it ends, to log it */
+};
+struct run_connect {
+	enum run_connect_state state;
+	unsigned long long id; /* the notification */
+	int fd;                /* the lab's duplicate of the caller's socket */
+	bool attacker;         /* to the lab's attacker listener */
+	bool thread_started;   /* thread is to be joined */
+	pthread_t thread;
+	struct sockaddr_storage sa; /* the address, as the caller gave it */
+	socklen_t len;
+	int wake_fd;     /* the thread's end of the run's wake pipe */
+	atomic_int done; /* the thread is out of connect(): err is its result */
+	int err;         /* connect()'s errno, 0 when it connected */
+	char call[128];
+};
+
+struct trace_state {
+	bool on;                        /* the trace is on (LAB_TRACE is not "0") */
+	bool listen;                    /* a filter asks the lab (SCMP_ACT_NOTIFY) */
+	int layer;                      /* whose: Isolation's, else No-network's (one listener a process) */
+	int notify_fd;                  /* lab: the filter's listener, once the child sent it */
+	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
+	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
+	int connect_wake[2];                           /* lab: the connect threads' wake pipe */
+	/* lab: sockets the lab connected for a caller that had gone (a signal
+	 * interrupted it) by the time of the answer: its restarted call is
+	 * told 0, as the kernel's own, not the lab's EISCONN (trace.c) */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} connected_unseen[RUN_CONNECTS_MAX];
+	int n_connected_unseen;
+	bool watched; /* lab: a filter's listener watched the run's calls */
+};
+
+/* A trace with nothing open; on as LAB_TRACE says (trace.c). */
+void trace_state_init(struct trace_state *t);
+
+#endif
