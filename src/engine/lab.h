@@ -119,6 +119,9 @@ struct lab_evidence {
 	/* secrets */
 	int canaries_planted;
 	int canaries_leaked;
+	/* planted secrets the snippet wrote only past the output cap: the lab
+	 * read them and dropped them, so they never came out */
+	int secrets_past_cap;
 	char leaked[LAB_LINE * 2];  /* the leaked secrets by the place each came from, "; " between places */
 	char leak_places[LAB_LINE]; /* only the places: "bwrap's own environment via /proc/1/environ,
 	                               ~/.aws/credentials" */

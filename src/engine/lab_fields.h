@@ -60,6 +60,7 @@
 	X("out_truncated", ev->out_truncated, BOOL)                   \
 	X("canaries_planted", ev->canaries_planted, 0, INT_MAX)       \
 	X("canaries_leaked", ev->canaries_leaked, 0, INT_MAX)         \
+	X("secrets_past_cap", ev->secrets_past_cap, 0, INT_MAX)       \
 	X("env_vars", ev->env_vars, 0, INT_MAX)                       \
 	X("creds_mounted", ev->creds_mounted, BOOL)                   \
 	X("attacker_conns", ev->attacker_conns, COUNT)                \

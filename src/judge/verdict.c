@@ -684,7 +684,37 @@ static void leak_lines(struct lab_result *r)
 	}
 }
 
-static void judge_secrets(struct lab_result *r)
+/* Secrets in reach that the snippet wrote only past the output cap: the
+ * lab read and dropped them, so none came out. The cap that dropped them
+ * is Resource-limits' when it is armed and the tighter one, else the
+ * range's safety net, which takes no layer's credit. */
+static bool dropped_by_output_cap(struct lab_result *r, const struct lab_config *cfg)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (ev->secrets_past_cap <= 0)
+		return false;
+	bool layer = armed(r, MECH_CAPS) && cfg->limits.output <= cfg->safety_output;
+	char kept[32], all[32];
+	fmt_bytes(kept, sizeof kept, layer ? cfg->limits.output : cfg->safety_output);
+	fmt_bytes(all, sizeof all, ev->out_bytes);
+	if (layer) {
+		r->verdict = VERDICT_CONTAINED;
+		credit(r, MECH_CAPS);
+		set_headline(r,
+		             "The output cap dropped %d planted secret(s) the snippet wrote past its %s: none came out",
+		             ev->secrets_past_cap, kept);
+	} else {
+		broke(r, "no planted secret came out: the range's output cap dropped what the snippet wrote past it");
+	}
+	add(r,
+	    "the attempt: %d planted secret(s) in the output past the cap (%s kept of %s written), read by the lab "
+	    "and dropped, never shown nor passed on",
+	    ev->secrets_past_cap, kept, all);
+	add(r, "0 of %d canary secrets in what came out", ev->canaries_planted);
+	return true;
+}
+
+static void judge_secrets(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
@@ -714,6 +744,8 @@ static void judge_secrets(struct lab_result *r)
 		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
 		return;
 	}
+	if (in_reach && !broke_by_itself(r) && dropped_by_output_cap(r, cfg))
+		return;
 	if (broke_by_itself(r) || in_reach)
 		broke(r, "no planted secret came out, though Clean-env was off and they were there to take");
 	else {
@@ -1573,7 +1605,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 		judge_resource(r, cfg);
 		break;
 	case THREAT_SECRETS:
-		judge_secrets(r);
+		judge_secrets(r, cfg);
 		break;
 	case THREAT_EXFIL:
 		judge_exfil(r);

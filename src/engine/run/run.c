@@ -438,7 +438,9 @@ struct watch {
 	const struct lab_run_opts *opts;
 	struct lab_evidence *ev;
 	struct strbuf *output, rep;
-	struct decoy_scanner sc;
+	/* the planted secrets in what comes out (the output under the cap),
+	 * and apart, in what the cap dropped: read by the lab, never out */
+	struct decoy_scanner sc, sc_dropped;
 	uint64_t cap;
 	long t0, limit_deadline, safety_deadline, drain_deadline, last_scan, last_mem, kill_deadline;
 	bool clock_restarted; /* the box said when the snippet itself started */
@@ -529,14 +531,19 @@ static void watch_output(struct watch *w)
 	ssize_t n = read(w->r->out[0], buf, sizeof buf);
 	if (n > 0) {
 		w->ev->out_bytes += (uint64_t)n;
-		if (w->r->have_decoys)
-			decoy_scan(&w->r->d, &w->sc, buf, (size_t)n);
 		keep_tail(w, buf, (size_t)n);
+		size_t keep = 0;
 		if (w->output->len < w->cap) {
-			size_t keep = (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len;
+			keep = (size_t)n < w->cap - w->output->len ? (size_t)n : w->cap - w->output->len;
 			sb_add(w->output, buf, keep);
 			if (w->opts && w->opts->on_output)
 				w->opts->on_output(w->opts->output_ctx, buf, keep);
+		}
+		if (w->r->have_decoys) {
+			if (keep)
+				decoy_scan(&w->r->d, &w->sc, buf, keep);
+			if ((size_t)n > keep)
+				decoy_scan(&w->r->d, &w->sc_dropped, buf + keep, (size_t)n - keep);
 		}
 		if (w->ev->out_bytes > w->cap)
 			w->ev->out_truncated = true;
@@ -1082,6 +1089,8 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 			out[i] = true;
 			ev->canaries_leaked++;
 			ev->secrets_to_attacker += at_attacker[i];
+		} else if (w->sc_dropped.found[i]) {
+			ev->secrets_past_cap++;
 		}
 	leak_sources(r, w->output, out, ev);
 	ev->attacker_conns = r->d.conns;
