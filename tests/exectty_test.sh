@@ -25,6 +25,11 @@ trap 'rm -rf "$T"; suite_cleanup' EXIT
 LAB=$T/lab-exectty-$$
 cp "$BIN" "$LAB"
 sed -e 's/^timeout = 5s$/timeout = 1s/' -e 's/^timeout = 30s$/timeout = 3s/' layers.ini >"$T/layers.ini"
+# what a terminal does for the command is not about the clocks: those
+# cases get clocks a loaded machine cannot reach (a 3 s safety net ended
+# "sleep 2.5; stty size" on a machine at load 45)
+sed -e 's/^timeout = 5s$/timeout = 60s/' -e 's/^timeout = 30s$/timeout = 120s/' layers.ini >"$T/long.ini"
+CONF=$T/layers.ini
 mkdir "$T/work"
 chmod -R a+rX "$T"
 
@@ -99,10 +104,10 @@ print("STATUS %d" % status)
 EOF
 
 # tty_case NAME WHO KILL LIMIT LABARGS... -- CMD...: in a fresh terminal,
-# records it, runs the lab (as WHO: root or nobody) with LABARGS, sends
-# the lab signal KILL (or none) after 1.5 s (give such a case --off limits:
-# the wall clock is 1 s; the safety net's 3 s is later), records the terminal again and
-# prints a line after. Sets OUT (what the terminal showed), RC (the lab's
+# records it, runs the lab (as WHO: root or nobody) with LABARGS and the
+# config $CONF, sends the lab signal KILL (or none) after 1.5 s (give such
+# a case --off limits: the wall clock is 1 s; the safety net's 3 s is
+# later), records the terminal again and prints a line after. Sets OUT (what the terminal showed), RC (the lab's
 # exit status) and N (the case's number, for its files).
 N=0
 tty_case() {
@@ -123,7 +128,7 @@ tty_case() {
 trap '' INT
 { stty -a; $PY $T/probe.py; } >$T/before.$N 2>&1
 exec 3<&0
-$runner $LAB --config $T/layers.ini$args <&3 &
+$runner $LAB --config $CONF$args <&3 &
 lp=\$!
 [ $sig = none ] || { sleep 1.5; kill -$sig \$lp; }
 wait \$lp
@@ -200,6 +205,7 @@ except OSError as e:
 done
 
 # ---- what a terminal still does for the command ----
+CONF=$T/long.ini
 tty_case root none 20 exec --on all -- sh -c 'test -t 0 && test -t 1 && test -t 2 && echo "three terminals" && stty size'
 expect_contains "the command's stdin, stdout and stderr are terminals" "$OUT" "three terminals"
 expect_contains "the command's terminal has the window's size" "$OUT" $'\n30 100\n'
