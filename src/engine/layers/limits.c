@@ -9,9 +9,11 @@
  * it. The lab's own safety net (run.c) is not part of this layer. */
 #define _GNU_SOURCE
 #include "layer.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -59,9 +61,18 @@ static void limits_describe(const struct run *r, struct lab_evidence *ev)
 		mech_add(ev, "%s", r->cg.how);
 	else
 		mech_add(ev, "rlimits-only (%s)", r->cg_why[0] ? r->cg_why : "no cgroup");
-	mech_add(ev, "rlimits (AS, NPROC, CPU, FSIZE, NOFILE)");
-	mech_add(ev, "wall-clock timeout");
-	mech_add(ev, "output cap");
+	/* the rest as the spec has it: what runs is what is said */
+	char names[96] = "", size[32];
+	for (int i = 0; i < r->spec.n_rl; i++)
+		str_append(names, sizeof names, "%s%s", i ? ", " : "", r->spec.rl[i].name + strlen("RLIMIT_"));
+	if (names[0])
+		mech_add(ev, "rlimits (%s)", names);
+	if (r->spec.timeout_ms > 0)
+		mech_add(ev, "wall-clock timeout (%.1f s)", r->spec.timeout_ms / 1000.0);
+	if (r->spec.output > 0) {
+		fmt_bytes(size, sizeof size, r->spec.output);
+		mech_add(ev, "output cap (%s)", size);
+	}
 }
 
 static void limits_cleanup(struct run *r)
