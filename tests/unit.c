@@ -672,12 +672,15 @@ static void test_verdicts(void)
 	CHECK("not started = ERROR with the reason",
 	      r.verdict == VERDICT_ERROR && strstr(r.headline, "user namespace"));
 
-	struct lab_config gv = cfg;
-	gv.rung = RUNG_GVISOR;
+	struct lab_setup net_on = lab_setup_default(&cfg), gv_net_off = net_on, none = net_on;
+	net_on.layers = LAYER_BIT(LAYER_NETWORK);
+	gv_net_off.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK);
+	gv_net_off.rung = RUNG_GVISOR;
+	none.layers = 0;
 	CHECK("truth table: attack contained iff own layer on",
-	      verdict_expected(&ex, LAYER_BIT(LAYER_NETWORK), &cfg) == VERDICT_CONTAINED &&
-	          verdict_expected(&ex, LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK), &gv) == VERDICT_ESCAPED &&
-	          verdict_expected(&legit, 0, &cfg) == VERDICT_RAN_OK);
+	      verdict_expected(&ex, &cfg, &net_on) == VERDICT_CONTAINED &&
+	          verdict_expected(&ex, &cfg, &gv_net_off) == VERDICT_ESCAPED &&
+	          verdict_expected(&legit, &cfg, &none) == VERDICT_RAN_OK);
 	test_allowlist_truth(&cfg, &ex, &legit);
 }
 
@@ -689,22 +692,24 @@ static void test_allowlist_truth(const struct lab_config *base, const struct sni
 	struct snippet api_task = *legit, leak = *ex;
 	snprintf(api_task.uses, sizeof api_task.uses, "api.lab.test:80");
 	snprintf(leak.uses, sizeof leak.uses, "api.lab.test:80");
-	unsigned net = LAYER_BIT(LAYER_NETWORK);
+	struct lab_setup net = lab_setup_default(&cfg), none = net;
+	net.layers = LAYER_BIT(LAYER_NETWORK);
+	none.layers = 0;
 	CHECK("mode none: a task that needs a host FAILS under No-network, runs without it",
-	      verdict_expected(&api_task, net, &cfg) == VERDICT_FAILED &&
-	          verdict_expected(&api_task, 0, &cfg) == VERDICT_RAN_OK &&
-	          verdict_expected(&leak, net, &cfg) == VERDICT_CONTAINED &&
-	          verdict_expected(ex, net, &cfg) == VERDICT_CONTAINED);
-	cfg.net_mode = NET_MODE_ALLOWLIST;
+	      verdict_expected(&api_task, &cfg, &net) == VERDICT_FAILED &&
+	          verdict_expected(&api_task, &cfg, &none) == VERDICT_RAN_OK &&
+	          verdict_expected(&leak, &cfg, &net) == VERDICT_CONTAINED &&
+	          verdict_expected(ex, &cfg, &net) == VERDICT_CONTAINED);
+	net.net_mode = none.net_mode = NET_MODE_ALLOWLIST;
 	CHECK("allowlist: the listed host lets the task and the leak out; a plain exfiltration stays contained",
-	      verdict_expected(&api_task, net, &cfg) == VERDICT_RAN_OK &&
-	          verdict_expected(&leak, net, &cfg) == VERDICT_ESCAPED &&
-	          verdict_expected(ex, net, &cfg) == VERDICT_CONTAINED &&
-	          verdict_expected(&leak, 0, &cfg) == VERDICT_ESCAPED);
+	      verdict_expected(&api_task, &cfg, &net) == VERDICT_RAN_OK &&
+	          verdict_expected(&leak, &cfg, &net) == VERDICT_ESCAPED &&
+	          verdict_expected(ex, &cfg, &net) == VERDICT_CONTAINED &&
+	          verdict_expected(&leak, &cfg, &none) == VERDICT_ESCAPED);
 	cfg.n_net_allow = 0;
 	CHECK("allowlist without the host: the leak is contained, the task fails",
-	      verdict_expected(&api_task, net, &cfg) == VERDICT_FAILED &&
-	          verdict_expected(&leak, net, &cfg) == VERDICT_CONTAINED);
+	      verdict_expected(&api_task, &cfg, &net) == VERDICT_FAILED &&
+	          verdict_expected(&leak, &cfg, &net) == VERDICT_CONTAINED);
 
 	struct lab_result r;
 	memset(&r, 0, sizeof r);
@@ -1653,7 +1658,8 @@ static void test_spec_snapshots(void)
 		struct strbuf all = {0};
 		for (int col = 0; col < 16; col++) {
 			struct strbuf t = {0};
-			twin_text_on(&cfg, layers_for_column(col), RUNG_CONTAINER, (enum twin_tool)tool, &host, &t);
+			struct lab_setup setup = {.layers = layers_for_column(col), .rung = RUNG_CONTAINER};
+			twin_text_on(&cfg, &setup, (enum twin_tool)tool, &host, &t);
 			char *end = t.s ? strstr(t.s, "\nflag by flag") : NULL;
 			if (end)
 				end[1] = '\0';

@@ -198,7 +198,9 @@ static int layer_option(struct layer_choice *lc, int argc, char **argv, int i)
 	return 1;
 }
 
-static int choose_layers(const struct lab_config *cfg, const struct layer_choice *c, unsigned *mask)
+/* *mask holds the default (layers.ini's [layers], in the setup) and
+ * becomes what --on or --off says, if either. */
+static int choose_layers(const struct layer_choice *c, unsigned *mask)
 {
 	char err[200];
 	if (c->on && c->off)
@@ -210,12 +212,7 @@ static int choose_layers(const struct lab_config *cfg, const struct layer_choice
 		if (layers_parse(c->off, &off, err, sizeof err) < 0)
 			return usage_error("%s", err);
 		*mask = LAYERS_ALL & ~off;
-		return 0;
 	}
-	*mask = 0;
-	for (int i = 0; i < LAYER_COUNT; i++)
-		if (cfg->layer_default[i])
-			*mask |= LAYER_BIT(i);
 	return 0;
 }
 
@@ -318,7 +315,7 @@ static void stop_said(const char *what)
 		        strsignal(stop_signal));
 }
 
-static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
+static int cmd_run(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
 	bool json = false;
@@ -340,8 +337,8 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 	}
 	if (!name)
 		return usage_error("run: which snippet? (see 'containment-lab list')");
-	unsigned layers = 0;
-	int rc = choose_layers(cfg, &lc, &layers);
+	struct lab_setup run = *setup;
+	int rc = choose_layers(&lc, &run.layers);
 	if (rc)
 		return rc;
 	struct snippet s;
@@ -350,7 +347,7 @@ static int cmd_run(const struct lab_config *cfg, int argc, char **argv)
 		return fail(EXIT_USAGE, "%s", err);
 	struct lab_result res;
 	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
-	lab_run(cfg, &s, layers, &opts, &res);
+	lab_run(cfg, &run, &s, &opts, &res);
 	lab_judge(&s, cfg, &res);
 	stop_said("run");
 	if (json)
@@ -669,27 +666,26 @@ static int ladder_report(const struct matrix_rung *rr, const struct matrix_opts 
 
 /* matrix --rung all: the same snippets on every rung of the ladder, one
  * after another; a rung whose tools are missing is skipped with why. */
-static int matrix_ladder(const struct lab_config *cfg, const struct matrix_opts *o, const struct snippet *list, int n,
-                         FILE *junit, FILE *html)
+static int matrix_ladder(const struct lab_config *cfg, const struct lab_setup *setup, const struct matrix_opts *o,
+                         const struct snippet *list, int n, FILE *junit, FILE *html)
 {
-	struct lab_config *cfgs = calloc(LADDER_N, sizeof *cfgs);
 	struct matrix *ms = calloc(LADDER_N, sizeof *ms);
 	struct matrix_rung rr[LADDER_N];
-	if (!cfgs || !ms)
+	if (!ms)
 		abort();
 	bool all = true;
 	for (int i = 0; i < LADDER_N; i++) {
 		rr[i] = (struct matrix_rung){.rung = ladder_order[i]};
-		cfgs[i] = *cfg;
-		cfgs[i].rung = ladder_order[i];
+		struct lab_setup on_rung = *setup;
+		on_rung.rung = ladder_order[i];
 		if (interrupted) {
 			rr[i].stopped = true;
 			str_copy(rr[i].skipped, sizeof rr[i].skipped, "not run: the matrix was stopped");
 			continue;
 		}
-		if (!lab_rung_ready(&cfgs[i], ladder_order[i], rr[i].skipped, sizeof rr[i].skipped))
+		if (!lab_rung_ready(cfg, ladder_order[i], rr[i].skipped, sizeof rr[i].skipped))
 			continue;
-		if (matrix_init(&ms[i], &cfgs[i], list, n, (int)o->jobs) < 0)
+		if (matrix_init(&ms[i], cfg, &on_rung, list, n, (int)o->jobs) < 0)
 			abort();
 		matrix_start(&ms[i]);
 		matrix_wait(&ms[i], !o->out.quiet && isatty(2), lab_rung_key(ladder_order[i]));
@@ -701,12 +697,11 @@ static int matrix_ladder(const struct lab_config *cfg, const struct matrix_opts 
 		if (rr[i].m)
 			matrix_free(&ms[i]);
 	free(ms);
-	free(cfgs);
 	/* stopped: the shell's convention, whatever the cells that ran said */
 	return interrupted ? 128 + interrupted : rc ? rc : all ? EXIT_OK : EXIT_ESCAPED;
 }
 
-static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
+static int cmd_matrix(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
 {
 	struct matrix_opts o;
 	if (matrix_options(argc, argv, &o))
@@ -725,12 +720,12 @@ static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (rung_all) {
-		int rc = matrix_ladder(cfg, &o, list, n, junit, html);
+		int rc = matrix_ladder(cfg, setup, &o, list, n, junit, html);
 		snippets_free(list, n);
 		return rc;
 	}
 	struct matrix m;
-	if (matrix_init(&m, cfg, list, n, (int)o.jobs) < 0)
+	if (matrix_init(&m, cfg, setup, list, n, (int)o.jobs) < 0)
 		abort();
 	matrix_start(&m);
 	matrix_wait(&m, !o.out.quiet && isatty(2), "matrix");
@@ -741,10 +736,10 @@ static int cmd_matrix(const struct lab_config *cfg, int argc, char **argv)
 	return interrupted ? 128 + interrupted : rc ? rc : all ? EXIT_OK : EXIT_ESCAPED;
 }
 
-static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
+static int cmd_exec(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
-	bool rw = false;
+	struct lab_setup run = *setup;
 	int i = 1, took;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -752,7 +747,7 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 			break;
 		}
 		if (!strcmp(argv[i], "--rw"))
-			rw = true;
+			run.exec_rw = true;
 		else if ((took = layer_option(&lc, argc, argv, i)) != 0) {
 			if (took < 0)
 				return EXIT_USAGE;
@@ -764,12 +759,11 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
 	}
 	if (i >= argc)
 		return usage_error("exec: which command? e.g. containment-lab exec --on all -- /bin/true");
-	unsigned layers = 0;
-	int rc = choose_layers(cfg, &lc, &layers);
+	int rc = choose_layers(&lc, &run.layers);
 	if (rc)
 		return rc;
 	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
-	rc = lab_exec(cfg, layers, rw, &argv[i], &opts);
+	rc = lab_exec(cfg, &run, &argv[i], &opts);
 	stop_said("exec");
 	/* the shell's convention for a command stopped by signal N */
 	return stop_signal ? 128 + stop_signal : rc;
@@ -779,7 +773,7 @@ static int cmd_exec(const struct lab_config *cfg, int argc, char **argv)
  * as another tool's command line (twin.c), with --tools the tool snippets'
  * door and gate, with --spec the run spec itself (spec.h) that the boxes
  * and the twin render; --rung was taken out of argv by main. */
-static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
+static int cmd_twin(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
 {
 	struct layer_choice lc = {0};
 	enum twin_tool tool = TWIN_DOCKER;
@@ -801,22 +795,19 @@ static int cmd_twin(const struct lab_config *cfg, int argc, char **argv)
 		} else
 			return usage_error("twin: unknown argument '%s'", argv[i]);
 	}
-	unsigned layers = 0;
-	int rc = choose_layers(cfg, &lc, &layers);
+	struct lab_setup run = *setup;
+	int rc = choose_layers(&lc, &run.layers);
 	if (rc)
 		return rc;
 	struct strbuf b = {0};
 	if (spec) {
 		struct run_spec s;
 		struct spec_host host;
-		spec_build(&s, cfg,
-		           &(struct lab_setup){.layers = layers,
-		                               .rung = (enum lab_rung)cfg->rung,
-		                               .net_mode = (enum lab_net_mode)cfg->net_mode});
+		spec_build(&s, cfg, &run);
 		spec_host_probe(&host);
 		spec_text(&s, &host, &b);
 	} else {
-		twin_text(cfg, layers, (enum lab_rung)cfg->rung, tool, &b);
+		twin_text(cfg, &run, tool, &b);
 	}
 	if (tools)
 		twin_tools_text(tool, &b);
@@ -884,7 +875,7 @@ static int audit_report(const struct audit_card *card, const struct report_opts 
 	return rc;
 }
 
-static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
+static int cmd_audit(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
 {
 	struct report_opts o = {.quiet = quiet_global};
 	const char *preset = NULL, *names[AUDIT_SNIPPETS_MAX];
@@ -923,7 +914,7 @@ static int cmd_audit(const struct lab_config *cfg, int argc, char **argv)
 		return EXIT_USAGE;
 	char **wrapper = NULL, why[LAB_LINE], note[LAB_LINE] = "";
 	if (preset) {
-		int rc = audit_preset(preset, cfg, &wrapper, &outside, why, sizeof why, note, sizeof note);
+		int rc = audit_preset(preset, cfg, setup, &wrapper, &outside, why, sizeof why, note, sizeof note);
 		if (rc < 0) {
 			drop_report(junit, o.junit);
 			return usage_error("audit: no preset '%s' (bwrap, firejail, srt, runsc, lab)", preset);
@@ -1161,19 +1152,22 @@ int main(int argc, char **argv)
 		free(inert);
 		return EXIT_USAGE;
 	}
+	/* the run's choices: layers.ini's defaults, then the command line's
+	 * (the config stays what the file says) */
+	struct lab_setup setup = lab_setup_default(&cfg);
 	if (choice[0] == RUNG_COUNT) {
 		if (i >= argc || strcmp(argv[i], "matrix") != 0)
 			return usage_error("--rung all is for matrix: the other commands run on one rung");
 		rung_all = true;
 	} else if (choice[0] >= 0) {
-		cfg.rung = choice[0];
+		setup.rung = choice[0];
 	}
 	if (choice[1] >= 0)
-		cfg.net_mode = choice[1];
+		setup.net_mode = choice[1];
 	if (choice[2] >= 0 && approve_refused(choice[2], i < argc ? argv[i] : "tui") != EXIT_OK)
 		return EXIT_USAGE;
 	if (choice[2] >= 0)
-		cfg.approve = choice[2];
+		setup.approve = choice[2];
 	if (i >= argc || host_blocks(argv[i])) {
 		if (check_host() != EXIT_OK)
 			return EXIT_ERROR;
@@ -1185,15 +1179,15 @@ int main(int argc, char **argv)
 				return usage_error("tui: unknown option '%s' (--predict)", argv[k]);
 			predict = true;
 		}
-		return tui_main(&cfg, predict, false);
+		return tui_main(&cfg, &setup, predict, false);
 	}
 	if (i < argc && !strcmp(argv[i], "tour")) {
 		if (i + 1 < argc)
 			return usage_error("tour takes no options ('%s')", argv[i + 1]);
-		return tui_main(&cfg, true, true);
+		return tui_main(&cfg, &setup, true, true);
 	}
 	if (i >= argc)
-		return tui_main(&cfg, predict, false);
+		return tui_main(&cfg, &setup, predict, false);
 	if (predict)
 		return usage_error("--predict is for the lab screen: containment-lab --predict (or tui --predict)");
 	const char *cmd = argv[i];
@@ -1206,14 +1200,14 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "list"))
 		return cmd_list(&cfg, sub_argc, sub_argv);
 	if (!strcmp(cmd, "run"))
-		return cmd_run(&cfg, sub_argc, sub_argv);
+		return cmd_run(&cfg, &setup, sub_argc, sub_argv);
 	if (!strcmp(cmd, "matrix"))
-		return cmd_matrix(&cfg, sub_argc, sub_argv);
+		return cmd_matrix(&cfg, &setup, sub_argc, sub_argv);
 	if (!strcmp(cmd, "exec"))
-		return cmd_exec(&cfg, sub_argc, sub_argv);
+		return cmd_exec(&cfg, &setup, sub_argc, sub_argv);
 	if (!strcmp(cmd, "audit"))
-		return cmd_audit(&cfg, sub_argc, sub_argv);
+		return cmd_audit(&cfg, &setup, sub_argc, sub_argv);
 	if (!strcmp(cmd, "twin"))
-		return cmd_twin(&cfg, sub_argc, sub_argv);
+		return cmd_twin(&cfg, &setup, sub_argc, sub_argv);
 	return usage_error("unknown command '%s' (list, run, matrix, exec, audit, twin, tui)", cmd);
 }

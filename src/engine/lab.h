@@ -279,6 +279,14 @@ struct lab_result {
 	struct lab_evidence ev;
 };
 
+/* The setup r ran with, as its result records it: its layers and rung,
+ * No-network's mode and the gate it used. */
+static inline struct lab_setup lab_result_setup(const struct lab_result *r)
+{
+	return (struct lab_setup){
+	    .layers = r->layers, .rung = r->rung, .net_mode = r->ev.net_mode, .approve = r->ev.approve};
+}
+
 /* Frees what lab_run (or result_read) allocated in r: the output. */
 void lab_result_free(struct lab_result *r);
 
@@ -300,9 +308,11 @@ struct lab_run_opts {
 	int gate_fd;
 };
 
-/* Plants decoys, runs s under layers, gathers evidence, cleans up. Always
- * fills res's evidence (ev.error when the sandbox could not be built); the
- * verdict is lab_judge's (judge.h), which the caller calls next.
+/* Plants decoys, runs s as setup says (its layers, rung, No-network's
+ * mode and the gate; exec and exec_rw are ignored), gathers evidence,
+ * cleans up. Always fills res's evidence (ev.error when the sandbox could
+ * not be built); the verdict is lab_judge's (judge.h), which the caller
+ * calls next.
  *
  * Process contract: lab_run forks exactly one child (the run's init, PID 1
  * of the run's own PID namespace) and waits only for that pid; it never
@@ -319,8 +329,8 @@ struct lab_run_opts {
  * need nothing more than the lab itself. */
 bool lab_rung_ready(const struct lab_config *cfg, enum lab_rung rung, char *why, size_t cap);
 
-void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
-             struct lab_result *res);
+void lab_run(const struct lab_config *cfg, const struct lab_setup *setup, const struct snippet *s,
+             const struct lab_run_opts *opts, struct lab_result *res);
 
 /* `audit`: s run through a foreign sandbox's command prefix (box_wrapper.c)
  * instead of the lab's layers, with the decoys a real integration exposes
@@ -333,11 +343,12 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
                    const struct lab_run_opts *opts, struct lab_result *res);
 
 /* `exec`: any command, stdio passed through (a terminal among it as a pty
- * of the lab's, see termpty.c), same contract as lab_run.
+ * of the lab's, see termpty.c), same contract as lab_run; setup->exec_rw:
+ * the current folder writable (--rw).
  * Returns the exit status to use (CMD's, 128+N for a signal, 125 when the
  * lab failed, 126/127 as a shell, 2 when the current folder is refused).
  * opts (may be NULL): its abort fd stops CMD the way it stops a run. */
-int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
+int lab_exec(const struct lab_config *cfg, const struct lab_setup *setup, char *const argv[],
              const struct lab_run_opts *opts);
 
 #endif

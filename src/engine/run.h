@@ -53,9 +53,10 @@ enum run_kind { RUN_SNIPPET, RUN_EXEC, RUN_AUDIT };
 
 struct run {
 	const struct lab_config *cfg;
-	unsigned layers;
+	/* the run's choices beside layers.ini (config.h): its layers, rung,
+	 * No-network's mode, the gate; exec and --rw for an exec */
+	struct lab_setup setup;
 	enum run_kind kind;
-	bool rw; /* exec --rw */
 	/* what the layers asked for, as data (spec.h): built by
 	 * run_layers_plan, rendered by the box; and this host's facts */
 	struct run_spec spec;
@@ -112,13 +113,13 @@ struct run {
 
 static inline bool run_on(const struct run *r, enum lab_layer l)
 {
-	return (r->layers & LAYER_BIT(l)) != 0;
+	return (r->setup.layers & LAYER_BIT(l)) != 0;
 }
 
 /* No-network is on with its allow-list: the proxy is the sandbox's door. */
 static inline bool run_allowlist(const struct run *r)
 {
-	return run_on(r, LAYER_NETWORK) && r->cfg->net_mode == NET_MODE_ALLOWLIST;
+	return run_on(r, LAYER_NETWORK) && r->setup.net_mode == NET_MODE_ALLOWLIST;
 }
 
 /* ---- child side (never return on failure; child.c) ---- */

@@ -19,17 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "config.h" /* struct lab_setup */
 #include "lab.h"
-
-/* What a run is, beside its layers: the tuple every face of the lab passes. */
-struct lab_setup {
-	unsigned layers; /* LAYER_BIT() mask */
-	enum lab_rung rung;
-	enum lab_net_mode net_mode;
-	bool exec;    /* `exec`: the caller's command and folder, no decoys */
-	bool exec_rw; /* exec --rw: the caller's folder writable */
-};
 
 /* One step of the file-system view, in the order it is built. */
 enum spec_fs_kind {

@@ -125,12 +125,12 @@ void tools_after_clone(struct tools_door *t)
 	t->child_fd = -1;
 }
 
-int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *work, const char *sock,
-               const struct lab_run_opts *opts, char *err, size_t cap)
+int tools_open(struct tools_door *t, const struct lab_config *cfg, enum lab_approve approve, const char *work,
+               const char *sock, const struct lab_run_opts *opts, char *err, size_t cap)
 {
 	char client[PATH_MAX];
 	int e;
-	t->approve = cfg->approve;
+	t->approve = approve;
 	if (load_corpus(t, cfg->snippets_dir, err, cap) < 0)
 		return -1;
 	e = -ENAMETOOLONG;

@@ -19,7 +19,7 @@
  * and logs every call (tool, arguments, bytes in and out): evidence.
  *
  * The gate is outside the code and is not one of the four layers: the
- * approve mode (--approve, struct lab_config) decides each send_payment:
+ * approve mode (--approve, struct lab_setup) decides each send_payment:
  * never (refused), always (paid), ask (a human: the screen's prompt via
  * lab_run_opts' on_gate, else /dev/tty). While a human decides the run's
  * clocks stand still (tools_take_paused) for at most TOOLS_GATE_WAIT_MS
@@ -92,15 +92,16 @@ struct tools_door {
 };
 
 void tools_init(struct tools_door *t);
-/* The door for a run whose work folder (on the host) is work: the corpus
- * read from cfg's snippets folder, labtools.py written there, and the door
+/* The door for a run whose work folder (on the host) is work, its gate in
+ * approve mode: the corpus read from cfg's snippets folder, labtools.py
+ * written there, and the door
  * opened: a socket pair (sock NULL), or, for a box that passes no
  * descriptor in (gvisor), a socket listening at sock (in the 0700 run
  * folder; only the lab's own uid or root may connect: runsc's gofer).
  * opts: who asks in ask mode (may be NULL). 0, or -1 with err naming what
  * failed. */
-int tools_open(struct tools_door *t, const struct lab_config *cfg, const char *work, const char *sock,
-               const struct lab_run_opts *opts, char *err, size_t cap);
+int tools_open(struct tools_door *t, const struct lab_config *cfg, enum lab_approve approve, const char *work,
+               const char *sock, const struct lab_run_opts *opts, char *err, size_t cap);
 int tools_poll(const struct tools_door *t, struct pollfd *pfd, int max);
 void tools_ready(struct tools_door *t, const struct pollfd *pfd, int n, long now_ms);
 /* ms the run waited for the human since the last call: the watch moves

@@ -32,9 +32,9 @@ void trace_add_refused(struct lab_trace *t, int nr, const unsigned long long arg
  * counted in dropped and, as trace_add_refused does, in iso_refused. */
 void trace_add_refused_unlisted(struct lab_trace *t, int nr, long count);
 /* The child's message on the sync socket: its filter's listener. 0 with
- * r->notify_fd set, 1 when the socket closed without one, -1 on error. */
+ * r->tr.notify_fd set, 1 when the socket closed without one, -1 on error. */
 int trace_take_listener(struct run *r);
-/* Takes up to max pending notifications from r->notify_fd without ever
+/* Takes up to max pending notifications from r->tr.notify_fd without ever
  * blocking, logs each call with its decoded arguments and refuses it with
  * the errno its rule gives. Returns how many it answered, -1 when the
  * listener is dead (closed here). */

@@ -29,6 +29,16 @@
 /* A layers.ini is a few hundred bytes; anything near this is not one. */
 #define CONFIG_MAX_BYTES ((size_t)64 << 10)
 
+struct lab_setup lab_setup_default(const struct lab_config *cfg)
+{
+	struct lab_setup setup = {
+	    .rung = cfg->default_rung, .net_mode = cfg->default_net_mode, .approve = APPROVE_NEVER};
+	for (int i = 0; i < LAYER_COUNT; i++)
+		if (cfg->layer_default[i])
+			setup.layers |= LAYER_BIT(i);
+	return setup;
+}
+
 void config_defaults(struct lab_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
@@ -41,7 +51,8 @@ void config_defaults(struct lab_config *cfg)
 	for (size_t i = 0; i < sizeof allow / sizeof *allow; i++)
 		str_copy(cfg->env_allow[cfg->n_env_allow++], LAB_ENV_NAME_MAX, allow[i]);
 	str_copy(cfg->clean_home, sizeof cfg->clean_home, "/tmp");
-	cfg->net_mode = NET_MODE_NONE;
+	cfg->default_rung = RUNG_CONTAINER;
+	cfg->default_net_mode = NET_MODE_NONE;
 	str_copy(cfg->net_allow[cfg->n_net_allow++], LAB_NET_HOST_MAX, "api.lab.test:80");
 	cfg->limits = (struct lab_limits){
 	    .memory = 256ull << 20,
@@ -204,9 +215,9 @@ enum key_kind {
 	KEY_CORES,     /* double */
 	KEY_PERCENT,   /* long whole percent, "10%" or "10" */
 	KEY_HOSTNAME,  /* char[]: one word */
-	KEY_RUNG,      /* int: a rung of the isolation ladder, by name */
+	KEY_RUNG,      /* enum lab_rung: a rung of the isolation ladder, by name */
 	KEY_NAMES,     /* the env allow-list */
-	KEY_NETMODE,   /* int: No-network's setting, by name */
+	KEY_NETMODE,   /* enum lab_net_mode: No-network's setting, by name */
 	KEY_HOSTPORTS, /* the proxy's allow-list: host:port pairs */
 	KEY_ABSPATH,   /* char[]: an absolute path, taken as written */
 	KEY_PATH,      /* char[]: a path, relative ones beside the file */
@@ -234,9 +245,9 @@ static const struct config_key config_keys[] = {
     {"isolation", "hostname", KEY_HOSTNAME, 0, 0, FIELD(hostname), "a host name without spaces or '/'"},
     {"isolation", "outside_uid", KEY_UID, 1, 4294967294.0, FIELD(outside_uid),
      "auto or an unprivileged uid like 65534"},
-    {"isolation", "rung", KEY_RUNG, 0, 0, FIELD(rung), "in-process, container, gvisor or microvm"},
+    {"isolation", "rung", KEY_RUNG, 0, 0, FIELD(default_rung), "in-process, container, gvisor or microvm"},
     {"isolation", "kernel", KEY_ABSPATH, 0, 0, FIELD(guest_kernel), "the absolute path of a guest kernel"},
-    {"network", "mode", KEY_NETMODE, 0, 0, FIELD(net_mode), "none or allowlist"},
+    {"network", "mode", KEY_NETMODE, 0, 0, FIELD(default_net_mode), "none or allowlist"},
     {"network", "allow", KEY_HOSTPORTS, 0, LAB_NET_ALLOW_MAX, FIELD(net_allow), "host:port pairs like api.lab.test:80"},
     {"env", "allow", KEY_NAMES, 0, LAB_ENV_ALLOW_MAX, FIELD(env_allow), "variable names like PATH LANG"},
     {"env", "home", KEY_ABSPATH, 0, 0, FIELD(clean_home), "an absolute path"},
@@ -580,7 +591,7 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 		int rung = lab_rung_by_key(v);
 		if (rung < 0)
 			return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
-		*(int *)field = rung;
+		*(enum lab_rung *)field = rung;
 		return 1;
 	}
 	case KEY_NAMES:
@@ -589,7 +600,7 @@ static int set_value(struct ini_state *st, const struct config_key *k, const cha
 		int mode = lab_net_mode_by_key(v);
 		if (mode < 0)
 			return config_error(st, "%s = %s: expected %s", k->key, sv, k->expect);
-		*(int *)field = mode;
+		*(enum lab_net_mode *)field = mode;
 		return 1;
 	}
 	case KEY_HOSTPORTS:

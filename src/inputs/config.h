@@ -1,5 +1,5 @@
 /* config.h — layers.ini: every knob with its built-in default, read strictly
- * (config.c). */
+ * (config.c); and a run's setup, the choices made per run on top of it. */
 #ifndef CONFIG_H
 #define CONFIG_H
 
@@ -35,11 +35,10 @@ struct lab_config {
 	uint64_t tmp_size;
 	char hostname[64];
 	long outside_uid; /* root lab: sandbox root maps to this uid; LAB_OUTSIDE_UID_AUTO: one of the run's own */
-	int rung;         /* enum lab_rung: how strong Isolation is */
+	enum lab_rung default_rung;  /* [isolation] rung: how strong Isolation is, unless a run says */
 	char guest_kernel[PATH_MAX]; /* microvm rung: the guest's kernel ("" = newest /boot/vmlinuz-*) */
 	/* network: No-network's setting and the proxy's allow-list */
-	int net_mode; /* enum lab_net_mode */
-	int approve;  /* enum lab_approve: the tool gate's mode (--approve; not in layers.ini) */
+	enum lab_net_mode default_net_mode; /* [network] mode, unless a run says */
 	char net_allow[LAB_NET_ALLOW_MAX][LAB_NET_HOST_MAX];
 	int n_net_allow;
 	/* env */
@@ -59,6 +58,25 @@ struct lab_config {
 	char snippets_dir[PATH_MAX];
 	char python[PATH_MAX];
 };
+
+/* What one run is, beside what layers.ini says: the choices the command
+ * line (--on/--off, --rung, --network-mode, --approve, exec --rw) and the
+ * screen's keys make, each run or each screen. Every face of the lab
+ * passes it: the run, the spec, the twin, the expected verdict, predict,
+ * the matrix and its reports. layers.ini gives only its defaults
+ * (lab_setup_default); nothing changes the config to change a run. */
+struct lab_setup {
+	unsigned layers; /* LAYER_BIT() mask */
+	enum lab_rung rung;
+	enum lab_net_mode net_mode;
+	enum lab_approve approve; /* the tool gate (tools.h): not in layers.ini, never by default */
+	bool exec;                /* `exec`: the caller's command and folder, no decoys */
+	bool exec_rw;             /* exec --rw: the caller's folder writable */
+};
+
+/* The setup layers.ini's defaults make: its [layers], rung and mode; the
+ * gate refuses every payment (APPROVE_NEVER); not an exec. */
+struct lab_setup lab_setup_default(const struct lab_config *cfg);
 
 /* Fills cfg from FILE (or the first of ./layers.ini, $XDG_CONFIG_HOME/
  * containment-lab/layers.ini, the file beside the binary, PREFIX/share when

@@ -23,7 +23,7 @@ enum lab_rung {
 	 * the lab's (inprocess.h), where no layer has a process boundary to
 	 * apply at. Last in value so that every "rung != RUNG_CONTAINER" of the
 	 * boxes stays about the upper rungs: the engine runs this rung as a
-	 * container run with no layer (inprocess_config) and never sees it. */
+	 * container run with no layer (inprocess_setup) and never sees it. */
 	RUNG_INPROCESS,
 	RUNG_COUNT
 };

@@ -3,7 +3,6 @@
  * the in-process rung what no layer could do. */
 #include "judge.h"
 #include "consequence.h"
-#include "inprocess.h"
 #include "text.h"
 #include "util.h"
 #include "verdict.h"
@@ -77,10 +76,8 @@ static void judge_in_process(struct lab_result *res)
 
 void lab_judge(const struct snippet *s, const struct lab_config *cfg, struct lab_result *res)
 {
-	/* in-process: judged as the container run it was, with no layer */
-	struct lab_config own;
-	if (res->inproc.on && inprocess_config(cfg, &own))
-		cfg = &own;
+	/* in-process: judged as the container run it was, with no layer (the
+	 * result says so: lab_run set its layers and rung) */
 	verdict_decide(s, cfg, res);
 	/* the consequence in this run's figures and the lab's own uid */
 	char tmpl[sizeof res->consequence];

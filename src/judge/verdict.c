@@ -23,12 +23,12 @@ const char *verdict_name(enum lab_verdict v)
 
 /* The run's spec, as the judge reads it: who armed each mechanism it may
  * credit, and the box whose kernel served the snippet. Built again from
- * the run's layers, rung and mode (pure data, as the run built it). */
-static void read_spec(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum lab_net_mode mode,
-                      short armed[MECH_COUNT], enum lab_rung *box)
+ * the run's setup (pure data, as the run built it). */
+static void read_spec(const struct lab_config *cfg, const struct lab_setup *setup, short armed[MECH_COUNT],
+                      enum lab_rung *box)
 {
 	struct run_spec spec;
-	spec_build(&spec, cfg, &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = mode});
+	spec_build(&spec, cfg, setup);
 	memcpy(armed, spec.armed, sizeof spec.armed);
 	*box = spec.in_process ? RUNG_CONTAINER : spec.rung;
 }
@@ -61,16 +61,18 @@ static bool uses_allowed(const struct snippet *s, const struct lab_config *cfg)
 	return false;
 }
 
-enum lab_verdict verdict_expected(const struct snippet *s, unsigned layers, const struct lab_config *cfg)
+enum lab_verdict verdict_expected(const struct snippet *s, const struct lab_config *cfg, const struct lab_setup *setup)
 {
-	enum lab_rung rung = (enum lab_rung)cfg->rung, box;
+	enum lab_rung rung = setup->rung, box;
+	unsigned layers = setup->layers;
 	short arm[MECH_COUNT];
-	read_spec(cfg, layers, rung, (enum lab_net_mode)cfg->net_mode, arm, &box);
+	/* a snippet run, whatever else the setup says */
+	read_spec(cfg, &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = setup->net_mode}, arm, &box);
 	/* an irreversible tool call: the gate decides, on every rung and
 	 * every layer set (the tool door is an allowed channel: no layer
 	 * sees a poisoned call from an honest one) */
 	if (s->threat == THREAT_IRREVERSIBLE)
-		return cfg->approve == APPROVE_ALWAYS ? VERDICT_ESCAPED : VERDICT_CONTAINED;
+		return setup->approve == APPROVE_ALWAYS ? VERDICT_ESCAPED : VERDICT_CONTAINED;
 	/* exec() inside the app server: no layer applies, every attack gets
 	 * what it wants and the legit task has the network it needs */
 	if (rung == RUNG_INPROCESS)
@@ -1568,7 +1570,8 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	r->n_evidence = 0;
 	r->headline[0] = '\0';
 	r->escaped = 0;
-	read_spec(cfg, r->layers, r->rung, (enum lab_net_mode)r->ev.net_mode, r->armed, &r->box);
+	struct lab_setup ran = lab_result_setup(r);
+	read_spec(cfg, &ran, r->armed, &r->box);
 	const struct lab_evidence *ev = &r->ev;
 	if (ev->aborted) {
 		r->verdict = VERDICT_ERROR;

@@ -494,8 +494,8 @@ static void live_take(struct job *j)
 /* What a worker runs: lab_run, or lab_audit_run through a wrapper. */
 struct job_work {
 	const struct lab_config *cfg;
+	struct lab_setup setup; /* a copy: the worker is a fork, it gets its own memory of it */
 	const struct snippet *s;
-	unsigned layers;
 	char *const *wrapper; /* non-NULL: an audit */
 	bool outside_range;
 	bool gated; /* --approve ask: the caller asks the human (job_start_gated) */
@@ -526,10 +526,9 @@ static void gate_nobody(void *ctx, const char *call)
 
 static int job_fork(struct job *j, const struct job_work *w)
 {
-	unsigned layers = w->layers;
 	memset(j, 0, sizeof *j);
 	j->fd = -1;
-	j->layers = layers;
+	j->layers = w->setup.layers;
 	j->started_ms = monotonic_ms();
 	int p[2];
 	/* a gated run's answers come back over the same pair */
@@ -577,7 +576,7 @@ static int job_fork(struct job *j, const struct job_work *w)
 		setsid();
 		struct live_sink sink = {.fd = p[1], .told = true};
 		struct lab_run_opts opts = {.abort_fd = abort_pipe[0], .on_output = live_send, .output_ctx = &sink};
-		if (w->cfg->approve == APPROVE_ASK) {
+		if (w->setup.approve == APPROVE_ASK) {
 			opts.on_gate = w->gated ? gate_send : gate_nobody;
 			opts.gate_ctx = &sink;
 			opts.gate_fd = w->gated ? p[1] : -1;
@@ -586,7 +585,7 @@ static int job_fork(struct job *j, const struct job_work *w)
 		if (w->wrapper)
 			lab_audit_run(w->cfg, w->s, w->wrapper, w->outside_range, &opts, &res);
 		else
-			lab_run(w->cfg, w->s, layers, &opts, &res);
+			lab_run(w->cfg, &w->setup, w->s, &opts, &res);
 		lab_judge(w->s, w->cfg, &res);
 		result_write(p[1], &res);
 		lab_result_free(&res);
@@ -599,14 +598,14 @@ static int job_fork(struct job *j, const struct job_work *w)
 	return 0;
 }
 
-int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
+int job_start(struct job *j, const struct lab_config *cfg, const struct lab_setup *setup, const struct snippet *s)
 {
-	return job_fork(j, &(struct job_work){.cfg = cfg, .s = s, .layers = layers});
+	return job_fork(j, &(struct job_work){.cfg = cfg, .setup = *setup, .s = s});
 }
 
-int job_start_gated(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers)
+int job_start_gated(struct job *j, const struct lab_config *cfg, const struct lab_setup *setup, const struct snippet *s)
 {
-	return job_fork(j, &(struct job_work){.cfg = cfg, .s = s, .layers = layers, .gated = true});
+	return job_fork(j, &(struct job_work){.cfg = cfg, .setup = *setup, .s = s, .gated = true});
 }
 
 int job_gate_answer(struct job *j, bool yes)

@@ -45,14 +45,18 @@ struct job {
  * lines, then the result (result_write). job_pump moves the chunks into
  * live as they arrive; result_read only ever sees the result.
  *
- * 0 on success, -errno on failure (nothing to clean then). */
-int job_start(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
+ * The worker runs s as setup says (lab_run): the setup is copied, and the
+ * fork hands the worker its own copy, so nothing of it crosses the pipe;
+ * what the run used comes back in the result (layers, rung, ev.net_mode,
+ * ev.approve). 0 on success, -errno on failure (nothing to clean then). */
+int job_start(struct job *j, const struct lab_config *cfg, const struct lab_setup *setup, const struct snippet *s);
 /* The same, for a run a human watches with --approve ask: the gate's
  * question comes back as a "gate<TAB>call" line (gate_waiting set, the
  * call in gate_call), and job_gate_answer sends the human's answer back
  * over the same socket pair. A job_start'ed run with --approve ask has
  * nobody to ask: its gate refuses every payment, and says why. */
-int job_start_gated(struct job *j, const struct lab_config *cfg, const struct snippet *s, unsigned layers);
+int job_start_gated(struct job *j, const struct lab_config *cfg, const struct lab_setup *setup,
+                    const struct snippet *s);
 /* The human's answer to the waiting call: 0, or -errno (the worker gone:
  * its gate then refuses, as for no answer). */
 int job_gate_answer(struct job *j, bool yes);

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct snippet *snips, int n_snips, int max_jobs)
+int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct lab_setup *setup,
+                const struct snippet *snips, int n_snips, int max_jobs)
 {
 	memset(m, 0, sizeof *m);
 	m->cfg = cfg;
+	m->setup = *setup;
 	m->snips = snips;
 	m->n_snips = n_snips > 0 ? n_snips : 0;
 	m->n_cells = m->n_snips * LAB_COMBOS;
@@ -32,9 +34,18 @@ int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct sni
 		m->jobs[k].fd = -1;
 		m->job_cell[k] = -1;
 	}
-	for (int c = 0; c < m->n_cells; c++)
-		m->cells[c].expected = verdict_expected(&snips[c / LAB_COMBOS], (unsigned)(c % LAB_COMBOS), cfg);
+	for (int c = 0; c < m->n_cells; c++) {
+		struct lab_setup cell = matrix_setup(m, (unsigned)(c % LAB_COMBOS));
+		m->cells[c].expected = verdict_expected(&snips[c / LAB_COMBOS], cfg, &cell);
+	}
 	return 0;
+}
+
+struct lab_setup matrix_setup(const struct matrix *m, unsigned layers)
+{
+	struct lab_setup cell = m->setup;
+	cell.layers = layers;
+	return cell;
 }
 
 static void clear_cells(struct matrix *m)
@@ -97,7 +108,8 @@ static void fill(struct matrix *m)
 		if (m->job_cell[k] >= 0)
 			continue;
 		int cell = cell_at(m, m->next++), si = cell / LAB_COMBOS;
-		int rc = job_start(&m->jobs[k], m->cfg, &m->snips[si], (unsigned)(cell % LAB_COMBOS));
+		struct lab_setup setup = matrix_setup(m, (unsigned)(cell % LAB_COMBOS));
+		int rc = job_start(&m->jobs[k], m->cfg, &setup, &m->snips[si]);
 		if (rc < 0) {
 			cell_failed(m, cell, -rc);
 			k--; /* this slot is still free: try the next cell */

@@ -39,6 +39,7 @@ struct matrix_cell {
 
 struct matrix {
 	const struct lab_config *cfg;
+	struct lab_setup setup; /* its rung, No-network's mode and the gate; each cell has its own layers */
 	const struct snippet *snips;
 	int n_snips;
 	int n_cells;               /* n_snips * LAB_COMBOS */
@@ -66,8 +67,12 @@ static inline int matrix_index(int si, unsigned layers)
 }
 
 /* 0, or -ENOMEM. Nothing runs yet; every cell is PENDING with its expected
- * verdict. snips must outlive the matrix. max_jobs is clamped to 1.. */
-int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct snippet *snips, int n_snips, int max_jobs);
+ * verdict. Every cell runs as setup says but for its layers (setup's are
+ * not used). snips must outlive the matrix. max_jobs is clamped to 1.. */
+int matrix_init(struct matrix *m, const struct lab_config *cfg, const struct lab_setup *setup,
+                const struct snippet *snips, int n_snips, int max_jobs);
+/* The setup of the matrix's cells under these layers. */
+struct lab_setup matrix_setup(const struct matrix *m, unsigned layers);
 /* Halts (aborts and reaps) any running job and frees everything. */
 void matrix_free(struct matrix *m);
 

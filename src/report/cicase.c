@@ -93,8 +93,8 @@ int ci_suite_from_matrix(struct ci_suite *s, const struct matrix *m)
 	suite_init(s, m->n_cells);
 	if (!s->cases)
 		return -ENOMEM;
-	const char *rung = lab_rung_key((enum lab_rung)m->cfg->rung);
-	const char *mode = lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode);
+	const char *rung = lab_rung_key(m->setup.rung);
+	const char *mode = lab_net_mode_key(m->setup.net_mode);
 	snprintf(s->name, sizeof s->name, "containment-lab matrix (%s rung, network mode %s, as %s)", rung, mode,
 	         geteuid() == 0 ? "root" : "user");
 	s->seconds = (double)matrix_elapsed_ms(m) / 1000.0;

@@ -75,8 +75,8 @@ static void machine(struct strbuf *b, const struct matrix *m, const struct matri
 	sb_printf(b,
 	          "<p class=\"machine\">%d snippets &#215; %d layer sets, as %s, rung <b>%s</b>, network mode "
 	          "<b>%s</b>, limits by <b>",
-	          m->n_snips, LAB_COMBOS, report_matrix_who(), lab_rung_key((enum lab_rung)m->cfg->rung),
-	          lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode));
+	          m->n_snips, LAB_COMBOS, report_matrix_who(), lab_rung_key(m->setup.rung),
+	          lab_net_mode_key(m->setup.net_mode));
 	sb_xml_str(b, report_matrix_limits(m));
 	sb_puts(b, "</b><br>on ");
 	sb_xml_str(b, u.nodename);

@@ -427,8 +427,8 @@ static void matrix_legend(const struct matrix *m)
 {
 	text_out("containment-lab matrix: %d snippets x %d layer combinations, as %s (rung: %s, network mode: %s, "
 	         "limits: %s)\ncolumns:",
-	         m->n_snips, LAB_COMBOS, report_matrix_who(), lab_rung_key((enum lab_rung)m->cfg->rung),
-	         lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), report_matrix_limits(m));
+	         m->n_snips, LAB_COMBOS, report_matrix_who(), lab_rung_key(m->setup.rung),
+	         lab_net_mode_key(m->setup.net_mode), report_matrix_limits(m));
 	for (int l = 0; l < LAYER_COUNT; l++)
 		text_out(" %c=%s", report_layer_letter(l), lab_layers[l].name);
 	char legend[REPORT_LEGEND_MAX];
@@ -529,7 +529,7 @@ static void matrix_text(const struct matrix *m, bool md)
 		char legend[REPORT_LEGEND_MAX];
 		report_verdict_legend(legend, sizeof legend);
 		text_out("No-network mode: %s. cells: %s (* = not as expected)\n\n",
-		         lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), legend);
+		         lab_net_mode_key(m->setup.net_mode), legend);
 	}
 	matrix_grid(m, md);
 	matrix_differences(m, md);
@@ -537,7 +537,7 @@ static void matrix_text(const struct matrix *m, bool md)
 	/* "differ" here is every cell not as expected, not run ones included */
 	text_out("%s%d/%d cells as expected (%d differ, %d errors) as %s on the %s rung in %.1f s\n", md ? "\n" : "",
 	         n.as_expected, m->n_cells, m->n_cells - n.as_expected, n.errors, report_matrix_who(),
-	         lab_rung_key((enum lab_rung)m->cfg->rung), matrix_elapsed_ms(m) / 1000.0);
+	         lab_rung_key(m->setup.rung), matrix_elapsed_ms(m) / 1000.0);
 }
 
 void report_matrix_text(const struct matrix *m)
@@ -556,8 +556,8 @@ static void matrix_json(struct strbuf *b, const struct matrix *m)
 	sb_printf(b,
 	          "{\"format\":%d,\"as\":\"%s\",\"rung\":\"%s\",\"network_mode\":\"%s\",\"limits_mechanism\":\"%s\","
 	          "\"cells\":[",
-	          REPORT_JSON_FORMAT, geteuid() == 0 ? "root" : "user", lab_rung_key((enum lab_rung)m->cfg->rung),
-	          lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode), report_matrix_limits(m));
+	          REPORT_JSON_FORMAT, geteuid() == 0 ? "root" : "user", lab_rung_key(m->setup.rung),
+	          lab_net_mode_key(m->setup.net_mode), report_matrix_limits(m));
 	for (int c = 0; c < m->n_cells; c++) {
 		const struct matrix_cell *cell = &m->cells[c];
 		const struct lab_result *r = &cell->res;
@@ -692,7 +692,7 @@ void report_cell_name(const struct matrix *m, int c, char out[REPORT_CELL_NAME_M
 	char lab[REPORT_LABEL_MAX];
 	report_layers_label((unsigned)(c % LAB_COMBOS), false, lab);
 	snprintf(out, REPORT_CELL_NAME_MAX, "%s [%s] %s/%s", m->snips[c / LAB_COMBOS].name, lab,
-	         lab_rung_key((enum lab_rung)m->cfg->rung), lab_net_mode_key((enum lab_net_mode)m->cfg->net_mode));
+	         lab_rung_key(m->setup.rung), lab_net_mode_key(m->setup.net_mode));
 }
 
 void sb_xml_str(struct strbuf *b, const char *str)

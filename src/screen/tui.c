@@ -241,7 +241,7 @@ void tui_run_selected(struct tui_state *st)
 		return;
 	}
 	/* the screen asks the human when the gate does (--approve ask) */
-	rc = job_start_gated(&st->job, st->cfg, &st->snips[st->sel], st->layers);
+	rc = job_start_gated(&st->job, st->cfg, &st->setup, &st->snips[st->sel]);
 	if (rc < 0) {
 		tui_message(st, "could not start %s: %s", st->snips[st->sel].name, strerror(-rc));
 		st->job_guess = -1;
@@ -286,20 +286,18 @@ void tui_matrix_start(struct tui_state *st)
 	crash_pids_update(st);
 }
 
-int tui_set_rung_mode(struct tui_state *st, int rung, int net_mode)
+int tui_set_rung_mode(struct tui_state *st, enum lab_rung rung, enum lab_net_mode net_mode)
 {
 	struct matrix fresh;
-	int was_rung = st->own_cfg.rung, was_mode = st->own_cfg.net_mode;
-	if (rung == was_rung && net_mode == was_mode)
+	struct lab_setup next = st->setup;
+	if (rung == st->setup.rung && net_mode == st->setup.net_mode)
 		return 0;
-	st->own_cfg.rung = rung;
-	st->own_cfg.net_mode = net_mode;
+	next.rung = rung;
+	next.net_mode = net_mode;
 	/* the truth table follows both (kernel-exploit, legit-api, exfil-allowed) */
-	if (matrix_init(&fresh, st->cfg, st->snips, st->n_snips, st->mx.max_jobs) < 0) {
-		st->own_cfg.rung = was_rung;
-		st->own_cfg.net_mode = was_mode;
+	if (matrix_init(&fresh, st->cfg, &next, st->snips, st->n_snips, st->mx.max_jobs) < 0)
 		return -1;
-	}
+	st->setup = next;
 	matrix_free(&st->mx);
 	st->mx = fresh;
 	st->mx_started = false;
@@ -312,12 +310,12 @@ void tui_cycle_rung(struct tui_state *st)
 		tui_message(st, "a run is going: wait, or press a to abort it, then change the rung");
 		return;
 	}
-	int was = st->own_cfg.rung, next = (int)lab_rung_next((enum lab_rung)was);
-	if (tui_set_rung_mode(st, next, st->own_cfg.net_mode) < 0) {
-		tui_message(st, "out of memory: the rung stays %s", lab_rung_key((enum lab_rung)was));
+	enum lab_rung was = st->setup.rung, next = lab_rung_next(was);
+	if (tui_set_rung_mode(st, next, st->setup.net_mode) < 0) {
+		tui_message(st, "out of memory: the rung stays %s", lab_rung_key(was));
 		return;
 	}
-	tui_message(st, "Isolation's rung: %s (%s)", lab_rung_key((enum lab_rung)next),
+	tui_message(st, "Isolation's rung: %s (%s)", lab_rung_key(next),
 	            next == RUNG_INPROCESS   ? "exec() inside the lab's app server: no layer can apply"
 	            : next == RUNG_CONTAINER ? "namespaces + seccomp on the host kernel"
 	            : next == RUNG_GVISOR    ? "gVisor's runsc: a user-space kernel answers"
@@ -330,12 +328,13 @@ void tui_cycle_net_mode(struct tui_state *st)
 		tui_message(st, "a run is going: wait, or press a to abort it, then change No-network's mode");
 		return;
 	}
-	int was = st->own_cfg.net_mode, next = (was + 1) % NET_MODE_COUNT;
-	if (tui_set_rung_mode(st, st->own_cfg.rung, next) < 0) {
-		tui_message(st, "out of memory: No-network's mode stays %s", lab_net_mode_key((enum lab_net_mode)was));
+	enum lab_net_mode was = st->setup.net_mode;
+	enum lab_net_mode next = was + 1 < NET_MODE_COUNT ? was + 1 : NET_MODE_NONE;
+	if (tui_set_rung_mode(st, st->setup.rung, next) < 0) {
+		tui_message(st, "out of memory: No-network's mode stays %s", lab_net_mode_key(was));
 		return;
 	}
-	tui_message(st, "No-network's mode: %s (%s)", lab_net_mode_key((enum lab_net_mode)next),
+	tui_message(st, "No-network's mode: %s (%s)", lab_net_mode_key(next),
 	            next == NET_MODE_NONE ? "no interface at all"
 	                                  : "only the lab's egress proxy, which lets out [network] allow");
 }
@@ -603,7 +602,7 @@ static int snippets_reload(struct tui_state *st, const char *edited)
 
 	st->snips = NULL;
 	n = snippets_load(st, err, sizeof err, note, sizeof note);
-	if (n < 0 || matrix_init(&fresh, st->cfg, st->snips, n, old.mx.max_jobs) < 0) {
+	if (n < 0 || matrix_init(&fresh, st->cfg, &st->setup, st->snips, n, old.mx.max_jobs) < 0) {
 		if (n >= 0)
 			snippets_unload(st);
 		*st = old;
@@ -797,12 +796,12 @@ void tui_edit_selected(struct tui_state *st)
 		tui_run_selected(st);
 }
 
-int tui_main(const struct lab_config *cfg, bool predict, bool tour)
+int tui_main(const struct lab_config *cfg, const struct lab_setup *setup, bool predict, bool tour)
 {
 	static struct tui_state st;
 	char err[512], note[512];
 	long ncpu;
-	int n, l, k, rc;
+	int n, k, rc;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "containment-lab: the lab screen needs a terminal; use "
@@ -812,8 +811,8 @@ int tui_main(const struct lab_config *cfg, bool predict, bool tour)
 	setlocale(LC_ALL, "");
 
 	memset(&st, 0, sizeof st);
-	st.own_cfg = *cfg;
-	st.cfg = &st.own_cfg; /* the rung may change: r */
+	st.cfg = cfg;
+	st.setup = *setup; /* the toggles, r and n change it */
 	st.job.fd = -1;
 	st.job_guess = -1;
 	st.predict = predict;
@@ -830,7 +829,7 @@ int tui_main(const struct lab_config *cfg, bool predict, bool tour)
 	if (note[0])
 		tui_message(&st, "%s", note);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (matrix_init(&st.mx, cfg, st.snips, n,
+	if (matrix_init(&st.mx, cfg, &st.setup, st.snips, n,
 	                ncpu < 1                     ? 1
 	                : ncpu > TUI_MATRIX_JOBS_MAX ? TUI_MATRIX_JOBS_MAX
 	                                             : (int)ncpu) < 0) {
@@ -838,9 +837,6 @@ int tui_main(const struct lab_config *cfg, bool predict, bool tour)
 		snippets_unload(&st);
 		return 1;
 	}
-	for (l = 0; l < LAYER_COUNT; l++)
-		if (cfg->layer_default[l])
-			st.layers |= LAYER_BIT(l);
 
 	if (tcgetattr(STDIN_FILENO, &saved_tty) == 0)
 		saved_tty_ok = true;

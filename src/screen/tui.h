@@ -21,11 +21,12 @@
 #include "lab.h"
 #include <stdbool.h>
 
-/* Runs the lab screen until the user quits; predict: start in predict mode
+/* Runs the lab screen until the user quits, starting from setup (the
+ * toggles, the rung, the mode, the gate); predict: start in predict mode
  * (p); tour: start in the tour (t), where the student left it. Returns the
  * process exit status (0, 1 on a set-up failure, 2 when stdin/stdout is
  * not a terminal). */
-int tui_main(const struct lab_config *cfg, bool predict, bool tour);
+int tui_main(const struct lab_config *cfg, const struct lab_setup *setup, bool predict, bool tour);
 
 #ifdef TUI_INTERNAL
 
@@ -65,10 +66,9 @@ struct tui_run {
 /* Predict mode: one cell of a single run, and the guess locked to it
  * (tui_predict.c). */
 struct tui_cell {
-	char path[PATH_MAX]; /* the snippet's file */
-	unsigned layers;
-	int rung, net_mode;
-	int guess; /* enum lab_verdict, -1 none */
+	char path[PATH_MAX];    /* the snippet's file */
+	struct lab_setup setup; /* its layers, rung, No-network's mode (and the gate) */
+	int guess;              /* enum lab_verdict, -1 none */
 };
 
 /* What has the keys' attention on the main screen: Tab cycles. */
@@ -132,17 +132,18 @@ struct tui_tour {
 };
 
 struct tui_state {
-	const struct lab_config *cfg;
-	struct lab_config own_cfg; /* cfg points here: r changes its rung */
+	const struct lab_config *cfg; /* layers.ini: the screen never changes it */
+	/* the choices: the toggles (setup.layers), r's rung, n's mode, the
+	 * gate of --approve; every run, the matrix and predict take them */
+	struct lab_setup setup;
 	struct snippet *snips;
 	int n_snips;
 	char **code; /* sanitize_output() of each snippet's code */
 	int *code_lines;
 
 	/* main screen */
-	int sel;         /* selected snippet */
-	int list_top;    /* first snippet shown in the list */
-	unsigned layers; /* the toggles */
+	int sel;      /* selected snippet */
+	int list_top; /* first snippet shown in the list */
 	enum tui_focus focus;
 	bool zoom; /* z: the focused pane (list: the result) fills the box */
 	struct tui_view_pos code_view, res_view;
@@ -203,7 +204,7 @@ void tui_run_forget(struct tui_state *st, int i);
 /* The rung and No-network's mode both set (the matrix starts over when
  * either changes): 0, or -1 (out of memory: neither changed). Not while
  * anything runs. */
-int tui_set_rung_mode(struct tui_state *st, int rung, int net_mode);
+int tui_set_rung_mode(struct tui_state *st, enum lab_rung rung, enum lab_net_mode net_mode);
 void tui_message(struct tui_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Predict mode: the answer to the question; starts the run. */
 void tui_answer(struct tui_state *st, enum lab_verdict guess);
@@ -309,7 +310,7 @@ bool tui_predict_hides(const struct tui_state *st);
 /* Why this cell is not held with its layers on (the container rung's
  * shared kernel, No-network's price, the allow-list's door): a line into
  * buf, or NULL when the toggles explain it. */
-const char *tui_why_line(const struct snippet *s, unsigned layers, int rung, int net_mode, char *buf, size_t len);
+const char *tui_why_line(const struct snippet *s, const struct lab_setup *setup, char *buf, size_t len);
 int tui_snippet_at(const struct tui_state *st, int y, int x); /* or -1 */
 
 /* tui_matrix.c */

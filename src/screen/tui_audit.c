@@ -51,12 +51,12 @@ static void choose(struct tui_state *st, int preset)
 		a->outside[c] = false;
 	}
 	a->preset = preset;
-	a->layers = st->layers;
+	a->layers = st->setup.layers;
 	a->why[0] = a->note[0] = '\0';
 	char why[LAB_LINE];
 	if (audit_lab_wrapper(st->cfg, a->layers, &a->wrapper[TUI_AUDIT_LAB], why, sizeof why))
 		tui_message(st, "the lab's column cannot run: %s", why);
-	if (audit_preset(audit_preset_names[preset], st->cfg, &a->wrapper[TUI_AUDIT_PRESET],
+	if (audit_preset(audit_preset_names[preset], st->cfg, &st->setup, &a->wrapper[TUI_AUDIT_PRESET],
 	                 &a->outside[TUI_AUDIT_PRESET], a->why, sizeof a->why, a->note, sizeof a->note) != 0 &&
 	    !a->why[0])
 		snprintf(a->why, sizeof a->why, "no such preset");
@@ -93,7 +93,7 @@ void tui_audit_open(struct tui_state *st)
 	a->open = true;
 	a->cur = 0;
 	/* the last card stays while the toggles it ran with do */
-	if (!a->live && (a->layers != st->layers || !a->wrapper[TUI_AUDIT_LAB]))
+	if (!a->live && (a->layers != st->setup.layers || !a->wrapper[TUI_AUDIT_LAB]))
 		choose(st, a->preset);
 }
 

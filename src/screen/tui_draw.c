@@ -296,13 +296,13 @@ static void draw_toggles(const struct tui_state *st)
 	int l, x, on;
 
 	for (l = 0; l < LAYER_COUNT; l++) {
-		on = (st->layers & LAYER_BIT(l)) != 0;
+		on = (st->setup.layers & LAYER_BIT(l)) != 0;
 		x = toggle_x(l);
 		snprintf(buf, sizeof buf, "[%d]", l + 1);
 		x += tui_put(1, x, 4, buf, tui_attr(st, TUI_LOOK_KEY)) + 1;
 		x += tui_put(1, x, 20, lab_layers[l].name, A_BOLD) + 1;
 		/* in-process: the toggle is kept, but nothing it names can apply */
-		if (st->cfg->rung == RUNG_INPROCESS)
+		if (st->setup.rung == RUNG_INPROCESS)
 			tui_put(1, x, 3, "n/a", tui_attr(st, TUI_LOOK_DIM));
 		else
 			tui_put(1, x, 3, on ? "ON" : "OFF", tui_attr(st, on ? TUI_LOOK_ON : TUI_LOOK_OFF));
@@ -310,8 +310,8 @@ static void draw_toggles(const struct tui_state *st)
 	/* the rung, beside the toggles: it is Isolation's strength */
 	x = toggle_x(LAYER_COUNT);
 	x += tui_put(1, x, 4, "[r]", tui_attr(st, TUI_LOOK_KEY)) + 1;
-	snprintf(buf, sizeof buf, "rung: %s  [n] net: %s", lab_rung_key((enum lab_rung)st->cfg->rung),
-	         lab_net_mode_key((enum lab_net_mode)st->cfg->net_mode));
+	snprintf(buf, sizeof buf, "rung: %s  [n] net: %s", lab_rung_key(st->setup.rung),
+	         lab_net_mode_key(st->setup.net_mode));
 	tui_put(1, x, COLS - x - 1 > 0 ? COLS - x - 1 : 0, buf, A_BOLD);
 }
 
@@ -419,7 +419,7 @@ static void draw_list(struct tui_state *st)
 		buf[0] = report_layer_letter(l);
 		buf[1] = '\0';
 		tui_put(legend_y + l, 1, 1, buf,
-		        tui_attr(st, (st->layers & LAYER_BIT(l)) ? TUI_LOOK_ON : TUI_LOOK_OFF));
+		        tui_attr(st, (st->setup.layers & LAYER_BIT(l)) ? TUI_LOOK_ON : TUI_LOOK_OFF));
 		tui_put(legend_y + l, 3, LIST_W - 4, lab_layers[l].stops, A_DIM);
 	}
 }
@@ -589,19 +589,19 @@ static enum box_look box_title(const struct tui_state *st, const struct tui_run 
                                size_t len)
 {
 	enum box_look look = BOX_PLAIN;
-	unsigned mask = st->layers;
+	unsigned mask = st->setup.layers;
 	const char *whose = "layers", *state = "";
 	char lbl[REPORT_LABEL_MAX];
 
 	if (running) {
 		mask = st->job.layers;
-		whose = mask != st->layers ? "running:" : whose;
+		whose = mask != st->setup.layers ? "running:" : whose;
 	} else if (r->have) {
-		mask = r->res.layers;
-		whose =
-		    mask != st->layers || (int)r->res.rung != st->cfg->rung || r->res.ev.net_mode != st->cfg->net_mode
-		        ? "last run:"
-		        : whose;
+		struct lab_setup ran = lab_result_setup(&r->res);
+		mask = ran.layers;
+		whose = mask != st->setup.layers || ran.rung != st->setup.rung || ran.net_mode != st->setup.net_mode
+		            ? "last run:"
+		            : whose;
 		if (r->res.verdict == VERDICT_ESCAPED) {
 			look = BOX_BREACHED;
 			state = " BREACHED";
@@ -613,12 +613,12 @@ static enum box_look box_title(const struct tui_state *st, const struct tui_run 
 	report_layers_label(mask, true, lbl);
 	/* what is not the default, in the box's own title: at 80 columns the
 	 * [r] rung / [n] net labels beside the toggles are cut off */
-	int rung = r->have && !running ? (int)r->res.rung : st->cfg->rung;
-	int net = r->have && !running ? r->res.ev.net_mode : st->cfg->net_mode;
+	struct lab_setup shown = r->have && !running ? lab_result_setup(&r->res) : st->setup;
+	enum lab_rung rung = shown.rung;
+	enum lab_net_mode net = shown.net_mode;
 	char extra[48] = "";
 	if (rung != RUNG_CONTAINER || net != NET_MODE_NONE)
-		snprintf(extra, sizeof extra, " [%s%s%s]",
-		         rung != RUNG_CONTAINER ? lab_rung_key((enum lab_rung)rung) : "",
+		snprintf(extra, sizeof extra, " [%s%s%s]", rung != RUNG_CONTAINER ? lab_rung_key(rung) : "",
 		         rung != RUNG_CONTAINER && net != NET_MODE_NONE ? ", " : "",
 		         net != NET_MODE_NONE ? "net: allowlist" : "");
 	/* in-process there is no box around the snippet: the title says so */

@@ -136,7 +136,7 @@ static int key_layer(struct tui_state *st, int ch)
 
 	if (l < 0 || l >= LAYER_COUNT)
 		return TUI_HANDLED;
-	st->layers ^= LAYER_BIT(l);
+	st->setup.layers ^= LAYER_BIT(l);
 	return TUI_REDRAW;
 }
 
@@ -764,7 +764,7 @@ void tui_draw_twin(struct tui_state *st)
 
 	if (w < 40 || rows < 3)
 		return;
-	twin_text(st->cfg, st->layers, (enum lab_rung)st->cfg->rung, st->twin_bwrap ? TWIN_BWRAP : TWIN_DOCKER, &raw);
+	twin_text(st->cfg, &st->setup, st->twin_bwrap ? TWIN_BWRAP : TWIN_DOCKER, &raw);
 	if (st->snips[st->sel].tools)
 		twin_tools_text(st->twin_bwrap ? TWIN_BWRAP : TWIN_DOCKER, &raw);
 	for (line = raw.s; line && *line; line = nl + 1) {

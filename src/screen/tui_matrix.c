@@ -312,6 +312,7 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	const struct lab_result *res = &cell->res;
 	const struct snippet *s = &st->snips[st->mx_row];
 	unsigned mask = tui_combo_mask(st->mx_col);
+	struct lab_setup cell_setup = matrix_setup(&st->mx, mask), ran = lab_result_setup(res);
 	int y = g->det_y, end = g->det_y + g->det_rows, w = COLS - 2, x = 1, n, i;
 	char buf[LAB_LINE * 2], lbl[LAYER_COUNT * 2], off[128], why[LAB_LINE];
 
@@ -333,7 +334,7 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	 * it would give the answer) */
 	if (cell->state != MATRIX_DONE && !st->predict && y + 1 < end &&
 	    (cell->expected == VERDICT_ESCAPED || cell->expected == VERDICT_FAILED) &&
-	    tui_why_line(s, mask, st->cfg->rung, st->cfg->net_mode, buf, sizeof buf))
+	    tui_why_line(s, &cell_setup, buf, sizeof buf))
 		tui_wrap(y + 1, x, w, 2, buf, tui_attr(st, TUI_LOOK_WARN));
 	switch (cell->state) {
 	case MATRIX_PENDING:
@@ -366,8 +367,9 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 		snprintf(buf, sizeof buf, "CONSEQUENCE: %s", res->consequence);
 	else if (res->verdict == VERDICT_ERROR && res->ev.error[0])
 		snprintf(buf, sizeof buf, "ERROR: %s", res->ev.error);
+	ran.layers = mask;
 	if ((res->verdict == VERDICT_ESCAPED || res->verdict == VERDICT_FAILED) && y < end &&
-	    tui_why_line(s, mask, (int)res->rung, res->ev.net_mode, why, sizeof why))
+	    tui_why_line(s, &ran, why, sizeof why))
 		y += tui_wrap(y, x, w, 2, why, tui_attr(st, TUI_LOOK_WARN));
 	if (buf[0] && y < end)
 		y += tui_wrap(y, x, w, 2, buf, tui_verdict_attr(st, res->verdict));

@@ -360,7 +360,7 @@ bool tui_predict_hides(const struct tui_state *st)
 
 	if (!st->predict)
 		return false;
-	return st->asking || running || !r->have || r->res.layers != st->layers;
+	return st->asking || running || !r->have || r->res.layers != st->setup.layers;
 }
 
 /* A pane's header: its name (reverse when it has the focus) and where the
@@ -533,9 +533,11 @@ static void build_verdict(const struct tui_state *st, const struct tui_run *r, s
 /* Where "every layer on" is visibly not "every attack contained" (or the
  * legit task fails with its layers on), the one line that says why and
  * what to try; NULL where the toggles explain the verdict themselves. */
-const char *tui_why_line(const struct snippet *s, unsigned layers, int rung, int net_mode, char *buf, size_t len)
+const char *tui_why_line(const struct snippet *s, const struct lab_setup *setup, char *buf, size_t len)
 {
-	bool net = layers & LAYER_BIT(LAYER_NETWORK), iso = layers & LAYER_BIT(LAYER_ISOLATION);
+	bool net = setup->layers & LAYER_BIT(LAYER_NETWORK), iso = setup->layers & LAYER_BIT(LAYER_ISOLATION);
+	enum lab_rung rung = setup->rung;
+	enum lab_net_mode net_mode = setup->net_mode;
 
 	if (rung == RUNG_INPROCESS && s->threat != THREAT_LEGIT)
 		snprintf(buf, len,
@@ -582,14 +584,15 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 	else if (res->verdict == VERDICT_FAILED)
 		snprintf(buf, sizeof buf, "a layer broke legitimate work");
 	/* first: at 80x24 the consequence would push it below the pane */
+	struct lab_setup ran = lab_result_setup(res);
 	if ((res->verdict == VERDICT_ESCAPED || res->verdict == VERDICT_FAILED) &&
-	    tui_why_line(&st->snips[st->sel], res->layers, (int)res->rung, res->ev.net_mode, why, sizeof why))
+	    tui_why_line(&st->snips[st->sel], &ran, why, sizeof why))
 		tui_rows_add(L, "", "  ", A_NORMAL, why, tui_attr(st, TUI_LOOK_WARN));
 	if (buf[0])
 		tui_rows_add(L, "", "  ", A_NORMAL, buf, vattr);
 	if (res->headline[0] && !(res->verdict == VERDICT_ERROR && strstr(res->ev.error, res->headline)))
 		tui_rows_add(L, "", "  ", A_NORMAL, res->headline, A_BOLD);
-	if (res->layers != st->layers) {
+	if (res->layers != st->setup.layers) {
 		report_layers_label(res->layers, true, lbl);
 		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN), "ran with %s; toggles changed since: Enter reruns",
 		                lbl);
@@ -669,10 +672,10 @@ static void build_ask(const struct tui_state *st, struct tui_rows *L)
 	attr_t key = tui_attr(st, TUI_LOOK_KEY);
 
 	tui_tour_rows(st, L, false);
-	report_layers_label(st->layers, true, lbl);
+	report_layers_label(st->setup.layers, true, lbl);
 	tui_rows_printf(L, A_BOLD, "PREDICT: %s (%s) with layers %s on the %s rung%s", s->name, threat_name(s->threat),
-	                lbl, lab_rung_key((enum lab_rung)st->cfg->rung),
-	                st->cfg->net_mode == NET_MODE_ALLOWLIST ? ", net: allowlist" : "");
+	                lbl, lab_rung_key(st->setup.rung),
+	                st->setup.net_mode == NET_MODE_ALLOWLIST ? ", net: allowlist" : "");
 	if (s->threat == THREAT_LEGIT) {
 		tui_rows_printf(L, A_BOLD, "Does the task still work: ran ok or failed?");
 		tui_rows_add(L, "  o  ", "     ", key, "RAN OK: the layers let the real work through", A_NORMAL);
@@ -695,8 +698,8 @@ static void build_idle(const struct tui_state *st, struct tui_rows *L)
 	tui_tour_rows(st, L, false);
 	if (st->tour.on)
 		return;
-	report_layers_label(st->layers, true, lbl);
-	snprintf(where, sizeof where, "layers %s on the %s rung", lbl, lab_rung_key((enum lab_rung)st->cfg->rung));
+	report_layers_label(st->setup.layers, true, lbl);
+	snprintf(where, sizeof where, "layers %s on the %s rung", lbl, lab_rung_key(st->setup.rung));
 	if (st->predict)
 		tui_rows_printf(L, A_NORMAL, "Predict mode: press Enter, answer, and the lab runs %s with %s.", s->name,
 		                where);

@@ -1,6 +1,7 @@
 /* tui_predict.c — predict mode's guesses for single runs, locked to their
- * cell. A guess belongs to one cell (the snippet, the layers, Isolation's
- * rung, No-network's setting) until the lab gives that cell a verdict.
+ * cell. A guess belongs to one cell (the snippet and the setup it runs
+ * with: the layers, Isolation's rung, No-network's setting, the gate)
+ * until the lab gives that cell a verdict.
  * Without the lock, a student could answer, watch the run's output stream
  * in, abort it (not scored: ERROR), and answer again with what the output
  * showed: a right answer bought by aborting. With it, a rerun of the cell
@@ -22,15 +23,15 @@ void tui_cell_selected(const struct tui_state *st, struct tui_cell *c)
 {
 	memset(c, 0, sizeof *c);
 	str_copy(c->path, sizeof c->path, st->snips[st->sel].path);
-	c->layers = st->layers;
-	c->rung = st->cfg->rung;
-	c->net_mode = st->cfg->net_mode;
+	c->setup = st->setup;
 	c->guess = -1;
 }
 
 static bool same_cell(const struct tui_cell *a, const struct tui_cell *b)
 {
-	return a->layers == b->layers && a->rung == b->rung && a->net_mode == b->net_mode && !strcmp(a->path, b->path);
+	return a->setup.layers == b->setup.layers && a->setup.rung == b->setup.rung &&
+	       a->setup.net_mode == b->setup.net_mode && a->setup.approve == b->setup.approve &&
+	       !strcmp(a->path, b->path);
 }
 
 static int lock_find(const struct tui_state *st, const struct tui_cell *c)

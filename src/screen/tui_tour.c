@@ -191,7 +191,7 @@ static void apply_step(struct tui_state *st)
 		return;
 	}
 	st->sel = i;
-	st->layers = s->layers;
+	st->setup.layers = s->layers;
 	st->predict = true;
 	st->code_view = (struct tui_view_pos){.top = TUI_TOP_START};
 	st->res_view = (struct tui_view_pos){0};
@@ -257,8 +257,8 @@ bool tui_tour_cell(const struct tui_state *st, const struct tui_cell *c)
 		return false;
 	const struct tour_step *s = &steps[t->step];
 	int i = find_snippet(st, s->snippet);
-	return i >= 0 && !strcmp(c->path, st->snips[i].path) && c->layers == s->layers && c->rung == (int)s->rung &&
-	       c->net_mode == (int)s->net;
+	return i >= 0 && !strcmp(c->path, st->snips[i].path) && c->setup.layers == s->layers &&
+	       c->setup.rung == s->rung && c->setup.net_mode == s->net;
 }
 
 void tui_tour_settled(struct tui_state *st, const struct tui_cell *c, const struct tui_run *r)
@@ -309,7 +309,7 @@ void tui_tour_rows(const struct tui_state *st, struct tui_rows *L, bool after)
 	}
 	const struct snippet *sn = &st->snips[st->sel];
 	const struct tui_run *r = &st->runs[st->sel];
-	enum lab_verdict want = verdict_expected(sn, s->layers, st->cfg);
+	enum lab_verdict want = verdict_expected(sn, st->cfg, &st->setup);
 	if (r->have && r->res.verdict != want)
 		tui_rows_printf(L, tui_attr(st, TUI_LOOK_WARN),
 		                "Usually this is %s; this run the lab saw %s: read its evidence below.",

@@ -279,7 +279,7 @@ static void __attribute__((noreturn)) child_main(struct run *r)
 	run_layers_child(r, PHASE_RESTRICT);
 	/* exec --rw: the current folder is on the real disk (rw_guard.c) */
 	int e;
-	if (r->kind == RUN_EXEC && r->rw && (e = rw_guard_load()) < 0)
+	if (r->kind == RUN_EXEC && r->setup.exec_rw && (e = rw_guard_load()) < 0)
 		run_fail(r, "load exec --rw's guard (seccomp)", "no setuid files, devices or file caps", -e);
 	/* the filters are loaded (a listener, if any, went to the lab): the
 	 * sync socket has done its work, and the lab sees it close */

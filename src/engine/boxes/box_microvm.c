@@ -946,7 +946,7 @@ bool microvm_ready(const struct lab_config *cfg, char *why, size_t cap)
 
 static int microvm_start(struct run *r, struct lab_evidence *ev)
 {
-	if (r->kind == RUN_EXEC && r->rw) {
+	if (r->kind == RUN_EXEC && r->setup.exec_rw) {
 		snprintf(ev->error, sizeof ev->error,
 		         "exec --rw is not built on the microvm rung: the guest sees the current folder read-only "
 		         "(drop --rw, or use --rung container)");

@@ -334,8 +334,8 @@ int audit_lab_wrapper(const struct lab_config *cfg, unsigned layers, char ***arg
 	return 0;
 }
 
-int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
-                 size_t whylen, char *note, size_t notelen)
+int audit_preset(const char *name, const struct lab_config *cfg, const struct lab_setup *setup, char ***argv,
+                 bool *outside_range, char *why, size_t whylen, char *note, size_t notelen)
 {
 	const struct {
 		const char *name, *tool, *install;
@@ -355,7 +355,7 @@ int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, b
 			return 1;
 		/* the inner exec's proxy would reach its own api.lab.test, out of
 		 * the audit's sight: the wrapper gets mode none, and is told so */
-		if (cfg->net_mode == NET_MODE_ALLOWLIST)
+		if (setup->net_mode == NET_MODE_ALLOWLIST)
 			snprintf(
 			    note, notelen,
 			    "the lab preset runs exec with No-network mode none: --network-mode allowlist is the "

@@ -22,10 +22,10 @@ void audit_argv_free(char **argv);
 /* A shipped, tested prefix: 0 and *argv (free with audit_argv_free), or 1
  * when its tool is missing or cannot run here (why says so), or -1 when
  * there is no such preset. note: what the card should say about how the
- * preset runs ("" if nothing); *outside_range when the wrapper cannot run
+ * preset runs under setup's No-network mode ("" if nothing); *outside_range when the wrapper cannot run
  * inside the range's PID namespace. */
-int audit_preset(const char *name, const struct lab_config *cfg, char ***argv, bool *outside_range, char *why,
-                 size_t whylen, char *note, size_t notelen);
+int audit_preset(const char *name, const struct lab_config *cfg, const struct lab_setup *setup, char ***argv,
+                 bool *outside_range, char *why, size_t whylen, char *note, size_t notelen);
 extern const char *const audit_preset_names[]; /* NULL-terminated */
 /* The snippets a card holds unless --snippet names others, NULL-terminated. */
 extern const char *const audit_default_names[];

@@ -176,8 +176,8 @@ static void private_cwd(struct run *r, const char *root)
 	mkdir_p(r, p, 0755);
 	if (move_mount(r->cwd_tree, "", AT_FDCWD, p, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		run_fail(r, "attach the current folder", p, errno);
-	if (!r->rw ? rootfs_make_ro(p, true) < 0 : rootfs_make_nosuid(p) < 0)
-		run_fail(r, r->rw ? "make nosuid,nodev" : "make read-only", p, errno);
+	if (!r->setup.exec_rw ? rootfs_make_ro(p, true) < 0 : rootfs_make_nosuid(p) < 0)
+		run_fail(r, r->setup.exec_rw ? "make nosuid,nodev" : "make read-only", p, errno);
 }
 
 /* The private root's first step (SPEC_FS_ROOT): mounts private, the trees
@@ -513,8 +513,8 @@ void rootfs_build(struct run *r)
 			if (!range) {
 				private_cwd(r, root);
 			} else if (t.cwd >= 0) {
-				rootfs_attach(r, t.cwd, r->cwd, !r->rw);
-				if (r->rw && rootfs_make_nosuid(r->cwd) < 0)
+				rootfs_attach(r, t.cwd, r->cwd, !r->setup.exec_rw);
+				if (r->setup.exec_rw && rootfs_make_nosuid(r->cwd) < 0)
 					run_fail(r, "make nosuid,nodev", r->cwd, errno);
 			}
 			break;

@@ -28,7 +28,7 @@ static int isolation_plan(struct run *r, struct lab_evidence *ev)
 	r->inside_uid = 0;
 	/* the trace: refusals ask the lab, which logs and answers them. Set
 	 * here, before the clone: the child loads the filter accordingly. */
-	r->tr.listen = r->tr.on && r->cfg->rung == RUNG_CONTAINER;
+	r->tr.listen = r->tr.on && r->setup.rung == RUNG_CONTAINER;
 	r->tr.layer = LAYER_ISOLATION;
 	r->map_uid = r->uid;
 	r->map_gid = r->gid;
@@ -37,7 +37,7 @@ static int isolation_plan(struct run *r, struct lab_evidence *ev)
 		return 0;
 	/* gVisor's runsc runs its Sentry as a uid of its own choosing: no
 	 * uid of the lab's is mapped on that rung */
-	if (r->cfg->outside_uid != LAB_OUTSIDE_UID_AUTO || r->cfg->rung == RUNG_GVISOR) {
+	if (r->cfg->outside_uid != LAB_OUTSIDE_UID_AUTO || r->setup.rung == RUNG_GVISOR) {
 		r->map_uid = r->map_gid = r->cfg->outside_uid == LAB_OUTSIDE_UID_AUTO ? 65534 : r->cfg->outside_uid;
 		r->map_why = "[isolation] outside_uid of layers.ini";
 		return 0;

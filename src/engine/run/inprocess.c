@@ -23,12 +23,13 @@ __asm__(".section .rodata\n"
         ".previous\n");
 extern const char inprocess_app_source[];
 
-bool inprocess_config(const struct lab_config *cfg, struct lab_config *own)
+bool inprocess_setup(const struct lab_setup *setup, struct lab_setup *own)
 {
-	if (cfg->rung != RUNG_INPROCESS)
+	if (setup->rung != RUNG_INPROCESS)
 		return false;
-	*own = *cfg;
+	*own = *setup;
 	own->rung = RUNG_CONTAINER;
+	own->layers = 0;
 	return true;
 }
 

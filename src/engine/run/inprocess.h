@@ -10,7 +10,7 @@
  * run is (the machine stays safe). The toggles are kept for the record and
  * shown as n/a; the verdict is the evidence's, as on every rung.
  *
- * Life cycle (run.c): inprocess_config -> plan_snippet -> inprocess_plan
+ * Life cycle (run.c): inprocess_setup -> plan_snippet -> inprocess_plan
  * (the app server and its token in the run) -> the run -> inprocess_gather
  * (before the run's folder goes) -> lab_judge (judge.c: the verdict with no
  * layer, then the toggles back and the token's evidence). */
@@ -20,9 +20,9 @@
 #include "run.h"
 #include "util.h" /* struct strbuf */
 
-/* The rung is in-process: *own becomes cfg run as a container and true is
- * returned (run with no layer); false leaves own untouched. */
-bool inprocess_config(const struct lab_config *cfg, struct lab_config *own);
+/* The rung is in-process: *own becomes setup run as a container with no
+ * layer and true is returned; false leaves own untouched. */
+bool inprocess_setup(const struct lab_setup *setup, struct lab_setup *own);
 /* After plan_snippet: writes the app server into the run's work folder,
  * hands it a fresh session token and makes it the command, the snippet its
  * argument. 0, or -1 with ev->error naming the file. */

@@ -106,11 +106,14 @@ static void add_env(struct run *r, const char *fmt, ...)
 
 /* Every descriptor field starts closed (-1), so cleanup never mistakes
  * fd 0 for one of ours. The range's ids: the lab's own, mapped to itself;
- * Isolation's plan changes them. */
-static void run_init(struct run *r, const struct lab_config *cfg, unsigned layers)
+ * Isolation's plan changes them. The kind decides setup.exec (only
+ * RUN_EXEC is one) and that --rw is an exec's only, whatever the caller's
+ * setup said. */
+static void run_init(struct run *r, const struct lab_config *cfg, const struct lab_setup *setup, enum run_kind kind)
 {
 	*r = (struct run){.cfg = cfg,
-	                  .layers = layers,
+	                  .setup = *setup,
+	                  .kind = kind,
 	                  .bpf_fd = -1,
 	                  .net_bpf_fd = -1,
 	                  .cwd_tree = -1,
@@ -121,6 +124,8 @@ static void run_init(struct run *r, const struct lab_config *cfg, unsigned layer
 	                  .child_pid = -1,
 	                  .pidfd = -1,
 	                  .own_uid = {.uid = -1, .fd = -1}};
+	r->setup.exec = kind == RUN_EXEC;
+	r->setup.exec_rw = r->setup.exec && setup->exec_rw;
 	trace_state_init(&r->tr);
 	/* known to the init (cloned after this) and the lab only */
 	if (getrandom(&r->end_cookie, sizeof r->end_cookie, 0) != (ssize_t)sizeof r->end_cookie)
@@ -221,7 +226,7 @@ static int take_trees(struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_ISOLATION))
 		return 0;
 	str_copy(r->d.root, sizeof r->d.root, "/tmp");
-	if (!r->root_lab || r->cfg->rung != RUNG_CONTAINER)
+	if (!r->root_lab || r->setup.rung != RUNG_CONTAINER)
 		return 0;
 	const char *what = r->d.work;
 	r->work_tree = open_tree(AT_FDCWD, r->d.work, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
@@ -254,12 +259,7 @@ static int take_trees(struct run *r, struct lab_evidence *ev)
  * data; then the layers' plans, which read it. */
 static int plan_layers(struct run *r, struct lab_evidence *ev)
 {
-	spec_build(&r->spec, r->cfg,
-	           &(struct lab_setup){.layers = r->layers,
-	                               .rung = (enum lab_rung)r->cfg->rung,
-	                               .net_mode = (enum lab_net_mode)r->cfg->net_mode,
-	                               .exec = r->kind == RUN_EXEC,
-	                               .exec_rw = r->rw});
+	spec_build(&r->spec, r->cfg, &r->setup);
 	spec_host_probe(&r->host);
 	return run_layers_plan(r, ev);
 }
@@ -326,10 +326,10 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 static int plan_tools(struct run *r, const struct snippet *s, const struct lab_run_opts *opts, struct lab_evidence *ev)
 {
 	char sock[PATH_MAX];
-	bool gv = run_on(r, LAYER_ISOLATION) && r->cfg->rung == RUNG_GVISOR;
+	bool gv = run_on(r, LAYER_ISOLATION) && r->setup.rung == RUNG_GVISOR;
 	if (!s->tools)
 		return 0;
-	if (run_on(r, LAYER_ISOLATION) && r->cfg->rung == RUNG_MICROVM) {
+	if (run_on(r, LAYER_ISOLATION) && r->setup.rung == RUNG_MICROVM) {
 		snprintf(ev->error, sizeof ev->error,
 		         "the tool door is a socket the sandbox reaches outside its own kernel, and the microvm rung's "
 		         "guest has no way to one yet (9p passes no socket): run %s on the in-process, container or "
@@ -341,7 +341,8 @@ static int plan_tools(struct run *r, const struct snippet *s, const struct lab_r
 		snprintf(ev->error, sizeof ev->error, "the run folder's path is too long for the tool door's socket");
 		return -1;
 	}
-	return tools_open(&r->tools, r->cfg, r->d.work, gv ? sock : NULL, opts, ev->error, sizeof ev->error);
+	return tools_open(&r->tools, r->cfg, r->setup.approve, r->d.work, gv ? sock : NULL, opts, ev->error,
+	                  sizeof ev->error);
 }
 
 /* Whether dir is path or one of its parents. */
@@ -1406,24 +1407,22 @@ static void result_finish(struct lab_result *res, struct strbuf *output)
 	res->output_len = output->len;
 }
 
-void lab_run(const struct lab_config *cfg, const struct snippet *s, unsigned layers, const struct lab_run_opts *opts,
-             struct lab_result *res)
+void lab_run(const struct lab_config *cfg, const struct lab_setup *setup, const struct snippet *s,
+             const struct lab_run_opts *opts, struct lab_result *res)
 {
 	/* in-process: a container run with no layer, its app server the
 	 * command (inprocess.h); judged with the layers that applied */
-	struct lab_config own;
-	bool inproc = inprocess_config(cfg, &own);
-	unsigned toggles = layers;
-	if (inproc) {
-		cfg = &own;
-		layers = 0;
-	}
+	struct lab_setup own;
+	bool inproc = inprocess_setup(setup, &own);
+	unsigned toggles = setup->layers;
+	if (inproc)
+		setup = &own;
 	result_begin(res, s);
-	res->layers = layers;
-	res->rung = (enum lab_rung)cfg->rung;
+	res->layers = setup->layers;
+	res->rung = setup->rung;
 
 	struct run r;
-	run_init(&r, cfg, layers);
+	run_init(&r, cfg, setup, RUN_SNIPPET);
 	struct strbuf output = {0};
 	if (plan_snippet(&r, s, &res->ev) == 0 && (!inproc || inprocess_plan(&r, &res->ev) == 0) &&
 	    plan_tools(&r, s, opts, &res->ev) == 0)
@@ -1610,9 +1609,9 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	result_begin(res, s);
 	res->audit = true;
 
+	/* a foreign sandbox's run: no layer, rung or mode of the lab's */
 	struct run r;
-	run_init(&r, cfg, 0);
-	r.kind = RUN_AUDIT;
+	run_init(&r, cfg, &(struct lab_setup){.layers = 0}, RUN_AUDIT);
 	r.outside_range = outside_range;
 	struct strbuf output = {0};
 	char **argv = NULL;
@@ -1636,19 +1635,17 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	result_finish(res, &output);
 }
 
-int lab_exec(const struct lab_config *cfg, unsigned layers, bool rw, char *const argv[],
+int lab_exec(const struct lab_config *cfg, const struct lab_setup *setup, char *const argv[],
              const struct lab_run_opts *opts)
 {
-	if (cfg->rung == RUNG_INPROCESS) {
+	if (setup->rung == RUNG_INPROCESS) {
 		fprintf(stderr,
 		        "containment-lab: exec: the in-process rung exec()s a snippet inside the lab's app "
 		        "server; a command needs a process of its own: use --rung container, gvisor or microvm\n");
 		return 2;
 	}
 	struct run r;
-	run_init(&r, cfg, layers);
-	r.kind = RUN_EXEC;
-	r.rw = rw;
+	run_init(&r, cfg, setup, RUN_EXEC);
 	r.user_argv = argv;
 	struct lab_evidence ev = {0};
 	struct strbuf none = {0};

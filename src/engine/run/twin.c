@@ -370,21 +370,21 @@ static void gaps(const struct run_spec *s, const struct lab_config *cfg, enum tw
 	}
 }
 
-void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool, struct strbuf *b)
+void twin_text(const struct lab_config *cfg, const struct lab_setup *setup, enum twin_tool tool, struct strbuf *b)
 {
 	struct spec_host host;
 	spec_host_probe(&host);
-	twin_text_on(cfg, layers, rung, tool, &host, b);
+	twin_text_on(cfg, setup, tool, &host, b);
 }
 
-void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
+void twin_text_on(const struct lab_config *cfg, const struct lab_setup *setup, enum twin_tool tool,
                   const struct spec_host *host, struct strbuf *b)
 {
 	struct twin t = {0};
 	char label[REPORT_LABEL_MAX];
 
-	report_layers_label(layers, true, label);
-	if (rung == RUNG_INPROCESS) {
+	report_layers_label(setup->layers, true, label);
+	if (setup->rung == RUNG_INPROCESS) {
 		/* no command to show: the snippet never leaves the app's process */
 		sb_printf(b,
 		          "# the in-process rung has no %s twin: the snippet runs inside your own app server\n"
@@ -401,10 +401,9 @@ void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung r
 	/* the twin renders the run spec, as the boxes do: what it shows is
 	 * what the lab builds for these layers, on this host */
 	struct run_spec spec;
-	spec_build(&spec, cfg,
-	           &(struct lab_setup){.layers = layers, .rung = rung, .net_mode = (enum lab_net_mode)cfg->net_mode});
+	spec_build(&spec, cfg, setup);
 	sb_printf(b, "# the %s twin of containment-lab with layers %s, rung %s%s\n",
-	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(rung),
+	          tool == TWIN_DOCKER ? "docker" : "bwrap", label, lab_rung_key(setup->rung),
 	          spec_private_root(&spec) ? "" : " (the rung matters only with Isolation on)");
 	if (tool == TWIN_DOCKER) {
 		add(&t, NULL, "docker run --rm -i");

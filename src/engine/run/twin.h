@@ -1,8 +1,9 @@
-/* twin.h — the lab's layers said in another sandbox's words: for a set of
- * layers and a rung, the equivalent `docker run` or `bwrap` command line,
- * flag by flag with what each flag stops, then what that tool does not
- * cover that the lab does, and the reverse (`containment-lab twin`, the
- * screen's d). Pure text from the config: nothing is run. */
+/* twin.h — the lab's layers said in another sandbox's words: for a setup
+ * (a set of layers, a rung, No-network's mode), the equivalent `docker
+ * run` or `bwrap` command line, flag by flag with what each flag stops,
+ * then what that tool does not cover that the lab does, and the reverse
+ * (`containment-lab twin`, the screen's d). Pure text from the config and
+ * the setup: nothing is run. */
 #ifndef TWIN_H
 #define TWIN_H
 
@@ -18,11 +19,10 @@ enum twin_tool { TWIN_DOCKER, TWIN_BWRAP };
 void twin_tools_text(enum twin_tool tool, struct strbuf *b);
 /* Appends the twin's text to b, lines ending in '\n': the run spec
  * (spec.h) of these layers rendered as the tool's flags, for this host. */
-void twin_text(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
-               struct strbuf *b);
+void twin_text(const struct lab_config *cfg, const struct lab_setup *setup, enum twin_tool tool, struct strbuf *b);
 /* The same for the host h describes (the unit suite's fixed one). */
 struct spec_host;
-void twin_text_on(const struct lab_config *cfg, unsigned layers, enum lab_rung rung, enum twin_tool tool,
+void twin_text_on(const struct lab_config *cfg, const struct lab_setup *setup, enum twin_tool tool,
                   const struct spec_host *h, struct strbuf *b);
 
 #endif
