@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
 BIN=$(realpath "${1:-./containment-lab}")
 trap 'suite_cleanup' EXIT
-lab() { "$BIN" --config layers.ini "$@"; }
+LAB_CONFIG=layers.ini # lab() (lib.sh)
 # verdicts: "snippet=VERDICT ..."; an ESCAPED card's headline and figures
 # go to stderr (the log), so a failure says why
 verdicts() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(r["snippet"]+"="+r["verdict"] for r in d["results"]))

@@ -11,15 +11,10 @@ CONF=$PWD/layers.ini
 T=$(mktemp -d /tmp/cl-cli.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"; suite_cleanup' EXIT
-# every JSON document lab() brings back is kept, for the schema check at the end
+# lab() (lib.sh): every JSON document it brings back is kept, for the
+# schema check at the end
 mkdir "$T/json"
-lab() {
-	if [[ " $* " == *" --json "* ]]; then
-		"$BIN" --config "$CONF" "$@" | tee "$(mktemp "$T/json/XXXXXX")"
-		return "${PIPESTATUS[0]}"
-	fi
-	"$BIN" --config "$CONF" "$@"
-}
+LAB_CONFIG=$CONF LAB_JSON_DIR=$T/json
 
 before=$(leftovers_snapshot)
 

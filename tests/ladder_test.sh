@@ -27,13 +27,11 @@ before=$(leftovers_snapshot)
 # the guest kernel: a path that is not there (the microvm rung's own
 # readiness check must catch it before any cell is tried)
 sed "s|^\[isolation\]|[isolation]\nkernel = $T/no-such-vmlinuz|" layers.ini >"$T/layers.ini"
-# lab_with CONFIG ARGS...: the lab in a mount namespace where runsc is not
-# executable (the gvisor rung skipped: the checks below are about the others)
-lab_with() {
-	unshare -m --propagation private sh -c 'mount --bind /dev/null "$(command -v runsc || echo /usr/bin/runsc)" 2>/dev/null; exec "$@"' \
-		sh "$BIN" --config "$@"
-}
-lab() { lab_with "$T/layers.ini" "$@"; }
+# lab() and lab_with CONFIG ARGS... (lib.sh): the lab in a mount namespace
+# where runsc is not executable (the gvisor rung skipped: the checks below
+# are about the others)
+LAB_CONFIG=$T/layers.ini
+LAB_WRAP=(unshare -m --propagation private sh -c 'mount --bind /dev/null "$(command -v runsc || echo /usr/bin/runsc)" 2>/dev/null; exec "$@"' sh)
 snips=legit,host-takeover
 
 # ---- text ----

@@ -16,7 +16,7 @@ LAB=$T/lab-range-$$
 cp "$BIN" "$LAB"
 cp layers.ini snippets/sales.csv "$T/"
 chmod -R a+rX "$T"
-lab() { "$LAB" --config "$T/layers.ini" "$@"; }
+LAB_BIN=$LAB LAB_CONFIG=$T/layers.ini # lab() (lib.sh): the copy
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 snippet() { # NAME THREAT LAYER BODY
