@@ -109,8 +109,11 @@ EOF
 out=$(lab run "$T/file-thief.py" --off env)
 expect_contains "a credentials-file leak names the file" "$out" "2 of 10 planted secrets came out of the sandbox, from ~/.aws/credentials"
 expect_not_contains "a credentials-file leak is no environment leak" "$out" "AWS_ACCESS_KEY_ID"
-expect_not_contains "the user's own environment never reaches a snippet" \
-	"$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none)" "user-own-secret-91"
+out=$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none); rc=$?
+# the control: the theft ran and its decoys came out (exit 1), so the
+# secret's absence below means something
+expect_eq "the user's own environment: the theft ran, every layer off (ESCAPED, exit 1)" "$rc" 1
+expect_not_contains "the user's own environment never reaches a snippet" "$out" "user-own-secret-91"
 
 # a thief need not print a key plainly: encoded canaries count too
 cat >"$T/sly-thief.py" <<'EOF'
@@ -239,6 +242,8 @@ expect_contains "safety net says so" "$err" "safety net"
 for on in none isolation limits; do
 	mark="$((RANDOM + 40000))"
 	lab exec --on $on -- /bin/sh -c "setsid /bin/sh -c '/bin/sleep $mark & ' ; (/bin/sleep $mark &) ; /bin/sleep 0.2"
+	# the control: the command ran to its end, so its sleeps were started
+	expect_eq "escaped processes: the command that forks them ran (--on $on, exit 0)" "$?" 0
 	sleep 0.2
 	if pgrep -f "sleep $mark" >/dev/null; then
 		not_ok "escaped processes killed (--on $on)" "$(pgrep -af "sleep $mark")"
@@ -274,8 +279,9 @@ cd "$T" || exit 1
 
 # descriptors the lab inherits (a shell's 7</) never reach a sandbox,
 # whatever the layers: they are the user's real files
-expect_not_contains "inherited descriptors stay out (exec, all off)" \
-	"$(lab exec --on none -- /bin/ls /proc/self/fd 7</ | tr '\n' ' ')" " 7 "
+fds=$(lab exec --on none -- /bin/ls /proc/self/fd 7</); rc=$?
+expect_eq "inherited descriptors: the listing ran (exec, all off, exit 0)" "$rc" 0
+expect_not_contains "inherited descriptors stay out (exec, all off)" "$(tr '\n' ' ' <<<"$fds")" " 7 "
 cat >"$T/fd-escape.py" <<'EOF'
 # lab:title: Host write through an inherited descriptor
 # lab:threat: takeover
@@ -308,9 +314,13 @@ while time.time() < deadline:
     except OSError:
         time.sleep(0.001)
 EOF
+rcs=""
 for on in none limits network; do
 	lab exec --on $on -- /usr/bin/python3 "$T/chain.py"
+	rcs+="$? "
 done
+# the control: each chain's first process ran (it exits 0 at its first fork)
+expect_eq "fork-and-exit chains ran (exit 0 under --on none, limits, network)" "$rcs" "0 0 0 "
 sleep 0.5
 if pgrep -f "$T/chain.py" >/dev/null; then
 	not_ok "fork-and-exit chains do not outlive the run" "$(pgrep -af "$T/chain.py")"
@@ -325,7 +335,14 @@ for on in all none; do
 	mark="$((RANDOM + 40000))"
 	"$BIN" --config "$CONF" exec --on $on -- /bin/sleep $mark &
 	labpid=$!
-	sleep 0.4
+	# the control: the sandbox's sleep is running before the lab is killed
+	# (its command line is exactly that; the lab's own holds more)
+	seen=0
+	for _ in $(seq 400); do
+		pgrep -xf "/bin/sleep $mark" >/dev/null && seen=1 && break
+		sleep 0.05
+	done
+	expect_eq "the sandbox's command ran before its lab was killed (--on $on)" "$seen" 1
 	kill -9 $labpid
 	wait $labpid 2>/dev/null
 	sleep 0.3
@@ -375,9 +392,13 @@ fi
 # LC_ALL=C: the lab's own dashes, arrows and quotes come out as ASCII, not
 # as raw UTF-8 or '???'; other non-ASCII text as \uXXXX; JSON stays UTF-8.
 non_ascii() { LC_ALL=C grep -naP '[^\x00-\x7F]'; }
-for args in "run legit" "run exfiltration --off network" "run resource-bomb --off limits" "list" "--help" "run --help"; do
+# each with the exit status it must have: the control that it ran, so an
+# empty output cannot pass for ASCII
+for run in "run legit:0" "run exfiltration --off network:1" "run resource-bomb --off limits:1" "list:0" "--help:0" "run --help:0"; do
+	args=${run%:*}
 	# shellcheck disable=SC2086
-	out=$(LC_ALL=C lab $args 2>&1)
+	out=$(LC_ALL=C lab $args 2>&1); rc=$?
+	expect_eq "LC_ALL=C $args: it ran (exit ${run##*:})" "$rc" "${run##*:}"
 	bad=$(non_ascii <<<"$out" | head -3)
 	if [[ -z "$bad" ]]; then ok "LC_ALL=C $args: ASCII only"; else not_ok "LC_ALL=C $args: ASCII only" "$(cat -v <<<"$bad")"; fi
 done
@@ -467,7 +488,10 @@ for c in tui list run matrix exec audit twin; do
 done
 expect_eq "the man page has every command in its synopsis and under EXIT STATUS" "$nocmd" ""
 missing=""
-for o in $(lab --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+opts=$(lab --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+# the control: --help named options (an empty list would leave none missing)
+expect_contains "--help names the options the man page is checked for (--json among them)" "$opts" "--json"
+for o in $opts; do
 	grep -qF -- "${o//-/\\-}" "$man" || missing="$missing $o"
 done
 expect_eq "the man page names every option --help names" "$missing" ""
