@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/range_test.sh [BINARY] — the range (SPEC section 7) and honest
+# tests/range_test.sh [BINARY] — the range (docs/layers.md) and honest
 # verdicts for snippets a teacher or an attacker would write, as root and
 # as uid 65534: every layer off must still leave the machine as it was, and
 # a verdict must name what really happened.
