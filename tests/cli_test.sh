@@ -64,7 +64,6 @@ expect_eq "unknown command: exit 2" "$rc" 2
 expect_eq "bad input ran nothing" "$(leftovers_snapshot)" "$before"
 
 # ---- each attack against its own layer ----
-json_field() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
 out=$(lab run exfiltration --on all); rc=$?
 expect_eq "exfiltration --on all: exit 0" "$rc" 0
@@ -76,13 +75,13 @@ expect_contains "exfiltration escaped" "$out" "ESCAPED"
 expect_contains "exfiltration: bytes the attacker received" "$out" "The attacker received"
 expect_contains "exfiltration: canary row arrived" "$out" "canary row present"
 j=$(lab run exfiltration --off network --json)
-expect_eq "exfiltration json verdict" "$(json_field 'd["verdict"]' <<<"$j")" "ESCAPED"
-expect_eq "exfiltration json attacker bytes > 1000" "$(json_field 'd["measured"]["attacker_bytes"] > 1000' <<<"$j")" "True"
-expect_eq "exfiltration json layers" "$(json_field 'd["layers"]' <<<"$j")" "{'isolation': True, 'network': False, 'env': True, 'limits': True}"
+expect_eq "exfiltration json verdict" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_eq "exfiltration json attacker bytes > 1000" "$(field 'd["measured"]["attacker_bytes"] > 1000' <<<"$j")" "True"
+expect_eq "exfiltration json layers" "$(field 'd["layers"]' <<<"$j")" "{'isolation': True, 'network': False, 'env': True, 'limits': True}"
 j=$(lab run exfiltration --on network --json)
-expect_eq "exfiltration json caught_by network" "$(json_field 'd["caught_by"]' <<<"$j")" "network"
-expect_eq "exfiltration json probe errno 101" "$(json_field 'd["measured"]["net_probe_errno"]' <<<"$j")" "101"
-expect_contains "exfiltration json output shows the error the code hit" "$(json_field 'd["output"]' <<<"$j")" "Network is unreachable"
+expect_eq "exfiltration json caught_by network" "$(field 'd["caught_by"]' <<<"$j")" "network"
+expect_eq "exfiltration json probe errno 101" "$(field 'd["measured"]["net_probe_errno"]' <<<"$j")" "101"
+expect_contains "exfiltration json output shows the error the code hit" "$(field 'd["output"]' <<<"$j")" "Network is unreachable"
 
 out=$(lab run secret-theft --on all); rc=$?
 expect_contains "secret theft contained by Clean-env" "$out" "CONTAINED by Clean-env"
@@ -176,7 +175,7 @@ else
 	ok "no control character reaches the terminal"
 fi
 j=$(lab run "$T/noisy.py" --on all --json)
-expect_eq "output capped at the limits layer's 64K" "$(json_field 'len(d["output"]) <= 70000 and d["output_truncated"]' <<<"$j")" "True"
+expect_eq "output capped at the limits layer's 64K" "$(field 'len(d["output"]) <= 70000 and d["output_truncated"]' <<<"$j")" "True"
 
 # ---- exec ----
 OLDPWD_REPO=$PWD
