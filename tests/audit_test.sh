@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.." || exit 1
 source tests/lib.sh
 BIN=$(realpath "${1:-./containment-lab}")
 trap 'suite_cleanup' EXIT
-lab() { "$BIN" --config layers.ini "$@"; }
+LAB_CONFIG=layers.ini # lab() (lib.sh)
 # verdicts: "snippet=VERDICT ..."; an ESCAPED card's headline and figures
 # go to stderr (the log), so a failure says why
 verdicts() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(r["snippet"]+"="+r["verdict"] for r in d["results"]))
@@ -66,7 +66,9 @@ expect_contains "audit: {dir}, {LAB_DATA} and {cmd} inside an argument expand" "
 # ---- a card for attacks that never ran is no card (issue 18) ----
 j=$(lab audit --json -- /bin/false); rc=$?
 expect_eq "audit -- /bin/false: exit 4 (no attack ran: the card is incomplete)" "$rc" 4
-expect_not_contains "audit -- /bin/false: never 'missing: none'" "$(lab audit -- /bin/false)" "missing: none: no attack got out"
+out=$(lab audit -- /bin/false); rc=$?
+expect_eq "audit -- /bin/false, the card: exit 4 too (it ran)" "$rc" 4
+expect_not_contains "audit -- /bin/false: never 'missing: none'" "$out" "missing: none: no attack got out"
 expect_eq "audit -- /bin/false: JSON not ok" "$(field 'd["ok"], d["legit_ok"]' <<<"$j")" "False False"
 err=$(lab audit --snippet host-takeover -- nosuchwrapper {cmd} 2>&1 >/dev/null); rc=$?
 expect_eq "audit -- nosuchwrapper: usage error before anything runs (2)" "$rc" 2

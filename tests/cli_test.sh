@@ -11,15 +11,10 @@ CONF=$PWD/layers.ini
 T=$(mktemp -d /tmp/cl-cli.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"; suite_cleanup' EXIT
-# every JSON document lab() brings back is kept, for the schema check at the end
+# lab() (lib.sh): every JSON document it brings back is kept, for the
+# schema check at the end
 mkdir "$T/json"
-lab() {
-	if [[ " $* " == *" --json "* ]]; then
-		"$BIN" --config "$CONF" "$@" | tee "$(mktemp "$T/json/XXXXXX")"
-		return "${PIPESTATUS[0]}"
-	fi
-	"$BIN" --config "$CONF" "$@"
-}
+LAB_CONFIG=$CONF LAB_JSON_DIR=$T/json
 
 before=$(leftovers_snapshot)
 
@@ -69,7 +64,6 @@ expect_eq "unknown command: exit 2" "$rc" 2
 expect_eq "bad input ran nothing" "$(leftovers_snapshot)" "$before"
 
 # ---- each attack against its own layer ----
-json_field() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
 out=$(lab run exfiltration --on all); rc=$?
 expect_eq "exfiltration --on all: exit 0" "$rc" 0
@@ -81,13 +75,13 @@ expect_contains "exfiltration escaped" "$out" "ESCAPED"
 expect_contains "exfiltration: bytes the attacker received" "$out" "The attacker received"
 expect_contains "exfiltration: canary row arrived" "$out" "canary row present"
 j=$(lab run exfiltration --off network --json)
-expect_eq "exfiltration json verdict" "$(json_field 'd["verdict"]' <<<"$j")" "ESCAPED"
-expect_eq "exfiltration json attacker bytes > 1000" "$(json_field 'd["measured"]["attacker_bytes"] > 1000' <<<"$j")" "True"
-expect_eq "exfiltration json layers" "$(json_field 'd["layers"]' <<<"$j")" "{'isolation': True, 'network': False, 'env': True, 'limits': True}"
+expect_eq "exfiltration json verdict" "$(field 'd["verdict"]' <<<"$j")" "ESCAPED"
+expect_eq "exfiltration json attacker bytes > 1000" "$(field 'd["measured"]["attacker_bytes"] > 1000' <<<"$j")" "True"
+expect_eq "exfiltration json layers" "$(field 'd["layers"]' <<<"$j")" "{'isolation': True, 'network': False, 'env': True, 'limits': True}"
 j=$(lab run exfiltration --on network --json)
-expect_eq "exfiltration json caught_by network" "$(json_field 'd["caught_by"]' <<<"$j")" "network"
-expect_eq "exfiltration json probe errno 101" "$(json_field 'd["measured"]["net_probe_errno"]' <<<"$j")" "101"
-expect_contains "exfiltration json output shows the error the code hit" "$(json_field 'd["output"]' <<<"$j")" "Network is unreachable"
+expect_eq "exfiltration json caught_by network" "$(field 'd["caught_by"]' <<<"$j")" "network"
+expect_eq "exfiltration json probe errno 101" "$(field 'd["measured"]["net_probe_errno"]' <<<"$j")" "101"
+expect_contains "exfiltration json output shows the error the code hit" "$(field 'd["output"]' <<<"$j")" "Network is unreachable"
 
 out=$(lab run secret-theft --on all); rc=$?
 expect_contains "secret theft contained by Clean-env" "$out" "CONTAINED by Clean-env"
@@ -114,8 +108,11 @@ EOF
 out=$(lab run "$T/file-thief.py" --off env)
 expect_contains "a credentials-file leak names the file" "$out" "2 of 10 planted secrets came out of the sandbox, from ~/.aws/credentials"
 expect_not_contains "a credentials-file leak is no environment leak" "$out" "AWS_ACCESS_KEY_ID"
-expect_not_contains "the user's own environment never reaches a snippet" \
-	"$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none)" "user-own-secret-91"
+out=$(CL_USER_SECRET=user-own-secret-91 lab run secret-theft --on none); rc=$?
+# the control: the theft ran and its decoys came out (exit 1), so the
+# secret's absence below means something
+expect_eq "the user's own environment: the theft ran, every layer off (ESCAPED, exit 1)" "$rc" 1
+expect_not_contains "the user's own environment never reaches a snippet" "$out" "user-own-secret-91"
 
 # a thief need not print a key plainly: encoded canaries count too
 cat >"$T/sly-thief.py" <<'EOF'
@@ -178,7 +175,7 @@ else
 	ok "no control character reaches the terminal"
 fi
 j=$(lab run "$T/noisy.py" --on all --json)
-expect_eq "output capped at the limits layer's 64K" "$(json_field 'len(d["output"]) <= 70000 and d["output_truncated"]' <<<"$j")" "True"
+expect_eq "output capped at the limits layer's 64K" "$(field 'len(d["output"]) <= 70000 and d["output_truncated"]' <<<"$j")" "True"
 
 # ---- exec ----
 OLDPWD_REPO=$PWD
@@ -244,6 +241,8 @@ expect_contains "safety net says so" "$err" "safety net"
 for on in none isolation limits; do
 	mark="$((RANDOM + 40000))"
 	lab exec --on $on -- /bin/sh -c "setsid /bin/sh -c '/bin/sleep $mark & ' ; (/bin/sleep $mark &) ; /bin/sleep 0.2"
+	# the control: the command ran to its end, so its sleeps were started
+	expect_eq "escaped processes: the command that forks them ran (--on $on, exit 0)" "$?" 0
 	sleep 0.2
 	if pgrep -f "sleep $mark" >/dev/null; then
 		not_ok "escaped processes killed (--on $on)" "$(pgrep -af "sleep $mark")"
@@ -279,8 +278,9 @@ cd "$T" || exit 1
 
 # descriptors the lab inherits (a shell's 7</) never reach a sandbox,
 # whatever the layers: they are the user's real files
-expect_not_contains "inherited descriptors stay out (exec, all off)" \
-	"$(lab exec --on none -- /bin/ls /proc/self/fd 7</ | tr '\n' ' ')" " 7 "
+fds=$(lab exec --on none -- /bin/ls /proc/self/fd 7</); rc=$?
+expect_eq "inherited descriptors: the listing ran (exec, all off, exit 0)" "$rc" 0
+expect_not_contains "inherited descriptors stay out (exec, all off)" "$(tr '\n' ' ' <<<"$fds")" " 7 "
 cat >"$T/fd-escape.py" <<'EOF'
 # lab:title: Host write through an inherited descriptor
 # lab:threat: takeover
@@ -313,9 +313,13 @@ while time.time() < deadline:
     except OSError:
         time.sleep(0.001)
 EOF
+rcs=""
 for on in none limits network; do
 	lab exec --on $on -- /usr/bin/python3 "$T/chain.py"
+	rcs+="$? "
 done
+# the control: each chain's first process ran (it exits 0 at its first fork)
+expect_eq "fork-and-exit chains ran (exit 0 under --on none, limits, network)" "$rcs" "0 0 0 "
 sleep 0.5
 if pgrep -f "$T/chain.py" >/dev/null; then
 	not_ok "fork-and-exit chains do not outlive the run" "$(pgrep -af "$T/chain.py")"
@@ -330,7 +334,14 @@ for on in all none; do
 	mark="$((RANDOM + 40000))"
 	"$BIN" --config "$CONF" exec --on $on -- /bin/sleep $mark &
 	labpid=$!
-	sleep 0.4
+	# the control: the sandbox's sleep is running before the lab is killed
+	# (its command line is exactly that; the lab's own holds more)
+	seen=0
+	for _ in $(seq 400); do
+		pgrep -xf "/bin/sleep $mark" >/dev/null && seen=1 && break
+		sleep 0.05
+	done
+	expect_eq "the sandbox's command ran before its lab was killed (--on $on)" "$seen" 1
 	kill -9 $labpid
 	wait $labpid 2>/dev/null
 	sleep 0.3
@@ -380,9 +391,13 @@ fi
 # LC_ALL=C: the lab's own dashes, arrows and quotes come out as ASCII, not
 # as raw UTF-8 or '???'; other non-ASCII text as \uXXXX; JSON stays UTF-8.
 non_ascii() { LC_ALL=C grep -naP '[^\x00-\x7F]'; }
-for args in "run legit" "run exfiltration --off network" "run resource-bomb --off limits" "list" "--help" "run --help"; do
+# each with the exit status it must have: the control that it ran, so an
+# empty output cannot pass for ASCII
+for run in "run legit:0" "run exfiltration --off network:1" "run resource-bomb --off limits:1" "list:0" "--help:0" "run --help:0"; do
+	args=${run%:*}
 	# shellcheck disable=SC2086
-	out=$(LC_ALL=C lab $args 2>&1)
+	out=$(LC_ALL=C lab $args 2>&1); rc=$?
+	expect_eq "LC_ALL=C $args: it ran (exit ${run##*:})" "$rc" "${run##*:}"
 	bad=$(non_ascii <<<"$out" | head -3)
 	if [[ -z "$bad" ]]; then ok "LC_ALL=C $args: ASCII only"; else not_ok "LC_ALL=C $args: ASCII only" "$(cat -v <<<"$bad")"; fi
 done
@@ -472,7 +487,10 @@ for c in tui list run matrix exec audit twin; do
 done
 expect_eq "the man page has every command in its synopsis and under EXIT STATUS" "$nocmd" ""
 missing=""
-for o in $(lab --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+opts=$(lab --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+# the control: --help named options (an empty list would leave none missing)
+expect_contains "--help names the options the man page is checked for (--json among them)" "$opts" "--json"
+for o in $opts; do
 	grep -qF -- "${o//-/\\-}" "$man" || missing="$missing $o"
 done
 expect_eq "the man page names every option --help names" "$missing" ""

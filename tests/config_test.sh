@@ -174,7 +174,14 @@ expect_eq "own XDG layers.ini used" "$rc" 0
 
 rm "$T/xdg/containment-lab/layers.ini"
 mkdir "$T/bin" && cp "$BIN" "$T/bin/containment-lab"
-err=$(cd "$T/cwd" && XDG_CONFIG_HOME=$T/xdg timeout 10 "$T/bin/containment-lab" list 2>&1 >/dev/null)
+err=$(cd "$T/cwd" && XDG_CONFIG_HOME=$T/xdg timeout 10 "$T/bin/containment-lab" list 2>&1 >/dev/null); rc=$?
+# the control: the lab ran on its defaults, up to their snippets folder
+# (installed or not on this machine), so no error below means something
+if [[ $rc == 0 || $err == *"cannot open snippets folder"* ]]; then
+	ok "no layers.ini anywhere: the lab ran on its defaults"
+else
+	not_ok "no layers.ini anywhere: the lab ran on its defaults" "exit $rc" "$err"
+fi
 expect_not_contains "no layers.ini anywhere: the defaults, no error about one" "$err" "layers.ini:"
 
 # ---- another user's HOME (sudo -u, setpriv and su without - keep it) ----

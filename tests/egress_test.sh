@@ -327,6 +327,7 @@ b=$("$BIN" --config layers.ini --network-mode allowlist twin --on all --bwrap)
 expect_contains "twin allowlist: bwrap binds a proxy's socket in" "$b" "--unshare-net --bind /run/egress-proxy.sock"
 expect_contains "twin allowlist: bwrap's gap names srt's bridge" "$b" "socat inside"
 d=$("$BIN" --config layers.ini --network-mode allowlist twin --off network)
+expect_contains "twin allowlist with No-network off: the twin is printed" "$d" "docker run --rm"
 expect_not_contains "twin allowlist with No-network off: no proxy" "$d" "egress-proxy"
 
 sleep 0.2

@@ -17,7 +17,7 @@ trap 'rm -f "${CFG:-}"; suite_cleanup' EXIT
 CFG=$(mktemp "${TMPDIR:-/tmp}/cl-gvisor.XXXXXX")
 sed '/^\[limits\]/,/^\[/ s/^timeout = .*/timeout = 20s/' layers.ini >"$CFG"
 grep -q '^timeout = 20s' "$CFG" || { echo "not ok - the test's layers.ini has a 20 s wall clock"; exit 1; }
-lab() { "$BIN" --config "$CFG" "$@"; }
+LAB_CONFIG=$CFG # lab() (lib.sh)
 
 if ! command -v runsc >/dev/null && [[ ! -x /usr/bin/runsc ]]; then
 	skip "the gvisor rung" "runsc is not installed (apt-get install runsc)"

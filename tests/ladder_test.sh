@@ -27,13 +27,11 @@ before=$(leftovers_snapshot)
 # the guest kernel: a path that is not there (the microvm rung's own
 # readiness check must catch it before any cell is tried)
 sed "s|^\[isolation\]|[isolation]\nkernel = $T/no-such-vmlinuz|" layers.ini >"$T/layers.ini"
-# lab_with CONFIG ARGS...: the lab in a mount namespace where runsc is not
-# executable (the gvisor rung skipped: the checks below are about the others)
-lab_with() {
-	unshare -m --propagation private sh -c 'mount --bind /dev/null "$(command -v runsc || echo /usr/bin/runsc)" 2>/dev/null; exec "$@"' \
-		sh "$BIN" --config "$@"
-}
-lab() { lab_with "$T/layers.ini" "$@"; }
+# lab() and lab_with CONFIG ARGS... (lib.sh): the lab in a mount namespace
+# where runsc is not executable (the gvisor rung skipped: the checks below
+# are about the others)
+LAB_CONFIG=$T/layers.ini
+LAB_WRAP=(unshare -m --propagation private sh -c 'mount --bind /dev/null "$(command -v runsc || echo /usr/bin/runsc)" 2>/dev/null; exec "$@"' sh)
 snips=legit,host-takeover
 
 # ---- text ----
@@ -172,6 +170,7 @@ expect_eq "Ctrl-C: JUnit shows the rungs not run as errors, not skips CI would p
 # ---- what the config may hold ----
 sed "s|^\[isolation\]|[isolation]\nkernel = $T/k\x1b[31mRED|" layers.ini >"$T/esc.ini"
 out=$(lab_with "$T/esc.ini" matrix --rung all --snippet legit 2>/dev/null | grep -a "skipped: no guest kernel")
+expect_contains "a kernel path with an escape sequence: the microvm rung skipped for it" "$out" "skipped: no guest kernel"
 expect_not_contains "a kernel path with an escape sequence: the skip line carries no raw ESC" "$out" $'\033'
 expect_contains "... and shows it inert" "$out" "^[[31mRED"
 sed "s|^python = .*|python = /usr/..$T/py3|" layers.ini >"$T/pyout.ini"
@@ -179,6 +178,7 @@ cp "$(realpath /usr/bin/python3)" "$T/py3"
 out=$(lab_with "$T/pyout.ini" matrix --rung all --snippet legit 2>/dev/null | grep -a -A1 "== the microvm rung")
 expect_contains "python at /usr/../elsewhere: the microvm rung skipped (the guest sees only /usr)" "$out" "is not under /usr"
 out=$(lab --network-mode allowlist matrix --rung all --snippet legit 2>&1)
+expect_contains "allowlist mode: the container rung ran" "$out" "as root on the container rung"
 expect_not_contains "allowlist mode: no rung is skipped for it (it is built on all three)" "$out" \
 	"allowlist mode is built on"
 

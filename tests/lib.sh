@@ -172,6 +172,30 @@ PY=/usr/bin/python3
 # helper every suite reads a run's JSON with
 field() { $PY -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
+# ---- the lab under test ---------------------------------------------------
+# lab ARGS... : the lab with the script's layers.ini, the one way every
+# suite calls it; lab_with CONFIG ARGS... : the same with another one.
+# Each script sets, before its first call:
+#   BIN           the binary under test (every script's first argument)
+#   LAB_CONFIG    the layers.ini lab() passes as --config
+#   LAB_BIN       a binary other than $BIN (range_test runs a copy of it)
+#   LAB_WRAP=()   a command the lab runs under: env VAR=VALUE, timeout N,
+#                 unshare ... sh -c '...; exec "$@"' sh
+#   LAB_JSON_DIR  a folder: each run given --json also keeps what it printed
+#                 in a file of its own there (for a schema check at the end)
+LAB_WRAP=()
+lab() { lab_with "${LAB_CONFIG:?lab(): the script sets LAB_CONFIG}" "$@"; }
+lab_with() {
+	local conf=$1
+	shift
+	local cmd=(${LAB_WRAP[@]+"${LAB_WRAP[@]}"} "${LAB_BIN:-${BIN:?lab(): the script sets BIN}}" --config "$conf" "$@")
+	if [[ -n ${LAB_JSON_DIR:-} && " $* " == *" --json "* ]]; then
+		"${cmd[@]}" | tee "$(mktemp "$LAB_JSON_DIR/XXXXXX")"
+		return "${PIPESTATUS[0]}"
+	fi
+	"${cmd[@]}"
+}
+
 # ---- the JSON schema (docs/containment-lab.schema.json, docs/json.md) ----
 # json_schema_check NAME FILE...: every FILE holds exactly one JSON document
 # the lab wrote, valid against the schema (python3-jsonschema, Draft

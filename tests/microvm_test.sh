@@ -39,7 +39,7 @@ fi
 # made loose enough that load changes the time, not the result.
 sed -e '/^\[limits\]/,/^\[/{s/^timeout = .*/timeout = 240s/;s/^cpu_time = .*/cpu_time = 120s/}' \
 	-e '/^\[safety\]/,/^\[/s/^timeout = .*/timeout = 400s/' layers.ini >"$T/layers.ini"
-lab() { LAB_VM_INIT=$PWD/build/vm-init "$BIN" --config "$T/layers.ini" "$@"; }
+LAB_CONFIG=$T/layers.ini LAB_WRAP=(env "LAB_VM_INIT=$PWD/build/vm-init") # lab() (lib.sh)
 
 before=$(leftovers_snapshot)
 

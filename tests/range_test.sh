@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/range_test.sh [BINARY] — the range (SPEC section 7) and honest
+# tests/range_test.sh [BINARY] — the range (docs/layers.md) and honest
 # verdicts for snippets a teacher or an attacker would write, as root and
 # as uid 65534: every layer off must still leave the machine as it was, and
 # a verdict must name what really happened.
@@ -16,7 +16,7 @@ LAB=$T/lab-range-$$
 cp "$BIN" "$LAB"
 cp layers.ini snippets/sales.csv "$T/"
 chmod -R a+rX "$T"
-lab() { "$LAB" --config "$T/layers.ini" "$@"; }
+LAB_BIN=$LAB LAB_CONFIG=$T/layers.ini # lab() (lib.sh): the copy
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 snippet() { # NAME THREAT LAYER BODY
@@ -73,9 +73,12 @@ if [[ $(id -u) == 0 ]]; then
 	snippet homes secrets env 'import glob
 for p in glob.glob("/home/*/.aws/credentials") + glob.glob("/root/.aws/credentials") + glob.glob("/root/*"):
     try: print(p, open(p).read())
-    except Exception as e: print(p, e)'
+    except Exception as e: print(p, e)
+print("homes looked")'
 	for who in root nobody; do
 		if [[ $who == root ]]; then out=$(lab run "$T/homes.py" --on none); else out=$(nobody "$LAB" --config "$T/layers.ini" run "$T/homes.py" --on none); fi
+		# the control: the snippet ran to its end, so the secret's absence means something
+		expect_contains "a real home's secret: the snippet looked, every layer off ($who)" "$out" "homes looked"
 		expect_not_contains "a real home's secret stays out, every layer off ($who)" "$out" "REALSECRET$$"
 	done
 else
@@ -96,6 +99,10 @@ for who in root nobody; do
 	p1=$!
 	out=$("${runner[@]}" "$LAB" --config "$T/layers.ini" run "$T/peek.py" --on none)
 	wait $p1
+	# the control: both runs went through to the last write they try, so
+	# neither absence below passes for a run that never happened
+	expect_contains "two concurrent runs, every layer off: the first ran to its end ($who)" "$(cat "$T/peek1.out")" "/usr/cl-range-$$"
+	expect_contains "... and the second ($who)" "$out" "/usr/cl-range-$$"
 	expect_contains "two concurrent runs, every layer off: each sees only its own folder ($who)" "$out$(cat "$T/peek1.out")" "runs seen: 1"
 	expect_not_contains "... and never the other's ($who)" "$out$(cat "$T/peek1.out")" "runs seen: 2"
 	expect_not_contains "no write outside the decoy host folder ($who)" "$out" "wrote /"
@@ -276,6 +283,9 @@ for i in range(40):
     os.mkdir("D" * 250); os.chdir("D" * 250)
 open("m", "w").write("x")'
 lab run "$T/deep.py" --on none >/dev/null
+# the control that it ran (the leftovers check at the end judges its folders):
+# a folder too deep for the lab to search is a way back in, ESCAPED
+expect_eq "folders 40 deep in the host folder: the run gave its verdict (ESCAPED, exit 1)" "$?" 1
 snippet memfd resource limits 'import os, time
 for k in range(8):
     if os.fork() == 0:

@@ -34,6 +34,8 @@ for case in "root --off isolation" "root --on all" "nobody --off isolation"; do
 	rm -f "$P/rootsh"
 	out=$(cd "$P" && as "$who" "$LAB" --config "$T/layers.ini" exec $layers --rw -- /usr/bin/python3 exec_rw_setuid.py 2>&1)
 	mode=$(stat -c %a "$P/rootsh" 2>/dev/null || echo none)
+	# the control: the probe ran (it names rootsh, planted or refused)
+	expect_contains "exec --rw ($who $layers): the probe ran" "$out" "rootsh"
 	expect_not_contains "exec --rw ($who $layers): no setuid bit on the real disk (mode $mode)" "$mode" "4"
 	[[ $mode == none || $mode != 4* ]] || not_ok "exec --rw ($who $layers): planted" "$out"
 done
@@ -69,6 +71,7 @@ done
 for who in root nobody; do
 	j=$(as $who $PY "$R/keyring_caller_setup.py" "$LAB" --config "$T/layers.ini" run "$R/keyring_caller_keys.py" --on none --json 2>/dev/null)
 	o=$(field 'd["output"]' <<<"$j")
+	expect_contains "the caller's keys: the probe ran ($who, every layer off)" "$o" "own session keyring:"
 	expect_not_contains "the caller's session key cannot be read ($who, every layer off)" "$o" "TICKET-SECRET-r16"
 	expect_not_contains "/proc/keys lists none of the caller's keys ($who)" "$o" "krb5cc:r16"
 	as $who "$LAB" --config "$T/layers.ini" run "$R/keyring_outlives_run.py" --on none >/dev/null 2>&1

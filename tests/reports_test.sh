@@ -15,7 +15,7 @@ XSD=$PWD/tests/junit.xsd
 T=$(mktemp -d /tmp/cl-reports.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"; suite_cleanup' EXIT
-lab() { "$BIN" --config "$T/layers.ini" "$@"; }
+LAB_CONFIG=$T/layers.ini # lab() (lib.sh)
 
 before=$(leftovers_snapshot)
 

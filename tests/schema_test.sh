@@ -15,7 +15,7 @@ BIN=$(realpath "${1:-./containment-lab}")
 T=$(mktemp -d /tmp/cl-schema.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"; suite_cleanup' EXIT
-lab() { "$BIN" --config "$PWD/layers.ini" "$@"; }
+LAB_CONFIG=$PWD/layers.ini # lab() (lib.sh)
 if ! $PY -c 'import jsonschema' 2>/dev/null; then
 	skip "the JSON schema" "python3-jsonschema is not installed (apt-get install python3-jsonschema)"
 	finish

@@ -29,11 +29,9 @@ folder() {
 	cp snippets/sales.csv "$T/$1/sn/"
 	printf '[paths]\nsnippets = sn\npython = /usr/bin/python3\n' >"$T/$1/layers.ini"
 }
-lab() { # FOLDER ARGS...
-	local f=$1
-	shift
-	timeout 20 "$BIN" --config "$T/$f/layers.ini" "$@"
-}
+# lab_with "$T/FOLDER/layers.ini" ARGS... (lib.sh): the lab on a folder's
+# own layers.ini, never longer than 20 s
+LAB_WRAP=(timeout 20)
 attack_header() { # TITLE THREAT LAYER CONSEQUENCE
 	printf '# lab:title: %s\n# lab:threat: %s\n# lab:layer: %s\n# lab:consequence: %s\n' "$@"
 }
@@ -52,25 +50,25 @@ mkdir "$T/special/sn/folder.py"
 	head -c 1100000 /dev/zero | tr '\0' '#'
 	echo
 } >"$T/special/sn/huge.py"
-out=$(lab special list 2>&1); rc=$?
+out=$(lab_with "$T/special/layers.ini" list 2>&1); rc=$?
 expect_eq "a FIFO named x.py does not hang list (exit 0)" "$rc" 0
 expect_contains "list names the FIFO as broken" "$out" "fifo             BROKEN: $T/special/sn/fifo.py: a named pipe (FIFO), not a regular file"
 expect_contains "list names the folder as broken" "$out" "folder           BROKEN: $T/special/sn/folder.py: a folder, not a regular file"
 expect_contains "an oversized snippet is refused with the cap" "$out" "huge.py: larger than 1048576 bytes (1 MiB)"
 expect_contains "the good ones are still listed (legit)" "$out" "legit            legitimate task"
 expect_contains "the good ones are still listed (exfiltration)" "$out" "exfiltration     data exfiltration"
-err=$(lab special run fifo 2>&1); rc=$?
+err=$(lab_with "$T/special/layers.ini" run fifo 2>&1); rc=$?
 expect_eq "run FIFO by name: refused, exit 2" "$rc" 2
 expect_contains "run FIFO by name: says why" "$err" "a named pipe (FIFO), not a regular file"
-err=$(lab special run "$T/special/sn/fifo.py" 2>&1); rc=$?
+err=$(lab_with "$T/special/layers.ini" run "$T/special/sn/fifo.py" 2>&1); rc=$?
 expect_eq "run FIFO by path: refused, exit 2" "$rc" 2
-err=$(lab special run /dev/zero.py 2>&1); rc=$?
+err=$(lab_with "$T/special/layers.ini" run /dev/zero.py 2>&1); rc=$?
 expect_eq "run a missing path: exit 2" "$rc" 2
 ln -s /dev/zero "$T/special/zero.py"
-err=$(lab special run "$T/special/zero.py" 2>&1); rc=$?
+err=$(lab_with "$T/special/layers.ini" run "$T/special/zero.py" 2>&1); rc=$?
 expect_contains "a symlink to a device is refused" "$err" "a character device, not a regular file"
 check "list --json with broken files is valid JSON, broken ones say why" \
-	$PY -c 'import json,sys; d=json.load(sys.stdin)["snippets"]; b={x["name"]:x["broken"] for x in d}; assert b["legit"] is None and "FIFO" in b["fifo"] and len(d)==5, d' < <(lab special list --json)
+	$PY -c 'import json,sys; d=json.load(sys.stdin)["snippets"]; b={x["name"]:x["broken"] for x in d}; assert b["legit"] is None and "FIFO" in b["fifo"] and len(d)==5, d' < <(lab_with "$T/special/layers.ini" list --json)
 
 # ---- forgiving headers, strict about danger (issue 7.8/7.13) ----
 folder hdr
@@ -80,14 +78,14 @@ echo 'print("hi")' >>"$T/hdr/sn/bom.py"
 attack_header "Wrong layer" exfil env "gone" >"$T/hdr/sn/mismatch.py"
 attack_header "A shell script" exfil network "gone" >"$T/hdr/sn/shell.sh"
 echo 'touch '"$T"'/shell-ran' >>"$T/hdr/sn/shell.sh"
-out=$(lab hdr list 2>&1); rc=$?
+out=$(lab_with "$T/hdr/layers.ini" list 2>&1); rc=$?
 expect_contains "a UTF-8 BOM is fine" "$out" "bom              data exfiltration  No-network       Starts with a BOM"
 expect_contains "threat on the wrong layer: FILE:LINE" "$out" "mismatch.py:3: layer 'env' does not stop data exfiltration"
 expect_not_contains "a .sh file is not a snippet" "$out" "shell"
-err=$(lab hdr run mismatch 2>&1); rc=$?
+err=$(lab_with "$T/hdr/layers.ini" run mismatch 2>&1); rc=$?
 expect_eq "run a threat on the wrong layer: exit 2" "$rc" 2
 expect_contains "run says which layer would" "$err" "'# lab:layer: network'"
-err=$(lab hdr run "$T/hdr/sn/shell.sh" 2>&1); rc=$?
+err=$(lab_with "$T/hdr/layers.ini" run "$T/hdr/sn/shell.sh" 2>&1); rc=$?
 expect_eq "run PATH/x.sh: refused, exit 2" "$rc" 2
 expect_contains "run PATH/x.sh: not run as Python" "$err" "not a snippet: snippets are Python files whose name ends in .py"
 err=$(cd "$T/hdr/sn" && timeout 20 "$BIN" --config "$T/hdr/layers.ini" run shell.sh 2>&1); rc=$?
@@ -102,7 +100,7 @@ attack_header "ok" exfil network "$(printf 'C%.0s' $(seq 1 300))" >"$T/long/sn/c
 { printf '# lab:title: ok\n# lab:threat: legit\n# lab:layer: none\n'; printf '# lab:expect: %s\n' "$(printf 'E%.0s' $(seq 1 130))"; } >"$T/long/sn/expect.py"
 attack_header "ok" exfil network "c" >"$T/long/sn/$(printf 'n%.0s' $(seq 1 70)).py"
 attack_header "ok" exfil network "$(printf 'C%.0s' $(seq 1 250))" >"$T/long/sn/fits.py"
-out=$(lab long list 2>&1)
+out=$(lab_with "$T/long/layers.ini" list 2>&1)
 expect_contains "title too long: FILE:LINE and the limit" "$out" "title.py:1: title longer than 127 bytes"
 expect_contains "consequence too long: the limit" "$out" "conseq.py:4: consequence longer than 255 bytes"
 expect_contains "expect line too long: the limit" "$out" "expect.py:4: expect line longer than 127 bytes"
@@ -120,16 +118,16 @@ esc=$'\e' lat=$'\xe9'
 	tail -n +5 snippets/exfiltration.py
 } >"$T/evil/sn/caf${lat}.py"
 cp "$T/evil/sn/caf${lat}.py" "$T/evil/sn/e${esc}[31mvil.py"
-out=$(lab evil list 2>&1)
+out=$(lab_with "$T/evil/layers.ini" list 2>&1)
 if raw_control <<<"$out"; then not_ok "list: header text and file names are inert" "$(cat -v <<<"$out")"; else ok "list: header text and file names are inert"; fi
 expect_contains "list shows the escape made visible" "$out" 'evil ^[]0;PWNED^G'
 expect_contains "list shows the file name's escape made visible" "$out" 'e^[[31mvil'
-check "list --json is valid UTF-8 JSON with Latin-1 in a header" utf8_json < <(lab evil list --json)
-j=$(lab evil run "$T/evil/sn/caf${lat}.py" --off network --json)
+check "list --json is valid UTF-8 JSON with Latin-1 in a header" utf8_json < <(lab_with "$T/evil/layers.ini" list --json)
+j=$(lab_with "$T/evil/layers.ini" run "$T/evil/sn/caf${lat}.py" --off network --json)
 check "run --json is valid UTF-8 JSON with Latin-1 in the name and consequence" utf8_json <<<"$j"
 if raw_control <<<"$j"; then not_ok "run --json carries no raw control"; else ok "run --json carries no raw control"; fi
 expect_contains "run --json shows the consequence inert" "$j" 'boom ^[[2J \\x9b2J caf\\xe9 \\u2066x'
-out=$(lab evil run "$T/evil/sn/caf${lat}.py" --off network)
+out=$(lab_with "$T/evil/layers.ini" run "$T/evil/sn/caf${lat}.py" --off network)
 if raw_control <<<"$out"; then not_ok "run text output is inert" "$(cat -v <<<"$out")"; else ok "run text output is inert"; fi
 
 # ---- quitting a matrix of chatty snippets (issue 11.1) ----

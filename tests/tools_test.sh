@@ -137,6 +137,7 @@ expect_contains "twin --tools: why no layer replaces the gate" "$out" "No flag a
 out=$("$BIN" --config "$CFG" twin --tools --bwrap 2>&1)
 expect_contains "twin --tools --bwrap: the door as bwrap has it" "$out" "--bind /run/agent-tools.sock /run/tools.sock"
 out=$("$BIN" --config "$CFG" twin 2>&1)
+expect_contains "twin without --tools: the twin is printed" "$out" "docker run --rm"
 expect_not_contains "twin without --tools: no tool section" "$out" "tool definitions"
 
 # --- --approve ask on the screen: the result pane asks --------------------

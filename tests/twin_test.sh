@@ -50,8 +50,10 @@ done
 out=$(twin --rung gvisor twin --on all)
 expect_contains "gvisor rung, Isolation on: --runtime runsc" "$out" "--runtime runsc"
 out=$(twin --rung gvisor twin --off isolation)
+expect_contains "gvisor rung, Isolation off: the twin is printed" "$out" "docker run --rm"
 expect_not_contains "gvisor rung, Isolation off: no runtime" "$out" "--runtime"
 out=$(twin --rung microvm twin --on all)
+expect_contains "microvm rung: the twin is printed" "$out" "docker run --rm"
 expect_not_contains "microvm rung: no docker runtime flag" "$out" "--runtime"
 expect_contains "microvm rung: says there is no docker flag" "$out" "the microvm rung: no docker flag"
 out=$(twin twin --off network)
@@ -62,6 +64,7 @@ expect_contains "--off network: says the default bridge reaches the attacker" "$
 # session of its own). systemd-run and --seccomp 10 need a user manager
 # and an exported filter: left out; the rest of the command runs as shown.
 out=$(twin twin --on all --bwrap)
+expect_contains "bwrap twin: its prlimit line is there" "$out" "prlimit --as="
 expect_not_contains "bwrap twin: no prlimit --nproc (it counts every process of the caller's uid)" "$out" "--nproc="
 expect_contains "bwrap twin: ... and the gap is said" "$out" "RLIMIT_NPROC: prlimit would set it on bwrap itself"
 if command -v bwrap >/dev/null && command -v prlimit >/dev/null; then

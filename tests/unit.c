@@ -1,6 +1,9 @@
-/* unit.c — tests of the pure parts: config parsing, snippet headers, the
- * verdict logic, env building, output sanitising, result serialisation and
- * the seccomp filter's shape. Built with ASan+UBSan (make build/unit).
+/* unit.c — tests of the parts that need no sandbox: config parsing, snippet
+ * headers, the verdict logic, env building, output sanitising, result
+ * serialisation, the seccomp filter's shape, the job workers' results and
+ * descriptors, snippet files, encoded canaries, the /proc walker, the host
+ * check, consequences, the tool agent and the run spec's snapshots
+ * (tests/spec/). Built with ASan+UBSan (make build/unit).
  * Prints "ok - NAME" / "not ok - NAME" / "skip - NAME: skipped: why" and
  * ends with "N passed, N failed, N skipped". */
 #define _GNU_SOURCE
@@ -1015,7 +1018,7 @@ static void test_seccomp_notify(void)
 	      WIFEXITED(st) && WEXITSTATUS(st) == ENOSYS);
 }
 
-/* ==== job and snippet (h-snip): worker results, inherited fds, snippet files ==== */
+/* ==== job and snippet: worker results, inherited fds, snippet files ==== */
 
 /* A stream as result_write makes it, with one line replaced (or dropped when
  * with is ""), or with extra appended. */
@@ -1226,7 +1229,7 @@ static void test_snippet_files(void)
 /* ==== end of job and snippet tests ==== */
 
 /* ======================================================================
- * h-tests section: encoded canaries, the matrix's column order, the /proc
+ * encoded canaries, the matrix's column order, the /proc
  * walker and cgroup.procs parsing (cgroup_kill_path). Expected values are
  * computed independently (Python's base64 / bytes.hex), not by the code
  * under test.
@@ -1700,7 +1703,7 @@ int main(void)
 	test_job_live();
 	test_job_fds();
 	test_snippet_files();
-	/* h-tests section */
+	/* encoded canaries, columns, /proc, cgroup.procs and what follows */
 	test_encoded_canaries();
 	test_matrix_columns();
 	test_proc_walker();

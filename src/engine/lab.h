@@ -2,9 +2,10 @@
  *
  * Life cycle of a run (see run.c):
  *   config_load -> snippet_load -> lab_run (plant decoys, let the layers
- *   (layer.h, src/layers/) plan, start the box (box.h) inside the range,
- *   gather evidence outside, tear everything down)
- *   -> verdict_decide (verdict.h, pure) -> report_* (report.h).
+ *   (layer.h, src/engine/layers/) plan, start the box (box.h) inside the
+ *   range, gather evidence outside, tear everything down)
+ *   -> lab_judge (judge.h, src/judge/judge.c), which the caller calls after
+ *   lab_run: the verdict from the evidence -> report_* (report.h).
  * Nothing here knows about curses. The TUI and `matrix` run cells through
  * job.h so that a slow snippet never blocks them. */
 #ifndef LAB_H

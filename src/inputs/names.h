@@ -14,7 +14,8 @@ enum lab_layer { LAYER_ISOLATION, LAYER_NETWORK, LAYER_ENV, LAYER_LIMITS, LAYER_
 #define LAYERS_ALL   ((1u << LAYER_COUNT) - 1)
 
 /* How strong the Isolation layer is: the rung of the isolation ladder
- * (SPEC section 8). It matters only when Isolation is on. */
+ * (docs/threat-model.md, "The isolation ladder"). It matters only when
+ * Isolation is on. */
 enum lab_rung {
 	RUNG_CONTAINER, /* namespaces + seccomp + capabilities: the host kernel serves the snippet */
 	RUNG_GVISOR,    /* gVisor's runsc: a user-space kernel answers its system calls */

@@ -1,6 +1,8 @@
 /* job.c — a run in a worker process, for callers that must not block.
- * The worker is single-threaded and runs lab_run() exactly as the CLI does;
- * the result crosses the pipe as "key<TAB>value" lines (\\, \n, \t escaped). */
+ * The worker, a fork of the caller, runs lab_run() (or lab_audit_run()
+ * through a wrapper) and then lab_judge(), exactly as the CLI does (the
+ * trace may give a run a thread of the worker's for a caller's connect(),
+ * trace.c); the result crosses the pipe as "key<TAB>value" lines (\\, \n, \t escaped). */
 #define _GNU_SOURCE
 #include "job.h"
 #include "judge.h"

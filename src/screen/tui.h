@@ -1,12 +1,14 @@
 /* tui.h — the lab screen (ncurses): snippet list, code, four layer toggles,
  * a result panel with a big verdict and a sandbox that is drawn closed or
- * breached, and the 16-column matrix.
+ * breached, the 16-column matrix, predict mode, an audit preset's card
+ * and the guided tour.
  *
  * Only tui_main() is public. The part below TUI_INTERNAL is shared by the
  * tui_*.c files (one room each):
  *   tui.c        terminal set-up/teardown, the event loop, the jobs it runs
  *   tui_keys.c   the one key table: dispatch, footer and help overlay
  *   tui_draw.c   safe text, colours, the main screen and the sandbox box
+ *   tui_pane.c   the sandbox box's two panes: rows wrapped, scrolled, zoomed
  *   tui_matrix.c the matrix screen
  *   tui_predict.c predict mode's guesses, locked to their cell
  *   tui_audit.c  a: an audit preset's card beside the lab's own layers

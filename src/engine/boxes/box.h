@@ -1,12 +1,15 @@
 /* box.h — what contains the snippet. The four layers shape a run; the box
- * is how the run is contained and how it is observed: today a namespace
- * container on the host kernel (box_container.c). A gVisor box or a
- * microVM box would each be one more file with this interface.
+ * is how the run is contained and how it is observed. One file per box,
+ * each a struct box_ops: the isolation ladder's rungs, a namespace
+ * container on the host kernel (box_container.c), gVisor's runsc
+ * (box_gvisor.c) and a QEMU microvm with its own kernel (box_microvm.c),
+ * and audit's foreign sandbox run by its command prefix (box_wrapper.c);
+ * box.c picks one for a run.
  *
- * The box always adds the range (SPEC section 7): whatever the layers, the
- * run has its own user, PID and mount namespaces, a new session, and a
- * minimal init as PID 1 that forwards signals and reports the snippet's
- * status, so the run cannot signal, stop or outlive the lab. */
+ * The box always adds the range (docs/layers.md, "The range"): whatever
+ * the layers, the run has its own user, PID and mount namespaces, a new
+ * session, and a minimal init as PID 1 that forwards signals and reports
+ * the snippet's status, so the run cannot signal, stop or outlive the lab. */
 #ifndef LAB_BOX_H
 #define LAB_BOX_H
 
@@ -61,7 +64,7 @@ struct box_ops {
 	bool own_userns;
 };
 
-/* Helpers the boxes share (box_container.c). */
+/* Helpers the boxes share (box_common.c). */
 /* Writes the child's uid_map and gid_map ("IN OUT 1"), after denying
  * setgroups when asked (an unprivileged writer must). 0, or -1 with
  * ev->error naming the file. */

@@ -1,7 +1,7 @@
-/* inprocess.h — the rung below the container (SPEC section 11, the
- * lesson's exercise 2): the snippet is exec()'d inside an app server of the
- * lab's (src/engine/run/app_server.py, built into the binary) that holds decoys the
- * way a real one does: API keys in its environment, a database URL and a
+/* inprocess.h — the rung below the container (docs/lesson.md, exercise
+ * 2): the snippet is exec()'d inside an app server of the lab's
+ * (src/engine/run/app_server.py, built into the binary) that holds decoys
+ * the way a real one does: API keys in its environment, a database URL and a
  * session token in module globals, a keep-alive client for api.lab.test
  * and the customer CSV in memory.
  *
