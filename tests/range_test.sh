@@ -17,6 +17,12 @@ cp "$BIN" "$LAB"
 cp layers.ini snippets/sales.csv "$T/"
 chmod -R a+rX "$T"
 LAB_BIN=$LAB LAB_CONFIG=$T/layers.ini # lab() (lib.sh): the copy
+# where a check needs one mechanism to fire before the wall clock (the
+# output cap, the run-wide memory cap) or a run to end by itself, the
+# clocks a loaded machine cannot reach: the check is about the verdict,
+# not the machine's speed (at load 45 printing 10 MB took past 5 s)
+sed -e 's/^timeout = 5s$/timeout = 60s/' -e 's/^timeout = 30s$/timeout = 120s/' layers.ini >"$T/long.ini"
+chmod 644 "$T/long.ini"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 snippet() { # NAME THREAT LAYER BODY
@@ -44,7 +50,7 @@ expect_eq "sleeper, limits on: CONTAINED by Resource-limits" "$(field 'd["verdic
 expect_contains "sleeper, limits on: names the wall clock" "$(field 'd["headline"]' <<<"$j")" "wall clock at 5.0 s"
 j=$(lab run "$T/printer.py" --off limits --json)
 expect_contains "printer, limits off: ESCAPED with the output it took" "$(field 'd["verdict"], d["headline"]' <<<"$j")" "of output (cap 64 KiB)"
-j=$(lab run "$T/printer.py" --on all --json)
+j=$(lab_with "$T/long.ini" run "$T/printer.py" --on all --json)
 expect_contains "printer, limits on: the output cap, with the figures" "$(field 'd["headline"]' <<<"$j")" "output cap: 64 KiB kept of "
 j=$(lab run "$T/miner.py" --on all --json)
 expect_eq "miner, limits on: CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
@@ -135,9 +141,10 @@ print("survivor planted")'
 for who in root nobody; do
 	runner=(); [[ $who == nobody ]] && runner=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	start=$(date +%s)
-	out=$(timeout 20 "${runner[@]}" "$LAB" --config "$T/layers.ini" run "$T/hunter.py" --on none); rc=$?
+	out=$(timeout 120 "${runner[@]}" "$LAB" --config "$T/layers.ini" run "$T/hunter.py" --on none); rc=$?
 	expect_contains "a snippet hunting the lab, every layer off: the lab still gives a verdict ($who)" "$out" "survivor planted"
-	check "... it took less than 10 s ($who)" test $(($(date +%s) - start)) -lt 10
+	# the survivor sleeps 41.5 s: a lab that waited for it would take that long
+	check "... it did not wait for the survivor's 41.5 s sleep ($who)" test $(($(date +%s) - start)) -lt 41
 	expect_not_contains "... and reached no lab process ($who)" "$out" "signalled"
 	check "... and its double-forked survivor is gone ($who)" sh -c '! pgrep -f "^sleep 41[.]5" >/dev/null'
 	[[ $rc -le 5 ]] && ok "... exit status is a verdict's ($who: $rc)" || not_ok "... exit status is a verdict's ($who)" "got $rc"
@@ -189,7 +196,7 @@ for i in range(12):
     kids.append(p)
 for p in kids: os.waitpid(p, 0)
 print("held")'
-j=$(nobody "$LAB" --config "$T/layers.ini" run "$T/memkids.py" --on all --json)
+j=$(nobody "$LAB" --config "$T/long.ini" run "$T/memkids.py" --on all --json)
 expect_eq "rootless, 12 x 100 MiB children, limits on: never CONTAINED past the cap" \
 	"$(field '"over" if d["measured"]["peak_mem_bytes"] > 256<<20 and d["verdict"] == "CONTAINED" else "honest"' <<<"$j")" "honest"
 expect_contains "... the lab's run-wide memory cap ended it" "$(field '" ".join(d["evidence"])' <<<"$j")" "run-wide memory cap"
@@ -241,7 +248,7 @@ for line in open("/proc/net/tcp").readlines()[1:]:
             s = socket.create_connection(("127.0.0.1", int(f[1].split(":")[1], 16)), timeout=1)
             s.sendall(b"POST / HTTP/1.0\r\nContent-Length: 5\r\n\r\nhello"); s.close()
         except OSError: pass'
-lab run "$T/victim.py" --on all --json >"$T/victim.json" &
+lab_with "$T/long.ini" run "$T/victim.py" --on all --json >"$T/victim.json" &
 vp=$!
 lab run "$T/poisoner.py" --on none >/dev/null
 wait $vp
