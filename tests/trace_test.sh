@@ -32,13 +32,13 @@ snippet() { # NAME THREAT LAYER BODY
 	chmod 644 "$T/$1.py"
 }
 
-# a refused call in a loop: 10000 x unshare(CLONE_NEWUSER), then mount() on
+# a refused call in a loop: 3000 x unshare(CLONE_NEWUSER), then mount() on
 # 60 different targets (more kinds than the trace keeps); prints what the
 # kernel answered, counted by errno
 snippet loop takeover isolation 'import ctypes, os, collections
 libc = ctypes.CDLL(None, use_errno=True)
 seen = collections.Counter()
-for i in range(10000):
+for i in range(3000):
     rc = libc.unshare(0x10000000)
     seen["ok" if rc == 0 else os.strerror(ctypes.get_errno())] += 1
 for i in range(60):
@@ -220,7 +220,7 @@ py() { $PY -c "import json,sys; d=json.load(sys.stdin); t=d['trace']; print(($1)
 # (a thread of the stall snippet spins: CPU seconds are not what is tested)
 sed -e 's/^timeout = 30s/timeout = 3s/' -e 's/^timeout = 5s/timeout = 2s/' "$T/layers.ini" >"$T/safety3.ini"
 sed -e 's/^cpu_time = 2s/cpu_time = 60s/' "$T/layers.ini" >"$T/stall.ini"
-# the loop of 10060 refusals, each answered by the lab: counted, not timed
+# the loop of 3060 refusals, each answered by the lab: counted, not timed
 # (as uid 65534 on a loaded machine it outran the 5 s clock, then 25 s:
 # the clocks get room, what is checked is that it ended by itself)
 sed -e 's/^cpu_time = 2s/cpu_time = 300s/' -e 's/^timeout = 5s/timeout = 300s/' -e 's/^timeout = 30s/timeout = 320s/' \
@@ -256,12 +256,12 @@ for who in root nobody; do
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/loop.ini" run "$T/loop.py" --on all --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	out=$(py "d['output'].strip()" <<<"$j" 2>&1)
-	expect_eq "$who: 10000 unshare + 60 mount: each refused with EPERM, none ran" "$out" \
-		"{'Operation not permitted': 10000, 'mount Operation not permitted': 60}"
+	expect_eq "$who: 3000 unshare + 60 mount: each refused with EPERM, none ran" "$out" \
+		"{'Operation not permitted': 3000, 'mount Operation not permitted': 60}"
 	got=$(py "[e['count'] for e in t if e['call'] == 'unshare(CLONE_NEWUSER)']" <<<"$j" 2>&1)
-	expect_eq "$who: the 10000 identical calls are one entry counted 10000 times" "$got" "[10000]"
+	expect_eq "$who: the 3000 identical calls are one entry counted 3000 times" "$got" "[3000]"
 	got=$(py "len(t), d['trace_dropped'], sum(e['count'] for e in t) + d['trace_dropped']" <<<"$j" 2>&1)
-	expect_eq "$who: at most 24 entries kept, the rest counted (entries, dropped, total)" "$got" "(24, 37, 10060)"
+	expect_eq "$who: at most 24 entries kept, the rest counted (entries, dropped, total)" "$got" "(24, 37, 3060)"
 	got=$(py "[e['line'] for e in t if e['call'].startswith('mount')][0]" <<<"$j" 2>&1)
 	expect_eq "$who: mount's strings read from the caller's memory" "$got" \
 		'mount("none", "/tmp/m0", "tmpfs", 0) = -1 EPERM  seccomp (Isolation)'
@@ -326,13 +326,15 @@ for who in root nobody; do
 	t0=$(date +%s%N)
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/stall.ini" run "$T/stall.py" --on all --network-mode allowlist --json)
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] < 30000, 'beat 4.' in d['output']" <<<"$j" 2>&1)
-	# duration: the wall clock (5 s) ended it, not the safety net (30 s)
+	got=$(py "[e['line'] for e in t if e['call'] == 'killed by SIGKILL'], d['duration_ms'] < 30000, d['output'].count('beat ') >= 3" <<<"$j" 2>&1)
+	# duration: the wall clock (5 s) ended it, not the safety net (30 s);
+	# the snippet's own heartbeat went on meanwhile (three beats: how many
+	# more a loaded machine lets it print before the clock is its speed)
 	if [[ $got == "([\"killed by SIGKILL  the lab's wall clock 5000 ms (Resource-limits)\"], True, True)" ]]; then
 		ok "$who: a socket's O_NONBLOCK cleared under the lab's connect(): the run ended at the wall clock in $ms ms, output kept"
 	else
 		not_ok "$who: a socket's O_NONBLOCK cleared under the lab's connect(): the run ends at the 5 s wall clock" \
-			"$ms ms; timed_out, duration<=5.3s, heartbeat at 4.x s: $got" "${j:0:400}"
+			"$ms ms; timed_out, duration<30s, three heartbeats: $got" "${j:0:400}"
 	fi
 	t0=$(date +%s%N)
 	j=$(cd "$T" && "${runner[@]}" "$LAB" --config "$T/safety3.ini" run "$T/stall.py" --on isolation --json)
