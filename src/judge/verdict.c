@@ -633,6 +633,25 @@ static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *c
 	return true;
 }
 
+/* gVisor's Sentry enforces the rlimits inside itself and keeps no count of
+ * what they refused that the lab can read (its stats have tasks and
+ * memory, not refusals), and no init of the lab's sees the snippet's own
+ * CPU: with nothing past a cap, the lab can say neither that a limit
+ * stopped the bomb nor that none had to. */
+static void sentry_unseen(struct lab_result *r, const struct lab_config *cfg)
+{
+	char mem[32], cap[32];
+	fmt_bytes(mem, sizeof mem, r->ev.peak_mem);
+	fmt_bytes(cap, sizeof cap, cfg->limits.memory);
+	r->verdict = VERDICT_ERROR;
+	r->caught_by = -1;
+	set_headline(r,
+	             "gVisor's Sentry enforces the limits inside itself and counts no refusal the lab can read: it "
+	             "counted %ld tasks (cap %ld) and %s of memory (cap %s), so the lab cannot say whether a limit "
+	             "stopped the bomb or it stopped by itself",
+	             r->ev.peak_procs, cfg->limits.pids, mem, cap);
+}
+
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	char first[LAB_LINE] = "";
@@ -645,6 +664,8 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 			set_headline(r, "Resource-limits: %s", first);
 		} else if (broke_by_itself(r)) {
 			broke(r, "");
+		} else if (on && r->box == RUNG_GVISOR && r->ev.guest_measured) {
+			sentry_unseen(r, cfg);
 		} else {
 			broke(r, on ? "it stayed under every cap and no limit had to fire"
 			            : "it stayed under every cap of layers.ini with no limit applied");
