@@ -48,9 +48,12 @@
 #define POLL_MS       10
 #define MEM_SAMPLE_MS 10
 /* with a cgroup (which counts processes and memory itself), how often the
- * lab still reads each process's peak address space: RLIMIT_AS is per
- * process, and no cgroup file shows it */
-#define VM_SCAN_MS    50
+ * lab still reads each process's peak address space when Resource-limits
+ * is on: RLIMIT_AS is per process, and no cgroup file shows it. VmPeak is
+ * a high-water mark, so a slow pace misses only a process gone within it
+ * (no credit then); a fast one walks /proc often enough to slow the lab's
+ * reading of the snippet's output on a loaded machine (50 ms did) */
+#define VM_SCAN_MS    200
 #define DRAIN_MS      300
 #define KILL_GRACE_MS 300
 #define TAIL_MAX      4096
@@ -616,8 +619,6 @@ static long watch_timeout(const struct watch *w, long now)
 	long wait = 200;
 	if (!w->main_done && (w->r->pidfd < 0 || !w->r->cg.ops))
 		wait = POLL_MS; /* counting processes in /proc, or no pidfd */
-	else if (!w->main_done && wait > VM_SCAN_MS)
-		wait = VM_SCAN_MS; /* the address spaces (watch_sample_vm) */
 	if (!w->killed && w->limit_deadline > 0 && w->limit_deadline - now < wait)
 		wait = w->limit_deadline - now;
 	if (!w->killed && w->safety_deadline - now < wait)
@@ -897,7 +898,8 @@ static void watch_clocks(struct watch *w, long now)
 	struct run *r = w->r;
 	if (!w->main_done && !r->cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= POLL_MS)
 		watch_sample(w, now);
-	else if (!w->main_done && r->cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= VM_SCAN_MS)
+	else if (!w->main_done && r->cg.ops && r->kind != RUN_EXEC && run_on(r, LAYER_LIMITS) &&
+	         now - w->last_scan >= VM_SCAN_MS)
 		watch_sample_vm(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
 		watch_kill(w, &w->ev->timed_out);
