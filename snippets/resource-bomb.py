@@ -9,8 +9,10 @@ one). Each child burns about 3 ms of CPU, then waits on a pipe until the
 parent lets go (about 0.15 s after the last fork) or the parent dies, so all
 of them are alive together however slowly the machine forks; a child exits
 after at most 10 s whatever happens.
-Phase 2 (memory balloon): grow to 320 MiB in 32 MiB chunks, writing every
-byte so the memory is really resident, hold it for 0.1 s, then let go.
+Phase 2 (memory balloon): grow to 320 MiB in 4 MiB chunks, writing every
+byte so the memory is really resident, hold it for 0.1 s, then let go. Small
+chunks, as a real balloon grows until refused: it stops only when a cap bites,
+so its address space shows the cap was met (RLIMIT_AS leaves no other trace).
 
 A real bomb loops forever; this one stops at fixed sizes. When a limit bites
 it says so: fork failing with EAGAIN, MemoryError, or (with a cgroup memory
@@ -46,8 +48,9 @@ CHILD_MAX_LIFE = 10.0    # a child exits by then, parent or not (a backstop:
                          # the parent's release or its death ends it first)
 SPIN_CPU = 0.003         # CPU seconds each child burns
 SPIN_WALL = 0.25         # ...but never spins longer than this on the clock
-CHUNK = 32 * 1024 * 1024
-CHUNKS = 10              # 10 x 32 MiB = 320 MiB; the default memory cap is 256 MiB
+CHUNK = 4 * 1024 * 1024
+CHUNKS = 80              # 80 x 4 MiB = 320 MiB; the default memory cap is 256 MiB
+SAY_EVERY = 8            # a progress line every 32 MiB
 HOLD_MEM = 0.1
 
 MiB = 1024 * 1024
@@ -119,9 +122,10 @@ def balloon():
     chunks = []
     try:
         for _ in range(CHUNKS):
-            # lab:danger: grows memory 32 MiB at a time
+            # lab:danger: grows memory 4 MiB at a time, until refused
             chunks.append(bytearray(b"\x01") * CHUNK)  # writes every page
-            print(f"  balloon at {len(chunks) * CHUNK // MiB} MiB", flush=True)
+            if len(chunks) % SAY_EVERY == 0:
+                print(f"  balloon at {len(chunks) * CHUNK // MiB} MiB", flush=True)
     except MemoryError:
         print(f"  MemoryError: balloon stopped at "
               f"{len(chunks) * CHUNK // MiB} MiB", flush=True)

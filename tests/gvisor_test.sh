@@ -78,12 +78,19 @@ cell exfiltration "--off network" ESCAPED
 cell host-takeover "--on all" CONTAINED isolation
 # the bomb's processes and memory live in the Sentry: the run's init polls
 # its own accounting (runsc events --stats), and the verdict rests on that.
-# Which limit fires first (the wall clock on a loaded machine, RLIMIT_NPROC
-# on a quiet one) depends on speed: only "Resource-limits caught it" is
-# asserted, and that the figures are named as the Sentry's
+# The Sentry counts tasks and memory, not what its rlimits refused: a peak
+# at the cap is no refusal (the red team's F3, round 6), so on a quiet
+# machine the lab gives no verdict and says why; on a loaded one the wall
+# clock (the lab's own) fires first and takes the credit. Never BROKE: the
+# lab cannot say no limit had to fire either
 j=$(lab run resource-bomb --on all --rung gvisor --json)
-expect_eq "gvisor: resource-bomb --on all -> CONTAINED" "$(field 'd["verdict"]' <<<"$j")" "CONTAINED"
-expect_eq "gvisor: resource-bomb --on all: caught by Resource-limits" "$(field 'd["caught_by"]' <<<"$j")" "limits"
+v=$(field 'd["verdict"]+" "+str(d.get("caught_by"))' <<<"$j")
+if [[ $v == "CONTAINED limits" && $(field 'd["headline"]' <<<"$j") == *"wall clock"* ]] ||
+	[[ $v == "ERROR None" && $(field 'd["headline"]' <<<"$j") == *"counts no refusal the lab can read"* ]]; then
+	ok "gvisor: resource-bomb --on all -> CONTAINED by the wall clock, or ERROR naming what the Sentry cannot show ($v)"
+else
+	not_ok "gvisor: resource-bomb --on all -> CONTAINED by the wall clock, or ERROR" "got $v: $(field 'd["headline"]' <<<"$j")"
+fi
 expect_contains "gvisor: the bomb's figures are the Sentry's" "$j" "the Sentry's task count"
 expect_contains "gvisor: the Sentry's memory figure is not presented as the snippet's alone" "$j" "the whole sandbox's"
 j=$(lab run resource-bomb --off limits --rung gvisor --json)

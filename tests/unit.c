@@ -299,9 +299,33 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 
 	r.layers = LAYERS_ALL;
 	r.ev.exit_signal = SIGXCPU;
+	r.ev.cpu_main_seen = true;
+	r.ev.cpu_main_ms = 100;
 	verdict_decide(&bomb, cfg, &r);
-	CHECK("limits on, SIGXCPU = CONTAINED naming RLIMIT_CPU",
+	CHECK("limits on, SIGXCPU with 0.1 s of the process's own CPU = BROKE (the snippet's own signal)",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	r.ev.cpu_main_seen = false;
+	r.ev.cpu_main_ms = 0;
+	r.ev.cpu_s = 2.4;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, SIGXCPU and no figure of the process's own = no credit", r.caught_by == -1);
+	r.ev.cpu_main_seen = true;
+	r.ev.cpu_main_ms = 2000;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, SIGXCPU at 2.0 s of its own CPU = CONTAINED naming RLIMIT_CPU",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_CPU"));
+	r.ev.exit_signal = SIGKILL;
+	r.ev.cpu_main_ms = 1050;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, SIGKILL after 2.4 s of the run's CPU, 1.05 s of its own = no RLIMIT_CPU credit",
+	      r.caught_by == -1 && !strstr(r.headline, "RLIMIT_CPU"));
+	r.ev.cpu_main_ms = 3000;
+	verdict_decide(&bomb, cfg, &r);
+	CHECK("limits on, SIGKILL at 3.0 s of its own CPU = RLIMIT_CPU's hard limit",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_CPU's hard limit"));
+	r.ev.cpu_s = 0.1;
+	r.ev.cpu_main_seen = false;
+	r.ev.cpu_main_ms = 0;
 	r.ev.exit_signal = SIGKILL;
 	r.ev.timed_out = true;
 	verdict_decide(&bomb, cfg, &r);
@@ -645,7 +669,25 @@ static void test_verdicts(void)
 	r.ev.peak_procs = cfg.limits.pids;
 	r.ev.peak_mem = cfg.limits.memory - 1;
 	verdict_decide(&bomb, &cfg, &r);
-	CHECK("bomb at the caps = CONTAINED by limits", r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_LIMITS);
+	/* a peak at the cap is no refusal (the red team's F3, round 6: 30
+	 * children under a cap of 32 were "refused" by RLIMIT_NPROC) */
+	CHECK("bomb at the caps, no refusal counted = BROKE, no credit",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
+	r.ev.cgroup_used = true;
+	r.ev.pids_max_events = 3;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("bomb at the caps, pids.events max 3 = CONTAINED by limits",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_LIMITS && strstr(r.headline, "pids.max"));
+	r.ev.cgroup_used = false;
+	r.ev.pids_max_events = 0;
+	r.ev.peak_vm = cfg.limits.memory - (200u << 20);
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("address space 200 MiB under RLIMIT_AS = no credit (F4)", r.caught_by == -1);
+	r.ev.peak_vm = cfg.limits.memory - (2u << 20);
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("address space 2 MiB under RLIMIT_AS, no thread stack fits = CONTAINED naming RLIMIT_AS (F5)",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_AS"));
+	r.ev.peak_vm = 0;
 	r.ev.peak_procs = cfg.limits.pids + 1;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("bomb one process over = ESCAPED", r.verdict == VERDICT_ESCAPED);

@@ -108,6 +108,13 @@ struct lab_evidence {
 	 * RLIMIT_CPU counts it (the cap is per process), as last sampled */
 	long cpu_proc_max_ms;
 	bool cpu_proc_seen; /* a process of the snippet's was seen at all */
+	/* the snippet's own process's CPU (utime+stime of all its threads, not
+	 * its children's), read by the run's init from the process's CPU clock
+	 * as it ended, before reaping it: what RLIMIT_CPU, a cap per process,
+	 * counted. cpu_main_seen is false where no init of the lab's could
+	 * read it (gVisor's Sentry runs the snippet): no figure, no credit */
+	long cpu_main_ms;
+	bool cpu_main_seen;
 	/* an audit's: how the figures were taken (the lab's measuring cgroup
 	 * around the wrapper, or a /proc walk of its tree, and why) */
 	char measured_by[LAB_LINE];
@@ -275,6 +282,9 @@ struct lab_result {
 	 * whose kernel served the snippet (RUNG_CONTAINER: the host's) */
 	short armed[MECH_COUNT];
 	enum lab_rung box;
+	/* ...and what RLIMIT_CPU did to the snippet's own process, from its own
+	 * CPU figure (enum lab_rlimit_cpu, evidence.h) */
+	int rlimit_cpu;
 	char *output; /* raw captured bytes (NOT sanitised), owned */
 	size_t output_len;
 	struct lab_evidence ev;

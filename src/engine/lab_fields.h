@@ -48,6 +48,8 @@
 	X("snippet_start_ms", ev->snippet_start_ms, 0, LLONG_MAX)     \
 	X("cpu_proc_max_ms", ev->cpu_proc_max_ms, 0, LLONG_MAX)       \
 	X("cpu_proc_seen", ev->cpu_proc_seen, BOOL)                   \
+	X("cpu_main_ms", ev->cpu_main_ms, 0, LLONG_MAX)               \
+	X("cpu_main_seen", ev->cpu_main_seen, BOOL)                   \
 	X("outlived", ev->outlived, 0, INT_MAX)                       \
 	X("dns_queries", ev->dns_queries, COUNT)                      \
 	X("dns_strays", ev->dns_strays, COUNT)                        \

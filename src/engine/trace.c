@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "trace.h"
 
+#include "evidence.h"
 #include "seccomp_filter.h"
 #include "system.h"
 #include "util.h"
@@ -1200,7 +1201,8 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 		trace_add(t, "killed by SIGKILL", "", by);
 	} else if (ev->aborted) {
 		trace_add(t, "killed by SIGKILL", "", "the lab, on the user's abort");
-	} else if (ev->exit_signal == SIGXCPU) {
+	} else if (ev->exit_signal == SIGXCPU && run_on(r, LAYER_LIMITS) &&
+	           evidence_rlimit_cpu(ev, lim->cpu_time) == RLIMIT_CPU_SOFT) {
 		snprintf(by, sizeof by, "RLIMIT_CPU %ld s%s", lim->cpu_time, limits_on(r));
 		trace_add(t, "killed by SIGXCPU", "", by);
 	} else if (ev->exit_signal == SIGXFSZ) {
@@ -1211,8 +1213,10 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 		fmt_bytes(sig, sizeof sig, lim->memory);
 		snprintf(by, sizeof by, "the cgroup's OOM killer, memory cap %s%s", sig, limits_on(r));
 		trace_add(t, "killed by SIGKILL", "", by);
-	} else if (ev->exit_signal == SIGKILL && run_on(r, LAYER_LIMITS) && ev->cpu_s >= (double)lim->cpu_time) {
-		snprintf(by, sizeof by, "RLIMIT_CPU's hard limit after %.1f s%s", ev->cpu_s, limits_on(r));
+	} else if (ev->exit_signal == SIGKILL && run_on(r, LAYER_LIMITS) &&
+	           evidence_rlimit_cpu(ev, lim->cpu_time) == RLIMIT_CPU_HARD) {
+		snprintf(by, sizeof by, "RLIMIT_CPU's hard limit after %.1f s of its own CPU%s",
+		         ev->cpu_main_ms / 1000.0, limits_on(r));
 		trace_add(t, "killed by SIGKILL", "", by);
 	} else if (ev->exit_signal) {
 		const char *abbrev = sigabbrev_np(ev->exit_signal);

@@ -3,6 +3,7 @@
  * config, and says what happened and which layer's mechanism shows for it. */
 #define _GNU_SOURCE
 #include "verdict.h"
+#include "evidence.h"
 #include "range.h"
 #include "spec.h"
 #include "util.h"
@@ -264,11 +265,18 @@ static bool unrelated_error(const char *exc)
 	return false;
 }
 
+/* RLIMIT_CPU ended the snippet (SOFT: SIGXCPU, HARD: SIGKILL): the
+ * signal, and its own process's CPU at that cap; anyone may send SIGXCPU
+ * or SIGKILL, and the cap is per process, not the run's (evidence.h). */
+static bool rlimit_cpu_killed(const struct lab_result *r, enum lab_rlimit_cpu how)
+{
+	return armed(r, MECH_CPU_RLIMIT) && r->rlimit_cpu == (int)how;
+}
+
 /* A layer's clock ended the run: its wall clock, or RLIMIT_CPU's SIGXCPU. */
 static bool limit_ended(const struct lab_result *r)
 {
-	return (r->ev.timed_out && armed(r, MECH_WALL_CLOCK)) ||
-	       (r->ev.exit_signal == SIGXCPU && armed(r, MECH_CPU_RLIMIT));
+	return (r->ev.timed_out && armed(r, MECH_WALL_CLOCK)) || rlimit_cpu_killed(r, RLIMIT_CPU_SOFT);
 }
 
 /* The attack did not get what it wanted, and its layer cannot take the
@@ -463,6 +471,15 @@ static void fire(struct fired *f, enum lab_mech by, const char *fmt, ...)
 	f->by[f->n++] = by;
 }
 
+/* RLIMIT_AS refuses a mapping, and leaves no count of it: the lab sees
+ * only each process's peak address space. It credits RLIMIT_AS when that
+ * peak left less room under the cap than a thread's default stack (8 MiB,
+ * glibc's from the usual RLIMIT_STACK), the smallest mapping a program
+ * commonly cannot do without: the next thread could not have started. A
+ * peak further below (200 MiB reserved of 256 MiB, and nothing refused) is
+ * no evidence of a refusal, and gets no credit. */
+#define AS_FULL (8ull << 20)
+
 /* Every limit seen to fire, most decisive first; *which: the first's mechanism. */
 static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, char *first, size_t cap,
                             enum lab_mech *which)
@@ -474,28 +491,34 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	fmt_bytes(b, sizeof b, lim->memory);
 	if (ev->timed_out)
 		fire(&f, MECH_WALL_CLOCK, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
-	if (ev->exit_signal == SIGXCPU)
+	if (rlimit_cpu_killed(r, RLIMIT_CPU_SOFT))
 		fire(&f, MECH_CPU_RLIMIT,
-		     "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap (the run used %.1f s in all)", lim->cpu_time,
-		     ev->cpu_s);
-	else if (ev->exit_signal == SIGKILL && !ev->timed_out && !ev->safety_net && ev->cpu_s >= (double)lim->cpu_time)
-		fire(&f, MECH_CPU_RLIMIT, "killed by RLIMIT_CPU's hard limit after %.1f s of CPU (it ignored SIGXCPU)",
-		     ev->cpu_s);
+		     "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap: the process had used %.1f s of its own "
+		     "(the run %.1f s in all)",
+		     lim->cpu_time, ev->cpu_main_ms / 1000.0, ev->cpu_s);
+	else if (rlimit_cpu_killed(r, RLIMIT_CPU_HARD) && !ev->timed_out && !ev->safety_net)
+		fire(&f, MECH_CPU_RLIMIT,
+		     "killed by RLIMIT_CPU's hard limit after %.1f s of the process's own CPU (it ignored SIGXCPU)",
+		     ev->cpu_main_ms / 1000.0);
 	if (ev->oom_kills > 0)
 		fire(&f, MECH_CAPS, "OOM kill at %s: the cgroup's memory cap", b);
 	if (ev->mem_cap_killed)
 		fire(&f, MECH_CAPS, "killed by the lab's run-wide memory cap at %s", b);
+	/* a refusal only with a count of refusals: pids.events' max. A peak at
+	 * the cap is no such count (30 children under a cap of 32 were never
+	 * refused), and RLIMIT_NPROC's EAGAIN leaves none the lab can read */
 	if (ev->pids_max_events > 0)
 		fire(&f, MECH_CAPS, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
 		     ev->pids_max_events, lim->pids);
-	else if (ev->peak_procs + 1 >= lim->pids) /* RLIMIT_NPROC bites first when the uid is not exempt */
-		fire(&f, MECH_CAPS, "fork refused (EAGAIN) at %ld processes by RLIMIT_NPROC (the run's init is one)",
-		     lim->pids);
 	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0) {
 		fire(&f, MECH_CAPS, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
-	} else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm + (64u << 20) >= lim->memory) {
+	} else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm < lim->memory &&
+	           lim->memory - ev->peak_vm < AS_FULL) {
 		fmt_bytes(a, sizeof a, ev->peak_vm);
-		fire(&f, MECH_CAPS, "a process's address space reached %s of RLIMIT_AS %s", a, b);
+		fire(&f, MECH_CAPS,
+		     "a process's address space reached %s of RLIMIT_AS %s (under 8 MiB left: not even a thread's "
+		     "stack fits)",
+		     a, b);
 	}
 	if (ev->out_truncated && ev->out_bytes > lim->output) {
 		fmt_bytes(a, sizeof a, lim->output);
@@ -537,7 +560,8 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	} else
 
 		add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
-		    ev->cgroup_used ? " — cgroup pids.peak" : " — counted in /proc");
+		    ev->cgroup_used ? " — cgroup pids.peak (threads count, as pids.max counts them)"
+		                    : " — counted in /proc, threads included (pids.max and RLIMIT_NPROC count them)");
 	/* the lab's own sum is of host processes: on an upper rung it is QEMU
 	 * or runsc, said above */
 	bool sampled = ev->peak_mem_sampled && !own_kernel(r);
@@ -611,6 +635,25 @@ static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *c
 	return true;
 }
 
+/* gVisor's Sentry enforces the rlimits inside itself and keeps no count of
+ * what they refused that the lab can read (its stats have tasks and
+ * memory, not refusals), and no init of the lab's sees the snippet's own
+ * CPU: with nothing past a cap, the lab can say neither that a limit
+ * stopped the bomb nor that none had to. */
+static void sentry_unseen(struct lab_result *r, const struct lab_config *cfg)
+{
+	char mem[32], cap[32];
+	fmt_bytes(mem, sizeof mem, r->ev.peak_mem);
+	fmt_bytes(cap, sizeof cap, cfg->limits.memory);
+	r->verdict = VERDICT_ERROR;
+	r->caught_by = -1;
+	set_headline(r,
+	             "gVisor's Sentry enforces the limits inside itself and counts no refusal the lab can read: it "
+	             "counted %ld tasks (cap %ld) and %s of memory (cap %s), so the lab cannot say whether a limit "
+	             "stopped the bomb or it stopped by itself",
+	             r->ev.peak_procs, cfg->limits.pids, mem, cap);
+}
+
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	char first[LAB_LINE] = "";
@@ -623,6 +666,8 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 			set_headline(r, "Resource-limits: %s", first);
 		} else if (broke_by_itself(r)) {
 			broke(r, "");
+		} else if (on && r->box == RUNG_GVISOR && r->ev.guest_measured) {
+			sentry_unseen(r, cfg);
 		} else {
 			broke(r, on ? "it stayed under every cap and no limit had to fire"
 			            : "it stayed under every cap of layers.ini with no limit applied");
@@ -1572,6 +1617,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	r->escaped = 0;
 	struct lab_setup ran = lab_result_setup(r);
 	read_spec(cfg, &ran, r->armed, &r->box);
+	r->rlimit_cpu = (int)evidence_rlimit_cpu(&r->ev, cfg->limits.cpu_time);
 	const struct lab_evidence *ev = &r->ev;
 	if (ev->aborted) {
 		r->verdict = VERDICT_ERROR;

@@ -20,7 +20,8 @@
  * Frames on the serial line: 0xFE, a type byte, a 16-bit big-endian length,
  * the bytes. 'O' the snippet's output (exec: its stdout), 'e' exec's
  * stderr, 'R' a report line ("K release boot_id", "P errno", "R errno",
- * "C figures" (report_cgroup), "S status", "E errno stage: what"). The
+ * "C figures" (report_cgroup), "U ms" (the snippet's own CPU), "S status",
+ * "E errno stage: what"). The
  * kernel is not given the serial line as its console, so nothing else is
  * on it. The other way (exec only) the lab sends 'I' frames, the command's
  * stdin (an empty one ends it): only we, PID 1, read the line.
@@ -100,6 +101,7 @@ struct conf {
 		unsigned long long soft, hard;
 	} rl[8];
 	int n_rl;
+	int cpu_scale; /* RLIMIT_CPU's scale in this guest: TCG_CPU_SCALE under TCG, else 1 */
 	char *argv[MAX_ARGS + 1];
 	int argc;
 	char cwd[PATH_CAP];
@@ -362,6 +364,7 @@ static void scale_cpu_for_tcg(struct conf *c)
 	char *line = slurp("/proc/cmdline", &n);
 	bool tcg = strstr(line, " lab.tcg=1") != NULL;
 	free(line);
+	c->cpu_scale = tcg ? TCG_CPU_SCALE : 1;
 	for (int i = 0; tcg && i < c->n_rl; i++)
 		if (c->rl[i].res == RLIMIT_CPU) {
 			unsigned long long grace = c->rl[i].hard - c->rl[i].soft;
@@ -823,6 +826,40 @@ static long now_ms(void)
 
 /* Relays the snippet's output until its pipes close and it is reaped
  * (and, for exec, the lab's stdin to it); then ends what it left behind. */
+/* The snippet's own CPU in ms, from its process's CPU clock while it is a
+ * zombie (all its threads, none of its children): what RLIMIT_CPU counted,
+ * in the host's seconds (the guest's cap was scaled by c->cpu_scale under
+ * TCG). -1 if it cannot be read. */
+static long long own_cpu_ms(pid_t pid, const struct conf *c)
+{
+	clockid_t clk;
+	struct timespec ts;
+	if (clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) < 0)
+		return -1;
+	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000) / (c->cpu_scale > 0 ? c->cpu_scale : 1);
+}
+
+/* Reaps every child that has ended, each looked at first without reaping
+ * it (WNOWAIT) so the snippet's own CPU is read before it goes: 1 once the
+ * snippet (pid) is reaped, its status in *status; -1 when no child is
+ * left (ECHILD); else 0. */
+static int reap_children(pid_t pid, const struct conf *c, int *status, long long *cpu_ms)
+{
+	int got = 0;
+	for (;;) {
+		siginfo_t ci = {0};
+		if (waitid(P_ALL, 0, &ci, WEXITED | WNOHANG | WNOWAIT) < 0)
+			return got ? got : errno == ECHILD ? -1 : 0;
+		if (ci.si_pid <= 0)
+			return got;
+		if (ci.si_pid == pid)
+			*cpu_ms = own_cpu_ms(pid, c);
+		int st;
+		if (waitpid(ci.si_pid, &st, 0) == pid)
+			*status = st, got = 1;
+	}
+}
+
 static void run_snippet(const struct conf *c)
 {
 	int out[2], err[2] = {-1, -1}, in[2] = {-1, -1}, lsock[2] = {-1, -1};
@@ -857,6 +894,7 @@ static void run_snippet(const struct conf *c)
 	int status = 0;
 	bool done = false;
 	long done_at = 0;
+	long long cpu_ms = -1;
 	char buf[4096];
 	while (!done || rd[0] >= 0 || rd[1] >= 0) {
 		struct pollfd pf[5] = {
@@ -897,15 +935,12 @@ static void run_snippet(const struct conf *c)
 		if (sr.pipe >= 0 && done)
 			sr.n_pend = 0, sr.eof = true; /* nobody left to read it */
 		stdin_flush(&sr);
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
-			if (w == pid) {
-				status = st;
-				done = true;
-				done_at = now_ms();
-			}
-		if (w < 0 && errno == ECHILD && !done)
+		int reaped = reap_children(pid, c, &status, &cpu_ms);
+		if (reaped > 0 && !done) {
+			done = true;
+			done_at = now_ms();
+		}
+		if (reaped < 0 && !done)
 			fail("waitpid", "the snippet", ECHILD);
 	}
 	kill(-1, SIGKILL);
@@ -913,6 +948,8 @@ static void run_snippet(const struct conf *c)
 		close(lis.fd);
 	report_refusals(&lis, c, had_listener);
 	report_cgroup();
+	if (cpu_ms >= 0)
+		report("U %lld\n", cpu_ms);
 	report("S %d\n", status);
 }
 

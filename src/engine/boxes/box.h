@@ -16,7 +16,7 @@
 #include "run.h"
 
 struct box_sample {
-	long procs;
+	long procs; /* tasks: each thread counts, as pids.max and RLIMIT_NPROC count them */
 	uint64_t mem;
 	uint64_t vm_peak;
 	int unseen; /* shared memory objects mapped whose pages the sum cannot see */
@@ -105,6 +105,7 @@ struct box_init {
 	bool keep_stdio;  /* the caller's terminal is the command's */
 	bool ipc_report;  /* say "M BYTES" when the run's IPC memory no process maps changes (box_container.c) */
 	bool sock_report; /* ...and its sockets' buffers: the init is in the run's own network namespace */
+	bool cpu_report;  /* say "U MS", main's own CPU, before reaping it: main is the snippet itself */
 	void (*end_rest)(struct run *r);                      /* everything but the init (PID 1's kill(-1)) */
 	void (*reaped)(pid_t pid, void *ctx);                 /* another child of the init ended (optional) */
 	void (*finish)(struct run *r, int status, void *ctx); /* must not return */

@@ -26,6 +26,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---------------- child side ---------------- */
@@ -190,6 +191,44 @@ static void init_report_sender(struct run *r, int sig, const siginfo_t *si)
 	}
 }
 
+/* The snippet's own CPU, "U MS": read from its process's CPU clock while
+ * it is a zombie (waitid's WNOWAIT left it unreaped), so it is all its
+ * threads' time and none of its children's, as RLIMIT_CPU counted it. The
+ * judge credits RLIMIT_CPU with a kill only when this figure reached the
+ * cap (evidence.h): the signal alone may be the snippet's own. */
+static void init_report_main_cpu(struct run *r, pid_t main)
+{
+	clockid_t clk;
+	struct timespec ts;
+	if (clock_getcpuclockid(main, &clk) != 0 || clock_gettime(clk, &ts) < 0)
+		return;
+	run_report(r, "U %lld\n", (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* The init's children that have ended, each reaped in turn: looked at
+ * first without reaping (WNOWAIT), so the snippet's own figure can still
+ * be read before it goes. */
+static void init_reap(struct run *r, const struct box_init *bi)
+{
+	for (;;) {
+		siginfo_t ci = {0};
+		if (waitid(P_ALL, 0, &ci, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 || ci.si_pid <= 0)
+			return;
+		pid_t w = ci.si_pid;
+		if (w == bi->main && bi->cpu_report)
+			init_report_main_cpu(r, w);
+		int st;
+		if (waitpid(w, &st, __WALL) != w)
+			continue;
+		if (w == bi->main) {
+			bi->finish(r, st, bi->ctx);
+			_exit(125); /* finish() never returns */
+		}
+		if (bi->reaped)
+			bi->reaped(w, bi->ctx);
+	}
+}
+
 void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all)
 {
 	/* the command may share our uid: it must not reach our report pipe
@@ -229,16 +268,7 @@ void box_init_loop(struct run *r, const struct box_init *bi, const sigset_t *all
 			kill(bi->main, sig);
 			continue;
 		}
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
-			if (w == bi->main) {
-				bi->finish(r, st, bi->ctx);
-				_exit(125); /* finish() never returns */
-			}
-			if (bi->reaped)
-				bi->reaped(w, bi->ctx);
-		}
+		init_reap(r, bi);
 	}
 }
 
@@ -382,6 +412,24 @@ static int shmem_unseen(pid_t pid, const struct seen_files *seen)
 	return n;
 }
 
+/* A process's tasks (its threads: pids.max and RLIMIT_NPROC count every
+ * one) and its peak address space (VmPeak, a high-water mark: a sample
+ * after the peak still sees it), from /proc/PID/status. A process gone
+ * meanwhile still counts as the one task it was. */
+static void proc_status_figures(pid_t pid, long *tasks, uint64_t *vm_peak)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%d/status", pid);
+	char *text = read_file(p, NULL, 1 << 16);
+	const char *t = text ? strstr(text, "\nThreads:") : NULL;
+	const char *v = text ? strstr(text, "\nVmPeak:") : NULL;
+	*tasks = t ? strtol(t + 9, NULL, 10) : 0;
+	if (*tasks < 1)
+		*tasks = 1;
+	*vm_peak = v ? strtoull(v + 8, NULL, 10) << 10 : 0;
+	free(text);
+}
+
 void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out)
 {
 	pid_t pids[512];
@@ -389,7 +437,16 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 	if (r->child_pid <= 0)
 		return;
 	int n = proc_descendants(r->child_pid, pids, 512, true);
-	out->procs = n;
+	/* tasks, as the caps count them: a process of 64 threads is 64 */
+	out->procs = n > 512 ? n - 512 : 0;
+	for (int i = 0; i < n && i < 512; i++) {
+		long tasks;
+		uint64_t vm;
+		proc_status_figures(pids[i], &tasks, &vm);
+		out->procs += tasks;
+		if (vm > out->vm_peak)
+			out->vm_peak = vm;
+	}
 	if (!memory)
 		return;
 	struct seen_files seen = {.n = 0};
@@ -400,10 +457,6 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 		out->unseen += shmem_unseen(pids[i], &seen);
 		snprintf(p, sizeof p, "/proc/%d/smaps_rollup", pids[i]);
 		out->mem += proc_kb(p, "\nPss:");
-		snprintf(p, sizeof p, "/proc/%d/status", pids[i]);
-		uint64_t vm = proc_kb(p, "VmPeak:");
-		if (vm > out->vm_peak)
-			out->vm_peak = vm;
 	}
 	/* files parked in the run's private /tmp and /dev/shm (a box whose
 	 * init shares the host's /tmp would count the host's files) */

@@ -241,6 +241,7 @@ static void __attribute__((noreturn)) child_init_and_exec(struct run *r)
 	                      .lab_as = 0,
 	                      .ipc_report = true,
 	                      .sock_report = (run_layers_clone_flags(r) & CLONE_NEWNET) != 0,
+	                      .cpu_report = true,
 	                      .end_rest = end_rest_in_namespace,
 	                      .finish = init_finish};
 	box_init_loop(r, &bi, &all);

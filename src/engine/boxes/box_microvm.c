@@ -448,7 +448,7 @@ struct sup {
 	size_t have;
 	char qerr[240];
 	size_t qerr_len;
-	bool said_kernel, said_status, said_error, said_cgroup;
+	bool said_kernel, said_status, said_error, said_cgroup, said_cpu;
 	bool debug;
 	long tsc_khz;
 	int share_fd[3], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
@@ -594,7 +594,12 @@ static void on_frame(struct sup *s, char type, const char *data, size_t n)
 		s->said_status = true;
 	if (data[0] == 'E')
 		s->said_error = true;
-	if (data[0] == 'S' || data[0] == 'E' || data[0] == 'P' || data[0] == 'R')
+	/* "U": the snippet's own CPU, read by the guest's init before the
+	 * status (vm/init.c), once: what RLIMIT_CPU counted in the guest */
+	bool cpu = data[0] == 'U' && !s->said_cpu && !s->said_status;
+	if (cpu)
+		s->said_cpu = true;
+	if (data[0] == 'S' || data[0] == 'E' || data[0] == 'P' || data[0] == 'R' || cpu)
 		put_line(r->rep[1], data, n);
 }
 

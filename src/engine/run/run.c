@@ -9,6 +9,7 @@
  * process of the run once the init is reaped. */
 #define _GNU_SOURCE
 #include "box.h"
+#include "evidence.h"
 #include "hostcheck.h"
 #include "inprocess.h"
 #include "layer.h"
@@ -46,6 +47,13 @@
 
 #define POLL_MS       10
 #define MEM_SAMPLE_MS 10
+/* with a cgroup (which counts processes and memory itself), how often the
+ * lab still reads each process's peak address space when Resource-limits
+ * is on: RLIMIT_AS is per process, and no cgroup file shows it. VmPeak is
+ * a high-water mark, so a slow pace misses only a process gone within it
+ * (no credit then); a fast one walks /proc often enough to slow the lab's
+ * reading of the snippet's output on a loaded machine (50 ms did) */
+#define VM_SCAN_MS    200
 #define DRAIN_MS      300
 #define KILL_GRACE_MS 300
 #define TAIL_MAX      4096
@@ -642,18 +650,29 @@ static void watch_sample(struct watch *w, long now)
 	w->last_scan = now;
 	if (s.procs > w->ev->peak_procs)
 		w->ev->peak_procs = s.procs;
+	if (s.vm_peak > w->ev->peak_vm)
+		w->ev->peak_vm = s.vm_peak;
 	if (!memory)
 		return;
 	w->last_mem = now;
 	w->ev->peak_mem_sampled = true;
 	if (s.mem > w->ev->peak_mem)
 		w->ev->peak_mem = s.mem;
-	if (s.vm_peak > w->ev->peak_vm)
-		w->ev->peak_vm = s.vm_peak;
 	if (s.unseen > w->ev->mem_unseen)
 		w->ev->mem_unseen = s.unseen;
 	if (run_on(w->r, LAYER_LIMITS) && !w->killed && s.mem > w->r->cfg->limits.memory)
 		watch_kill(w, &w->ev->mem_cap_killed);
+}
+
+/* With a cgroup: only the largest address space of one process (the
+ * evidence that RLIMIT_AS was met, verdict.c); the cgroup counts the rest. */
+static void watch_sample_vm(struct watch *w, long now)
+{
+	struct box_sample s;
+	w->box->sample(w->r, false, &s);
+	w->last_scan = now;
+	if (s.vm_peak > w->ev->peak_vm)
+		w->ev->peak_vm = s.vm_peak;
 }
 
 /* No-network off: the attacker's listener, made by the init in the
@@ -887,6 +906,9 @@ static void watch_clocks(struct watch *w, long now)
 	struct run *r = w->r;
 	if (!w->main_done && !r->cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= POLL_MS)
 		watch_sample(w, now);
+	else if (!w->main_done && r->cg.ops && r->kind != RUN_EXEC && run_on(r, LAYER_LIMITS) &&
+	         now - w->last_scan >= VM_SCAN_MS)
+		watch_sample_vm(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
 		watch_kill(w, &w->ev->timed_out);
 	if (!w->killed && !w->main_done && now >= w->safety_deadline)
@@ -952,6 +974,7 @@ static void drain_attacker(struct run *r)
 
 /* The report pipe: "E errno stage: what" (setup failed), "P errno" (the
  * network probe), "S status" (the init's word on how the snippet ended),
+ * "U ms" (the snippet's own CPU, read by the init before reaping it),
  * "O N names" (an audit's: processes that outlived the wrapper). */
 static void parse_report(struct watch *w)
 {
@@ -974,6 +997,12 @@ static void parse_report(struct watch *w)
 		} else if (line[0] == 'S') {
 			w->status = atoi(line + 2);
 			w->status_said = true;
+		} else if (line[0] == 'U' && line[1] == ' ' && !ev->cpu_main_seen) {
+			/* the snippet's own CPU, as its init read it before reaping
+			 * it (box_common.c, vm/init.c): what RLIMIT_CPU counted */
+			long ms = atol(line + 2);
+			ev->cpu_main_ms = ms > 0 ? ms : 0;
+			ev->cpu_main_seen = true;
 		} else if (line[0] == 'O' && line[1] == ' ') {
 			/* an audit's init: the snippet's processes alive when the
 			 * wrapper's command had exited */
@@ -1264,7 +1293,8 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 		         "from outside the sandbox",
 		         box->pid1);
 	} else if (name && !box->guest_status && !(sig == SIGKILL && oom_killer) &&
-	           !(sig == SIGKILL && run_on(r, LAYER_LIMITS) && ev->cpu_s >= (double)r->cfg->limits.cpu_time)) {
+	           !(sig == SIGKILL && run_on(r, LAYER_LIMITS) &&
+	             evidence_rlimit_cpu(ev, r->cfg->limits.cpu_time) == RLIMIT_CPU_HARD)) {
 		snprintf(
 		    ev->foreign, sizeof ev->foreign,
 		    "the snippet was killed by %s, and no clock or cap of the lab's, no OOM kill and no RLIMIT_CPU "
