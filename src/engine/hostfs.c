@@ -221,7 +221,7 @@ static void watch_moved(struct hostfs_watch *hw, const char *from, const char *t
 	size_t n = strlen(from);
 	for (int i = 0; i < hw->n_w; i++) {
 		char *p = hw->w[i].path;
-		if (strncmp(p, from, n) || (p[n] && p[n] != '/'))
+		if (strncmp(p, from, n) != 0 || (p[n] && p[n] != '/'))
 			continue;
 		char *q;
 		if (asprintf(&q, "%s%s", to, p + n) < 0)
@@ -279,7 +279,7 @@ static void one_event(struct hostfs_watch *hw, const struct inotify_event *e)
 	char word[2 * LAB_PATH_SHOWN] = "";
 	str_append(word, sizeof word, "%s %s%s", verb, path, tail);
 	size_t wl = strlen(word), sl = strlen(hw->seen);
-	if (sl < wl || strcmp(hw->seen + sl - wl, word))
+	if (sl < wl || strcmp(hw->seen + sl - wl, word) != 0)
 		list_add(hw->seen, sizeof hw->seen, &hw->n_seen, &hw->seen_more, verb, path, tail);
 	if ((e->mask & IN_MOVED_FROM) && (e->mask & IN_ISDIR)) {
 		free(hw->moved_from);
@@ -431,7 +431,7 @@ void hostfs_finish(struct hostfs_watch *hw, struct hostfs_result *out)
 		         hw->why_not[0] ? hw->why_not : "no handle on the folder");
 	}
 	out->target_seen = hw->target_seen;
-	struct stat st;
+	struct stat st = {0};
 	if (hw->root >= 0 && hw->target && hostfs_stat_beneath(hw->root, hw->target, &st) == 0) {
 		out->target_there = true;
 		out->target_size = (uint64_t)st.st_size;

@@ -1093,7 +1093,7 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	 * lived, compared with what the lab planted, never through a symlink
 	 * the run left there; else the one on disk, which no sandbox had in
 	 * its view */
-	struct stat st;
+	struct stat st = {0};
 	bool own = r->host_fd >= 0;
 	if (own && r->d.host_watch) {
 		struct hostfs_result h;
