@@ -20,6 +20,13 @@ cp "$BIN" "$LAB"
 cp layers.ini "$T/"
 cp -r tests/adversary "$T/adversary"
 cp -r snippets "$T/snippets"
+# takeover-symlink-out.py's foreign folder: a cron file the run never
+# wrote, under this test's own temp folder, which the run cannot see (its
+# /tmp is private) and the lab, outside, can; the snippet's copy is told
+# where it is
+mkdir -p "$T/X/fake/cron.d"
+echo old >"$T/X/fake/cron.d/containment-lab-persist"
+sed -i "s|@ADVERSARY_TMP@|$T|g" "$T"/adversary/*.py
 chmod -R a+rX "$T"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 WHO=(root)

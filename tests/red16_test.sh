@@ -86,8 +86,11 @@ for who in root nobody; do
 			"$(field 'd["measured"]["host_planted"] or ""' <<<"$j")" ":"
 	done
 done
+# a folder the run made unreadable is opened up by the lab, which owns it
+# (red team round 6, F10): the sweep finds what is in it, as root's does
+# (it said "a folder the lab may not read: cannot be ruled out" before)
 j=$(nobody "$LAB" --config "$T/layers.ini" run "$R/planted_hidden_unreadable_dir.py" --on none --json)
-expect_contains "an unreadable folder in the host folder (nobody): not ruled out" "$(field 'd["measured"]["host_planted"] or ""' <<<"$j")" "a folder the lab may not read"
+expect_contains "an unreadable folder in the host folder (nobody): opened up, its setuid file found" "$(field 'd["measured"]["host_planted"] or ""' <<<"$j")" "locked/sh: setuid"
 
 # ---- a forged "end the run" signal is not the lab's ----
 for who in root nobody; do

@@ -304,6 +304,17 @@ fail:
 	return r;
 }
 
+void decoy_watch_host(struct lab_decoys *d, int host_fd)
+{
+	if (d->host_watch || host_fd < 0 || !d->host[0])
+		return;
+	d->host_watch = malloc(sizeof *d->host_watch);
+	if (!d->host_watch)
+		abort();
+	/* the target relative to the folder: the handle is the folder */
+	(void)hostfs_watch_start(d->host_watch, host_fd, d->host_target + strlen(d->host) + 1);
+}
+
 /* A deep backlog, as api.lab.test's (egress.c): strays must not delay the proxy. */
 int decoy_listen(struct lab_decoys *d)
 {
@@ -333,6 +344,8 @@ int decoy_poll_fds(const struct lab_decoys *d, int *fds, int max)
 			fds[n++] = d->conn[i].fd;
 	if (d->dns.fd >= 0 && n < max)
 		fds[n++] = d->dns.fd;
+	if (d->host_watch && hostfs_fd(d->host_watch) >= 0 && n < max)
+		fds[n++] = hostfs_fd(d->host_watch);
 	return n + agent_poll_fds(&d->agent, fds + n, max - n);
 }
 
@@ -375,6 +388,10 @@ void decoy_attacker_event(struct lab_decoys *d, int fd)
 	}
 	if (agent_event(&d->agent, fd))
 		return;
+	if (d->host_watch && fd == hostfs_fd(d->host_watch)) {
+		hostfs_event(d->host_watch);
+		return;
+	}
 	if (fd == d->listen_fd) {
 		/* all that waits: strays (below) must not fill the backlog */
 		for (int round = 0; round < 64; round++) {
@@ -518,6 +535,10 @@ void decoy_remove(struct lab_decoys *d)
 	d->listen_fd = -1;
 	resolver_close(&d->dns);
 	agent_close(&d->agent);
+	if (d->host_watch)
+		hostfs_free(d->host_watch);
+	free(d->host_watch);
+	d->host_watch = NULL;
 	free(d->received);
 	d->received = NULL;
 	if (d->dir[0])

@@ -3,6 +3,7 @@
 #ifndef LAB_DECOY_H
 #define LAB_DECOY_H
 #include "agent.h"
+#include "hostfs.h"
 #include "lab.h"
 #include "resolver.h"
 #include <stdbool.h>
@@ -11,9 +12,10 @@
 #define DECOY_SECRETS  12
 #define ATTACKER_CONNS 4
 #define DECOY_VARIANTS 8
-/* the attacker's listener, its connections, the DNS zone and the agent
+/* the attacker's listener, its connections, the DNS zone, the agent
  * socket (decoy_poll_fds) */
-#define DECOY_POLL_MAX (ATTACKER_CONNS + 2 + AGENT_POLL_MAX)
+/* socket, and the host folder's watch (hostfs.h) */
+#define DECOY_POLL_MAX (ATTACKER_CONNS + 3 + AGENT_POLL_MAX)
 
 struct attacker_conn {
 	int fd;
@@ -82,6 +84,9 @@ struct lab_decoys {
 	long conns_by_origin[3];
 	struct lab_resolver dns; /* an audit's: the attacker's DNS zone (fd -1 otherwise) */
 	struct lab_agent agent;  /* an audit's: the host agent's socket in the decoy home (fd -1 otherwise) */
+	/* the range's host folder (Isolation off), watched from before the
+	 * snippet starts to after its last process (NULL otherwise) */
+	struct hostfs_watch *host_watch;
 };
 
 /* Creates the run folder and plants everything. 0 or -errno (msg in err). */
@@ -95,6 +100,9 @@ int decoy_plant_host(const char *host);
  * folder too wide, too deep or unreadable to search is said as such: what
  * the lab did not see it does not rule out. */
 void decoy_host_planted(int host_fd, char *out, size_t cap);
+/* Starts watching the range's host folder host_fd (the lab's handle):
+ * its snapshot, then inotify, served with the attacker's descriptors. */
+void decoy_watch_host(struct lab_decoys *d, int host_fd);
 int decoy_listen(struct lab_decoys *d);
 /* Accept/read what is ready on fd (the listener or a connection). */
 void decoy_attacker_event(struct lab_decoys *d, int fd);

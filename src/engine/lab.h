@@ -180,6 +180,16 @@ struct lab_evidence {
 	 * folder ("etc/x: setuid root, mode 4755"), "" if none: a way back in
 	 * for whoever runs it, whatever the snippet's threat */
 	char host_planted[LAB_LINE];
+	/* the range's host folder (Isolation off): what differs from what the
+	 * lab planted, or was seen to change while the run lived ("created
+	 * etc/cron.d/x (file, 37 bytes), changed etc/hostname"), "" if nothing:
+	 * any change there is the host written */
+	char host_changed[LAB_LINE];
+	/* how the lab watched it while the run lived, and what that saw */
+	char host_seen[LAB_LINE];
+	/* the host target was seen written while the run lived, and was gone
+	 * (removed, or moved away) when it ended */
+	bool host_target_gone;
 	/* an audit's: what appeared in the work folder that the host runs
 	 * later (".git/hooks/pre-commit (77 bytes, executable), .envrc"), ""
 	 * if nothing */

@@ -73,6 +73,7 @@
 	X("host_target_written", ev->host_target_written, BOOL)       \
 	X("host_target_size", ev->host_target_size, 0, LLONG_MAX)     \
 	X("host_visible", ev->host_visible, BOOL)                     \
+	X("host_target_gone", ev->host_target_gone, BOOL)             \
 	X("expect_found", ev->expect_found, BOOL)                     \
 	X("attempt_seen", ev->attempt_seen, BOOL)                     \
 	X("snippet_on_host", ev->snippet_on_host, BOOL)                     \
@@ -135,6 +136,8 @@
 	X("measured_by", ev->measured_by)                                                                              \
 	X("host_target", ev->host_target)                                                                              \
 	X("host_planted", ev->host_planted)                                                                            \
+	X("host_changed", ev->host_changed)                                                                            \
+	X("host_seen", ev->host_seen)                                                                                  \
 	X("work_planted", ev->work_planted)                                                                            \
 	X("outlived_what", ev->outlived_what)                                                                          \
 	X("mechanisms", ev->mechanisms)                                                                                \

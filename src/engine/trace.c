@@ -906,7 +906,16 @@ static void trace_path(struct run *r, struct lab_trace *t, const struct seccomp_
 	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 	if (!have || !path_is_or_holds(r->d.dir, where) || !strcmp(where, r->d.dir))
 		return;
-	bool aimed = path_is_or_holds(where, r->d.host_target);
+	/* the target or a folder on its way, or a new name in one of those
+	 * folders inside the host folder (a cron entry of its own beside the
+	 * target, /etc/hostname): on the host it would have been written */
+	char parent[PATH_MAX];
+	str_copy(parent, sizeof parent, where);
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	bool aimed = path_is_or_holds(where, r->d.host_target) ||
+	             (slash && path_is_or_holds(r->d.host, parent) && path_is_or_holds(parent, r->d.host_target));
 	char shown[64], flags[40] = "", call[sizeof t->e[0].call];
 	quoted(shown, sizeof shown, where + strlen(r->d.dir) + 1);
 	if (pc->flags_arg >= 0)

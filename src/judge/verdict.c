@@ -978,6 +978,17 @@ static bool missed_target(const struct lab_evidence *ev)
 	       !path_is_or_holds(ev->exception_path, ev->host_target);
 }
 
+/* What the host folder's watch and the look after it found (the range's
+ * host folder, Isolation off): every change names itself. */
+static void host_folder_lines(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (ev->host_changed[0])
+		add(r, "host folder changed: %s", ev->host_changed);
+	if (ev->host_seen[0])
+		add(r, "while it ran: %s", ev->host_seen);
+}
+
 static void judge_takeover(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
@@ -986,7 +997,12 @@ static void judge_takeover(struct lab_result *r)
 		fmt_bytes(sz, sizeof sz, ev->host_target_size);
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The snippet planted a file on the host: %s", ev->host_target);
-		add(r, "host target created: %s (%s)", ev->host_target, sz);
+		if (ev->host_target_gone)
+			add(r, "host target written while it ran, then removed or moved away before it ended: %s",
+			    ev->host_target);
+		else
+			add(r, "host target created: %s (%s)", ev->host_target, sz);
+		host_folder_lines(r);
 		add(r, "the sandbox saw the host's filesystem with the lab's own privileges");
 		return;
 	}
@@ -994,6 +1010,19 @@ static void judge_takeover(struct lab_result *r)
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The snippet left a way back in on the host: %s", ev->host_planted);
 		add(r, "left in the host folder: %s — whoever runs it gets its owner's rights", ev->host_planted);
+		host_folder_lines(r);
+		return;
+	}
+	/* any file, folder or link made, changed or removed there: the host
+	 * written, whatever name the snippet chose */
+	if (ev->host_changed[0]) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "The snippet changed the host's files: %s", ev->host_changed);
+		host_folder_lines(r);
+		add(r,
+		    "host target not created: %s; the sandbox saw the host's filesystem with the lab's own "
+		    "privileges",
+		    ev->host_target);
 		return;
 	}
 	if (missed_target(ev)) {
@@ -1005,6 +1034,8 @@ static void judge_takeover(struct lab_result *r)
 	if (broke_by_itself(r) || !armed(r, MECH_PRIVATE_ROOT) || ev->host_visible) {
 		broke(r, "the host target was not created, though the host was in its view");
 		add(r, "host target not created: %s", ev->host_target);
+		if (ev->host_seen[0])
+			add(r, "the host folder as the lab planted it; while it ran: %s", ev->host_seen);
 		return;
 	}
 	enum attempt att = isolation_attempt(ev);
@@ -1427,6 +1458,10 @@ static bool takeover_out(const struct lab_result *r, const struct lab_config *cf
 	}
 	if (ev->host_planted[0]) {
 		snprintf(what, cap, "a way back in was left in the host folder: %s", ev->host_planted);
+		return true;
+	}
+	if (ev->host_changed[0]) {
+		snprintf(what, cap, "the host folder was changed: %s", ev->host_changed);
 		return true;
 	}
 	/* an audit's: the work folder, a survivor, the user's agent (whatever

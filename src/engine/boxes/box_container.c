@@ -368,6 +368,8 @@ static int take_host_folder(struct run *r, struct lab_evidence *ev)
 		fd = fd_recv(r->sync[1], &tag);
 	if (fd >= 0 && tag == 'h') {
 		r->host_fd = fd;
+		if (r->have_decoys) /* before "go": the snippet's first write is seen */
+			decoy_watch_host(&r->d, fd);
 		return 0;
 	}
 	if (fd >= 0)

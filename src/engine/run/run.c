@@ -1128,12 +1128,23 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	ev->attacker_untied_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_UNTIED];
 	ev->attacker_stranger_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_STRANGER];
 	ev->attacker_got_canary = decoy_attacker_got_canary(&r->d);
-	/* the range's own host folder (Isolation off), else the one on disk,
-	 * which no sandbox had in its view */
-	struct stat st;
+	/* the range's own host folder (Isolation off): watched while the run
+	 * lived, compared with what the lab planted, never through a symlink
+	 * the run left there; else the one on disk, which no sandbox had in
+	 * its view */
+	struct stat st = {0};
 	bool own = r->host_fd >= 0;
-	if (own ? fstatat(r->host_fd, r->d.host_target + strlen(r->d.host) + 1, &st, AT_SYMLINK_NOFOLLOW) == 0
-	        : lstat(r->d.host_target, &st) == 0) {
+	if (own && r->d.host_watch) {
+		struct hostfs_result h;
+		hostfs_finish(r->d.host_watch, &h);
+		ev->host_target_written = h.target_there || h.target_seen;
+		ev->host_target_gone = h.target_seen && !h.target_there;
+		ev->host_target_size = h.target_size;
+		if (h.changed)
+			str_copy(ev->host_changed, sizeof ev->host_changed, h.changed_text);
+		str_copy(ev->host_seen, sizeof ev->host_seen, h.seen_text);
+	} else if (own ? hostfs_stat_beneath(r->host_fd, r->d.host_target + strlen(r->d.host) + 1, &st) == 0
+	               : lstat(r->d.host_target, &st) == 0) {
 		ev->host_target_written = true;
 		ev->host_target_size = (uint64_t)st.st_size;
 	}
