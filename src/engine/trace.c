@@ -833,7 +833,7 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
  * ones, and more than SEND_IOV_MAX pieces (the kernel's own UIO_MAXIOV),
  * go on as the caller's own call. */
 #define SEND_DGRAM_MAX  65536
-#define SEND_STREAM_MAX (1024 * 1024)
+#define SEND_STREAM_MAX ((size_t)1024 * 1024)
 #define SEND_IOV_MAX    1024
 
 /* How the lab makes a send with an address on the caller's socket */
