@@ -118,10 +118,11 @@ int lab_seccomp_refusal_errno(int nr)
 	return nr == SCMP_SYS(socketpair) ? ESOCKTNOSUPPORT : EPERM;
 }
 
-/* The trace also watches connect(): the filter stops the caller and the
- * lab makes the call itself on the caller's own socket (trace.c), so the
- * answer is the kernel's for the sandbox's network. It refuses no
- * connect(). But an LSM checks the task that calls, not the socket: a
+/* The trace also watches connect() and the sends that carry an address
+ * (sendto, sendmsg, sendmmsg): the filter stops the caller and the lab
+ * makes the call itself on the caller's own socket (trace.c), so the
+ * answer is the kernel's for the sandbox's network. It refuses none of
+ * them. But an LSM checks the task that calls, not the socket: a
  * snippet that forbade itself connect() with Landlock would get through on
  * the lab's call. So, exactly while the lab makes the calls, Landlock is
  * refused ENOSYS, as on a kernel built without it (libraries treat it as
@@ -132,8 +133,9 @@ static int watch_connect(scmp_filter_ctx ctx, bool notify)
 	if (!notify)
 		return 0;
 	int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
-	/* sendto() with an address (a datagram needs no connect()); with
-	 * none it is a send on a connected socket, and is left alone */
+	/* sendto() with an address (a datagram needs no connect(), and
+	 * MSG_FASTOPEN on a stream connects in the send); with none it is a
+	 * send on a connected socket, and is left alone */
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 	for (size_t i = 0; rc == 0 && i < sizeof landlock_calls / sizeof *landlock_calls; i++) {
@@ -142,6 +144,18 @@ static int watch_connect(scmp_filter_ctx ctx, bool notify)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
 	}
 	return rc;
+}
+
+/* sendmsg() and sendmmsg() name their address inside struct msghdr, in
+ * memory no rule can read: every call stops, and the lab lets one without
+ * an address go on at once (trace.c). All but one: the child hands the
+ * filter's listener to the lab with a sendmsg() right after loading it,
+ * when nobody could answer yet; that one's header is at handoff, a random
+ * page only the lab and the child map (trace_state.h). */
+int lab_seccomp_watch_sends(scmp_filter_ctx ctx, unsigned long long handoff)
+{
+	int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmsg), 1, SCMP_A1(SCMP_CMP_NE, handoff));
+	return rc == 0 ? seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmmsg), 0) : rc;
 }
 
 /* The calls that create or replace a file or folder at a path: which

@@ -18,9 +18,13 @@ scmp_filter_ctx lab_seccomp_build(bool notify, bool with_network, bool with_path
 /* The errno a refusal of syscall nr answers, in either filter (EPERM;
  * ENOSYS for clone3, EAFNOSUPPORT for socket, ESOCKTNOSUPPORT for
  * socketpair). With notify both filters
- * also stop connect(), and sendto() with an address, for the lab to make
+ * also stop connect() and sendto() with an address, for the lab to make
  * (trace.c); they refuse neither. */
 int lab_seccomp_refusal_errno(int nr);
+/* Adds to a notify filter: every sendmsg() (but the one whose header is
+ * at handoff: the child's listener handoff) and sendmmsg() stop for the
+ * lab, which reads their addresses (trace.c). 0 or -errno. */
+int lab_seccomp_watch_sends(scmp_filter_ctx ctx, unsigned long long handoff);
 /* landlock_create_ruleset, landlock_add_rule, landlock_restrict_self: with
  * notify, refused ENOSYS while the lab makes connect() itself (an LSM
  * checks the calling task, and that is then the lab). */

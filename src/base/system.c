@@ -278,20 +278,38 @@ bool dir_in_use(const char *path)
 	return busy;
 }
 
-int fd_send(int sock, int fd, char tag)
-{
+/* fd_send's message, where fd_send_at puts it */
+struct fd_msg {
+	struct msghdr msg; /* first: its address is the one given */
+	struct iovec iov;
+	char tag;
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = {&tag, 1};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+};
+_Static_assert(sizeof(struct fd_msg) <= FD_SEND_AT_SIZE, "fd_send_at's room");
+
+int fd_send_at(int sock, int fd, char tag, void *room)
+{
+	struct fd_msg *m = room;
+	memset(m, 0, sizeof *m);
+	m->tag = tag;
+	m->iov = (struct iovec){&m->tag, 1};
+	m->msg = (struct msghdr){
+	    .msg_iov = &m->iov, .msg_iovlen = 1, .msg_control = m->u.buf, .msg_controllen = sizeof m->u.buf};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m->msg);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
+	return sendmsg(sock, &m->msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
+
+int fd_send(int sock, int fd, char tag)
+{
+	struct fd_msg m;
+	return fd_send_at(sock, fd, tag, &m);
 }
 
 int fd_recv(int sock, char *tag)

@@ -38,6 +38,11 @@ int fds_cloexec_from(int from);
 /* Hands fd over a unix socket (SCM_RIGHTS) with a one-byte tag: 0 or
  * -errno. The sender still owns its copy. */
 int fd_send(int sock, int fd, char tag);
+/* fd_send with its struct msghdr built at room (FD_SEND_AT_SIZE bytes,
+ * the header first): a seccomp rule can tell that one sendmsg() by its
+ * address (seccomp_filter.c, lab_seccomp_watch_sends). */
+#define FD_SEND_AT_SIZE 256
+int fd_send_at(int sock, int fd, char tag, void *room);
 /* Takes one descriptor (close-on-exec) sent by fd_send, without waiting:
  * the descriptor, -1 when none came with the message (tag still set when
  * a byte came), or -EAGAIN when nothing is there yet. */

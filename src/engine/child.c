@@ -46,8 +46,12 @@ void run_load_filter_listen(struct run *r, struct sock_fprog *prog, const char *
 	int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, prog);
 	if (fd < 0)
 		run_fail(r, "load a seccomp filter with a listener", which, errno);
-	/* a refusal nobody answers would stop the snippet at its first one */
-	int e = fd_send(r->sync[0], fd, 'n');
+	/* a refusal nobody answers would stop the snippet at its first one.
+	 * The filter stops sendmsg() too, for the lab, which has no listener
+	 * yet: this one's header sits in the page the rule lets by (the
+	 * trace's handoff page, at a random address only the lab and this
+	 * process know; the snippet's exec drops it) */
+	int e = r->tr.handoff ? fd_send_at(r->sync[0], fd, 'n', r->tr.handoff) : fd_send(r->sync[0], fd, 'n');
 	if (e < 0)
 		run_fail(r, "hand the filter's listener to the lab", which, -e);
 	close(fd);

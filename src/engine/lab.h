@@ -63,10 +63,11 @@ struct lab_trace {
 	/* attempts: what the listener saw the snippet try and what met it.
 	 * A count is only evidence where its listener watched (watch_*):
 	 * elsewhere 0 means "not seen", never "not tried" */
-	bool watch_net;      /* a filter's listener watched connect() and sendto() (any filter of the lab's) */
+	bool watch_net;      /* a filter's listener watched connect(), and sendto(), sendmsg() and sendmmsg()
+	                        with an address (any filter of the lab's) */
 	bool watch_iso;      /* Isolation's filter's listener: its refusals, and writes aimed at the host target */
-	long net_refused;    /* connect()/sendto() the sandbox's own network refused, socket()/socketpair()
-	                        No-network's filter refused */
+	long net_refused;    /* connect() and sends with an address the sandbox's own network refused,
+	                        socket()/socketpair()    No-network's filter refused */
 	long iso_refused;    /* calls Isolation's filter refused (not clone3 or Landlock's: libc and libraries
 	                        make those by themselves) */
 	long target_touches; /* opens for writing, mkdir, rename, link... of the host target or a parent of it

@@ -35,14 +35,19 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -56,9 +61,32 @@ bool trace_wanted(void)
 	return !v || strcmp(v, "0") != 0;
 }
 
+/* The handoff page (trace_state.h): a random page-aligned address in
+ * [4 GiB, 64 TiB), free in the lab's address space (retried where
+ * something is mapped already). A snippet, whose exec drops the page,
+ * would have to guess it to send one sendmsg() unwatched. */
+static void *handoff_page(void)
+{
+	for (int i = 0; i < 64; i++) {
+		unsigned long long x;
+		if (getrandom(&x, sizeof x, 0) != (ssize_t)sizeof x)
+			return NULL;
+		x = ((1ULL << 32) + x % ((1ULL << 46) - (1ULL << 32))) & ~4095ULL;
+		void *p = mmap((void *)(uintptr_t)x, 4096, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == (void *)(uintptr_t)x)
+			return p;
+		if (p != MAP_FAILED)
+			munmap(p, 4096); /* a kernel without MAP_FIXED_NOREPLACE put it elsewhere */
+	}
+	return NULL;
+}
+
 void trace_state_init(struct trace_state *t)
 {
 	*t = (struct trace_state){.on = trace_wanted(), .notify_fd = -1, .connect_wake = {-1, -1}};
+	if (t->on)
+		t->handoff = handoff_page();
 }
 
 void lab_trace_line(const struct lab_trace_entry *e, char *out, size_t cap)
@@ -528,21 +556,48 @@ static void answer_text(char *out, size_t cap, int err, bool delivered)
 
 #define NOT_DELIVERED_BY "the caller was interrupted (signal) or gone before the answer"
 
-static void connect_answered(struct run *r, struct lab_trace *t, const char *call, int err, bool attacker,
-                             bool delivered)
+/* "3594", "3594, not delivered": a send's count */
+static void answer_count(char *out, size_t cap, long long sent, bool delivered)
+{
+	snprintf(out, cap, "%lld", sent);
+	if (!delivered)
+		str_append(out, cap, ", not delivered");
+}
+
+/* The answer the caller got for a call the lab made: sent is a send's
+ * count (-1 for a connect(), whose success is 0). */
+static void call_answered(struct run *r, struct lab_trace *t, const char *call, int err, long long sent, bool attacker,
+                          bool delivered)
 {
 	char answer[sizeof t->e[0].answer];
 	answer_text(answer, sizeof answer, err, delivered);
+	if (!err && sent >= 0)
+		answer_count(answer, sizeof answer, sent, delivered);
 	trace_add(t, call, answer, delivered ? connect_by(r, err, attacker) : NOT_DELIVERED_BY);
 	/* an attempt No-network's namespace met (a restarted call comes again) */
 	if (err && delivered && r->netns)
 		t->net_refused++;
 }
 
-/* Socket kinds whose connect() the lab may make: TCP (a handshake the lab
- * can abort with shutdown() at the end of the run, see connect_stop), and
- * datagram or raw sockets, whose connect() never waits. Any other protocol
- * (SCTP, MPTCP, ...) goes on as the caller's own call. */
+/* A stopped call the lab does not make: it goes on as the caller's own
+ * (CONTINUE), and the trace says its result is not the lab's to see. */
+static void own_call(struct run *r, struct lab_trace *t, unsigned long long id, const char *call)
+{
+	bool delivered = respond(r, id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	trace_add(t, call, delivered ? "?" : "?, not delivered",
+	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
+}
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+/* Socket kinds whose connect() the lab may make: TCP and MPTCP (a
+ * handshake the lab can abort with shutdown() at the end of the run, see
+ * connect_stop: a blocking connect() or Fast Open send of either, stuck
+ * in SYN_SENT, wakes with ECONNRESET or ECONNABORTED), and datagram or
+ * raw sockets, whose connect() never waits. Any other protocol (SCTP,
+ * ...) goes on as the caller's own call. */
 static bool lab_can_call(int fd, int family)
 {
 	int domain = -1, type = -1, proto = -1;
@@ -551,7 +606,8 @@ static bool lab_can_call(int fd, int family)
 	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l2) < 0 ||
 	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &l3) < 0)
 		return false;
-	return type == SOCK_DGRAM || type == SOCK_RAW || (type == SOCK_STREAM && proto == IPPROTO_TCP);
+	return type == SOCK_DGRAM || type == SOCK_RAW ||
+	       (type == SOCK_STREAM && (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP));
 }
 
 static bool same_file(int a, int b)
@@ -648,7 +704,15 @@ static int caller_socket(const struct run *r, const struct seccomp_notif *req, i
 static void *connect_thread(void *arg)
 {
 	struct run_connect *c = arg;
-	c->err = connect(c->fd, (struct sockaddr *)&c->sa, c->len) < 0 ? errno : 0;
+	if (c->send) {
+		/* the caller's flags: MSG_NOSIGNAL only keeps an EPIPE's SIGPIPE
+		 * from the lab */
+		ssize_t k = sendto(c->fd, c->buf, c->n, c->flags | MSG_NOSIGNAL, (struct sockaddr *)&c->sa, c->len);
+		c->err = k < 0 ? errno : 0;
+		c->sent = k < 0 ? 0 : k;
+	} else {
+		c->err = connect(c->fd, (struct sockaddr *)&c->sa, c->len) < 0 ? errno : 0;
+	}
 	atomic_store(&c->done, 1);
 	char byte = 1;
 	(void)!write(c->wake_fd, &byte, 1); /* full: the loop has a byte to wake on already */
@@ -699,6 +763,9 @@ static void connect_free(struct run_connect *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	free(c->buf);
+	c->buf = NULL;
+	c->send = false;
 	c->state = CONNECT_FREE;
 }
 
@@ -708,6 +775,14 @@ static struct run_connect *free_slot(struct run *r)
 		if (r->tr.connects[i].state == CONNECT_FREE)
 			return &r->tr.connects[i];
 	return NULL;
+}
+
+/* An address that is the lab's attacker listener's */
+static bool is_attacker(const struct run *r, const struct sockaddr_storage *sa)
+{
+	return sa->ss_family == AF_INET && r->have_decoys &&
+	       ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
+	       ntohs(((const struct sockaddr_in *)sa)->sin_port) == r->d.port;
 }
 
 /* A connect() the filter stopped. Only AF_INET and AF_INET6 are made by
@@ -734,9 +809,7 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 	snprintf(call, sizeof call, "connect(%s)", where);
 	/* an address longer than any the kernel takes: its own call says so */
 	bool inet = have && req->data.args[2] <= sizeof sa && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
-	bool attacker = inet && sa.ss_family == AF_INET && r->have_decoys &&
-	                ((struct sockaddr_in *)&sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
-	                ntohs(((struct sockaddr_in *)&sa)->sin_port) == r->d.port;
+	bool attacker = inet && is_attacker(r, &sa);
 	struct run_connect *c = inet ? free_slot(r) : NULL;
 	int dup = c ? caller_socket(r, req, sa.ss_family) : -1;
 	if (dup >= 0) {
@@ -751,75 +824,339 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 			return; /* answered when the thread is done (trace_connects_ready) */
 		connect_free(c);
 	}
-	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
-	trace_add(t, call, delivered ? "?" : "?, not delivered",
-	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
+	own_call(r, t, req->id, call);
 }
+
+/* ---------------- sends with an address: the lab makes them too ---------------- */
 
 /* A datagram the lab sends for the caller, at most this big (UDP's own
- * limit); a bigger one goes on as the caller's own call. */
-#define SENDTO_MAX 65536
+ * limit); a Fast Open send on a stream, at most SEND_STREAM_MAX. Bigger
+ * ones, and more than SEND_IOV_MAX pieces (the kernel's own UIO_MAXIOV),
+ * go on as the caller's own call. */
+#define SEND_DGRAM_MAX  65536
+#define SEND_STREAM_MAX ((size_t)1024 * 1024)
+#define SEND_IOV_MAX    1024
 
-/* The caller's socket, for sendto(): a datagram or raw one only (a stream
- * with an address is TCP Fast Open, a connect() that may wait). */
-static int caller_datagram_socket(const struct run *r, const struct seccomp_notif *req, int family)
+/* How the lab makes a send with an address on the caller's socket */
+enum send_kind {
+	SEND_OWN,      /* not the lab's to make: it goes on as the caller's own */
+	SEND_DATAGRAM, /* a datagram or raw socket: sent at once, never waiting */
+	SEND_FASTOPEN, /* TCP or MPTCP with MSG_FASTOPEN: a connect() and a send, on a thread */
+};
+
+/* What a stopped send asks, as read from the caller's memory */
+struct send_req {
+	struct sockaddr_storage sa;
+	socklen_t len;
+	int flags;
+	bool attacker;
+	char *buf; /* the bytes, malloc'd, n of them */
+	size_t n;
+	char call[128];
+};
+
+/* The caller's /proc/PID/mem, once the notification says the pid is still
+ * the caller stopped in this very call; -1 otherwise. */
+static int caller_mem(const struct run *r, const struct seccomp_notif *req, int mode)
 {
-	int fd = caller_socket(r, req, family), type = -1;
-	socklen_t tl = sizeof type;
-	if (fd >= 0 &&
-	    (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || (type != SOCK_DGRAM && type != SOCK_RAW))) {
-		close(fd);
-		fd = -1;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+	int mem = open(path, mode | O_CLOEXEC);
+	if (mem >= 0 && seccomp_notify_id_valid(r->tr.notify_fd, req->id) != 0) {
+		close(mem);
+		mem = -1;
 	}
-	return fd;
+	return mem;
 }
 
-/* sendto() with an address: like connect(), the lab makes the call on the
- * caller's own socket, so the answer is the sandbox's network's. Without
- * waiting (MSG_DONTWAIT): a full buffer (EAGAIN) sends nothing, and the
- * call then goes on as the caller's own, to wait as it would have. */
-static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+static bool read_at(int mem, unsigned long long addr, void *dst, size_t n)
 {
-	struct sockaddr_storage sa = {0};
-	socklen_t len = (socklen_t)(req->data.args[5] < sizeof sa ? req->data.args[5] : sizeof sa);
-	size_t n = (size_t)req->data.args[2];
-	char path[64], where[96] = "?", call[sizeof t->e[0].call], answer[sizeof t->e[0].answer];
-	snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
-	int mem = open(path, O_RDONLY | O_CLOEXEC);
-	bool have = mem >= 0 && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0 &&
-	            pread(mem, &sa, len, (off_t)req->data.args[4]) == (ssize_t)len;
-	if (have)
-		describe_sockaddr(&sa, len, where, sizeof where);
-	snprintf(call, sizeof call, "sendto(%s, %zu bytes)", where, n);
-	bool inet = have && req->data.args[5] <= sizeof sa && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
-	char *buf = inet && n <= SENDTO_MAX ? malloc(n ? n : 1) : NULL;
-	int fd = buf ? caller_datagram_socket(r, req, sa.ss_family) : -1;
-	bool data = fd >= 0 && (n == 0 || pread(mem, buf, n, (off_t)req->data.args[1]) == (ssize_t)n);
-	if (mem >= 0)
-		close(mem);
-	ssize_t sent = -1;
-	int err = EAGAIN;
-	if (data && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0) {
-		sent = sendto(fd, buf, n, (int)req->data.args[3] | MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&sa,
-		              len);
-		err = sent < 0 ? errno : 0;
+	return n == 0 || (mem >= 0 && pread(mem, dst, n, (off_t)addr) == (ssize_t)n);
+}
+
+/* The address at addr (alen bytes), shown in where; true for AF_INET or
+ * AF_INET6 no longer than the kernel takes (a longer one: its own call
+ * says EINVAL). */
+static bool read_address(const struct run *r, int mem, unsigned long long addr, unsigned long long alen,
+                         struct send_req *s, char *where, size_t cap)
+{
+	s->len = (socklen_t)(alen < sizeof s->sa ? alen : sizeof s->sa);
+	if (!addr || !s->len || !read_at(mem, addr, &s->sa, s->len))
+		return false;
+	describe_sockaddr(&s->sa, s->len, where, cap);
+	bool inet = alen <= sizeof s->sa && (s->sa.ss_family == AF_INET || s->sa.ss_family == AF_INET6);
+	s->attacker = inet && is_attacker(r, &s->sa);
+	return inet;
+}
+
+/* What the lab may do with a send on the caller's socket fd (-1: none):
+ * lab_can_call let through only TCP and MPTCP of the streams. */
+static enum send_kind send_kind_of(int fd, int flags)
+{
+	int type = -1;
+	socklen_t tl = sizeof type;
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0)
+		return SEND_OWN;
+	if (type == SOCK_DGRAM || type == SOCK_RAW)
+		return SEND_DATAGRAM;
+	/* a stream without MSG_FASTOPEN ignores the address (connected) or
+	 * says EPIPE (not): the namespace decides nothing there */
+	return type == SOCK_STREAM && (flags & MSG_FASTOPEN) ? SEND_FASTOPEN : SEND_OWN;
+}
+
+/* The bytes of cnt pieces of the caller's, in one buffer of the lab's
+ * (a datagram or a stream's bytes are the same, whole or in pieces); NULL
+ * past cap or where the caller's own call would fault (EFAULT). */
+static char *read_pieces(int mem, const struct iovec *iov, size_t cnt, size_t cap, size_t *n_out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cnt; i++) {
+		if (iov[i].iov_len > cap - n)
+			return NULL;
+		n += iov[i].iov_len;
+	}
+	char *buf = malloc(n ? n : 1);
+	size_t at = 0;
+	for (size_t i = 0; buf && i < cnt; i++) {
+		if (!read_at(mem, (unsigned long long)(uintptr_t)iov[i].iov_base, buf + at, iov[i].iov_len)) {
+			free(buf);
+			return NULL;
+		}
+		at += iov[i].iov_len;
+	}
+	*n_out = n;
+	return buf;
+}
+
+static size_t send_cap(enum send_kind kind)
+{
+	return kind == SEND_DATAGRAM ? SEND_DGRAM_MAX : SEND_STREAM_MAX;
+}
+
+/* Makes the caller's send on fd (its socket, duplicated; -1: none) and
+ * answers it with the kernel's result: a datagram at once, without
+ * waiting (MSG_DONTWAIT: a full buffer sends nothing, and the call goes on
+ * as the caller's own, to wait as it would have); a Fast Open send on a
+ * connect() slot's thread, as a connect() is. Takes fd and s->buf. */
+static void send_for_caller(struct run *r, struct lab_trace *t, const struct seccomp_notif *req, int fd,
+                            enum send_kind kind, struct send_req *s)
+{
+	if (!s->buf)
+		kind = SEND_OWN;
+	if (kind == SEND_DATAGRAM && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0) {
+		ssize_t sent =
+		    sendto(fd, s->buf, s->n, s->flags | MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&s->sa, s->len);
+		int err = sent < 0 ? errno : 0;
+		if (err != EAGAIN && err != EWOULDBLOCK) {
+			close(fd);
+			free(s->buf);
+			bool delivered = respond_val(r, req->id, err, sent, 0);
+			/* a datagram: the attacker's listener takes TCP only */
+			call_answered(r, t, s->call, err, sent, false, delivered);
+			return;
+		}
+	}
+	struct run_connect *c = kind == SEND_FASTOPEN ? free_slot(r) : NULL;
+	if (c) {
+		c->state = CONNECT_CALLING;
+		c->id = req->id;
+		c->fd = fd;
+		c->attacker = s->attacker;
+		c->sa = s->sa;
+		c->len = s->len;
+		c->send = true;
+		c->flags = s->flags;
+		c->buf = s->buf;
+		c->n = s->n;
+		str_copy(c->call, sizeof c->call, s->call);
+		if (connect_start(r, c))
+			return;  /* answered when the thread is done (trace_connects_ready) */
+		connect_free(c); /* closes fd, frees buf */
+		fd = -1;
+		s->buf = NULL;
 	}
 	if (fd >= 0)
 		close(fd);
-	free(buf);
-	if (err == EAGAIN || err == EWOULDBLOCK) {
-		bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
-		trace_add(t, call, delivered ? "?" : "?, not delivered",
-		          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
+	free(s->buf);
+	own_call(r, t, req->id, s->call);
+}
+
+/* sendto() with an address: like connect(), the lab makes the call on the
+ * caller's own socket, so the answer is the sandbox's network's. */
+static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+{
+	struct send_req s = {.flags = (int)req->data.args[3]};
+	size_t n = (size_t)req->data.args[2];
+	char where[96] = "?";
+	int mem = caller_mem(r, req, O_RDONLY);
+	bool inet = read_address(r, mem, req->data.args[4], req->data.args[5], &s, where, sizeof where);
+	snprintf(s.call, sizeof s.call, "sendto(%s, %zu bytes%s)", where, n,
+	         s.flags & MSG_FASTOPEN ? ", MSG_FASTOPEN" : "");
+	int fd = inet ? caller_socket(r, req, s.sa.ss_family) : -1;
+	enum send_kind kind = send_kind_of(fd, s.flags);
+	struct iovec one = {(void *)(uintptr_t)req->data.args[1], n};
+	if (kind != SEND_OWN)
+		s.buf = read_pieces(mem, &one, 1, send_cap(kind), &s.n);
+	if (mem >= 0)
+		close(mem);
+	send_for_caller(r, t, req, fd, kind, &s);
+}
+
+/* sendmsg(): the address is in the caller's struct msghdr. Without one
+ * (a connected socket, a socketpair: most sendmsg() calls) the call goes
+ * on at once, unlogged: the namespace decides nothing there. With one, as
+ * sendto(). Control data (msg_control) is not the lab's to pass on: some
+ * of it (IP_TTL's kind, SO_MARK) is checked against the caller's
+ * privileges, not the lab's, so such a call goes on as the caller's own. */
+static void trace_sendmsg(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+{
+	struct msghdr m;
+	int mem = caller_mem(r, req, O_RDONLY);
+	if (!read_at(mem, req->data.args[1], &m, sizeof m) || !m.msg_name || !m.msg_namelen) {
+		/* unreadable: the caller's own call says EFAULT */
+		if (mem >= 0)
+			close(mem);
+		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		return;
 	}
-	bool delivered = respond_val(r, req->id, err, sent, 0);
-	if (err)
-		answer_text(answer, sizeof answer, err, delivered);
-	else
-		snprintf(answer, sizeof answer, "%zd%s", sent, delivered ? "" : ", not delivered");
-	trace_add(t, call, answer, delivered ? connect_by(r, err, false) : NOT_DELIVERED_BY);
-	if (err && delivered && r->netns)
+	struct send_req s = {.flags = (int)req->data.args[2]};
+	char where[96] = "?", bytes[40] = "";
+	bool inet =
+	    read_address(r, mem, (unsigned long long)(uintptr_t)m.msg_name, m.msg_namelen, &s, where, sizeof where);
+	int fd = inet && !m.msg_controllen ? caller_socket(r, req, s.sa.ss_family) : -1;
+	enum send_kind kind = send_kind_of(fd, s.flags);
+	struct iovec *iov =
+	    kind != SEND_OWN && m.msg_iovlen <= SEND_IOV_MAX ? calloc(m.msg_iovlen + 1, sizeof *iov) : NULL;
+	if (iov && read_at(mem, (unsigned long long)(uintptr_t)m.msg_iov, iov, m.msg_iovlen * sizeof *iov))
+		s.buf = read_pieces(mem, iov, m.msg_iovlen, send_cap(kind), &s.n);
+	free(iov);
+	if (mem >= 0)
+		close(mem);
+	if (s.buf)
+		snprintf(bytes, sizeof bytes, ", %zu bytes", s.n);
+	snprintf(s.call, sizeof s.call, "sendmsg(%s", where);
+	str_append(s.call, sizeof s.call, "%s%s%s)", bytes, m.msg_controllen ? ", control data" : "",
+	           s.flags & MSG_FASTOPEN ? ", MSG_FASTOPEN" : "");
+	send_for_caller(r, t, req, fd, kind, &s);
+}
+
+/* sendmmsg()'s messages, as the lab read them */
+struct mmsg_part {
+	struct sockaddr_storage sa;
+	socklen_t len; /* 0: no address */
+	char *buf;
+	size_t n;
+};
+
+/* Reads the vlen messages at vec: false where the lab cannot make the call
+ * as the kernel would (control data, an address it cannot take, bytes
+ * past the caps, memory the caller's own call would fault on). */
+static bool read_mmsg(int mem, const struct mmsghdr *mv, unsigned vlen, struct mmsg_part *p)
+{
+	size_t total = 0;
+	for (unsigned i = 0; i < vlen; i++) {
+		const struct msghdr *m = &mv[i].msg_hdr;
+		if (m->msg_controllen || m->msg_iovlen > SEND_IOV_MAX || m->msg_namelen > sizeof p[i].sa)
+			return false;
+		p[i].len = m->msg_name ? m->msg_namelen : 0;
+		if (!read_at(mem, (unsigned long long)(uintptr_t)m->msg_name, &p[i].sa, p[i].len))
+			return false;
+		struct iovec *iov = calloc(m->msg_iovlen + 1, sizeof *iov);
+		bool ok =
+		    iov && read_at(mem, (unsigned long long)(uintptr_t)m->msg_iov, iov, m->msg_iovlen * sizeof *iov);
+		p[i].buf = ok ? read_pieces(mem, iov, m->msg_iovlen, SEND_DGRAM_MAX, &p[i].n) : NULL;
+		free(iov);
+		if (!p[i].buf || (total += p[i].n) > SEND_STREAM_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* The messages sent, one by one as the kernel's sendmmsg() does, up to
+ * the first error; each sent one's msg_len written into the caller's
+ * array, as the kernel's own call leaves it. *err: the first error. */
+static unsigned send_mmsg(const struct run *r, const struct seccomp_notif *req, int fd, const struct mmsg_part *p,
+                          unsigned vlen, int *err)
+{
+	unsigned sent = 0;
+	unsigned int lens[SEND_IOV_MAX];
+	*err = 0;
+	for (; sent < vlen; sent++) {
+		ssize_t k = sendto(fd, p[sent].buf, p[sent].n, (int)req->data.args[3] | MSG_DONTWAIT | MSG_NOSIGNAL,
+		                   p[sent].len ? (const struct sockaddr *)&p[sent].sa : NULL, p[sent].len);
+		if (k < 0) {
+			*err = errno;
+			break;
+		}
+		lens[sent] = (unsigned int)k;
+	}
+	int mem = sent ? caller_mem(r, req, O_WRONLY) : -1;
+	for (unsigned i = 0; mem >= 0 && i < sent; i++)
+		(void)!pwrite(
+		    mem, &lens[i], sizeof lens[i],
+		    (off_t)(req->data.args[1] + i * sizeof(struct mmsghdr) + offsetof(struct mmsghdr, msg_len)));
+	if (mem >= 0)
+		close(mem);
+	return sent;
+}
+
+/* sendmmsg(): each message's address is in its own struct msghdr. None
+ * with an address: it goes on at once, unlogged. Else, on a datagram or
+ * raw socket whose messages the lab can read whole, the lab sends them
+ * as the kernel would (stopping at the first error, which is the call's
+ * answer when it was the first message, the count otherwise); any other
+ * goes on as the caller's own. */
+static void trace_sendmmsg(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+{
+	unsigned vlen = req->data.args[2] < SEND_IOV_MAX ? (unsigned)req->data.args[2] : SEND_IOV_MAX;
+	int mem = caller_mem(r, req, O_RDONLY);
+	struct mmsghdr *mv = mem >= 0 && vlen ? calloc(vlen, sizeof *mv) : NULL;
+	unsigned named = 0;
+	if (mv && read_at(mem, req->data.args[1], mv, vlen * sizeof *mv))
+		while (named < vlen && (!mv[named].msg_hdr.msg_name || !mv[named].msg_hdr.msg_namelen))
+			named++;
+	if (!mv || named == vlen) {
+		free(mv);
+		if (mem >= 0)
+			close(mem);
+		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		return;
+	}
+	struct send_req s = {.flags = (int)req->data.args[3]};
+	char where[96] = "?";
+	bool inet = read_address(r, mem, (unsigned long long)(uintptr_t)mv[named].msg_hdr.msg_name,
+	                         mv[named].msg_hdr.msg_namelen, &s, where, sizeof where);
+	int fd = inet ? caller_socket(r, req, s.sa.ss_family) : -1;
+	struct mmsg_part *p = calloc(vlen, sizeof *p);
+	bool ok = p && send_kind_of(fd, s.flags) == SEND_DATAGRAM && read_mmsg(mem, mv, vlen, p);
+	close(mem);
+	size_t total = 0;
+	for (unsigned i = 0; ok && i < vlen; i++)
+		total += p[i].n;
+	snprintf(s.call, sizeof s.call, "sendmmsg(%s", where);
+	str_append(s.call, sizeof s.call, ", %u messages", vlen);
+	if (ok)
+		str_append(s.call, sizeof s.call, ", %zu bytes", total);
+	str_append(s.call, sizeof s.call, ")");
+	int err = EAGAIN;
+	unsigned sent = 0;
+	if (ok && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0)
+		sent = send_mmsg(r, req, fd, p, vlen, &err);
+	for (unsigned i = 0; p && i < vlen; i++)
+		free(p[i].buf);
+	free(p);
+	free(mv);
+	if (fd >= 0)
+		close(fd);
+	if (!sent && (err == EAGAIN || err == EWOULDBLOCK)) {
+		own_call(r, t, req->id, s.call);
+		return;
+	}
+	bool delivered = respond_val(r, req->id, sent ? 0 : err, sent, 0);
+	call_answered(r, t, s.call, sent ? 0 : err, sent, false, delivered);
+	/* a later message refused: the call says how many went, as the
+	 * kernel's does, but the namespace met the attempt all the same */
+	if (sent && err && err != EAGAIN && err != EWOULDBLOCK && delivered && r->netns)
 		t->net_refused++;
 }
 
@@ -978,16 +1315,16 @@ static void connect_called(struct run *r, struct lab_trace *t, struct run_connec
 		connect_free(c);
 		return;
 	}
-	if (c->err == EISCONN && connected_unseen(r, c->fd, true))
+	if (!c->send && c->err == EISCONN && connected_unseen(r, c->fd, true))
 		c->err = 0;
-	bool delivered = respond(r, c->id, c->err, 0);
-	if (!delivered && c->err == 0)
+	bool delivered = respond_val(r, c->id, c->err, c->send ? c->sent : 0, 0);
+	if (!c->send && !delivered && c->err == 0)
 		connected_unseen(r, c->fd, false);
 	if (delivered && c->err == EINPROGRESS) {
 		c->state = CONNECT_WATCHING;
 		return;
 	}
-	connect_answered(r, t, c->call, c->err, c->attacker, delivered);
+	call_answered(r, t, c->call, c->err, c->send ? c->sent : -1, c->attacker, delivered);
 	connect_free(c);
 }
 
@@ -1114,6 +1451,14 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			trace_sendto(r, t, req);
 			continue;
 		}
+		if (req->data.nr == SCMP_SYS(sendmsg)) {
+			trace_sendmsg(r, t, req);
+			continue;
+		}
+		if (req->data.nr == SCMP_SYS(sendmmsg)) {
+			trace_sendmmsg(r, t, req);
+			continue;
+		}
 		const struct lab_seccomp_path_call *pc = lab_seccomp_path_call(req->data.nr);
 		if (pc) {
 			trace_path(r, t, req, pc);
@@ -1159,6 +1504,9 @@ void trace_close(struct run *r)
 			r->tr.connect_wake[i] = -1;
 		}
 	close_listener(r);
+	if (r->tr.handoff)
+		munmap(r->tr.handoff, 4096);
+	r->tr.handoff = NULL;
 }
 
 /* ---------------- after the run ---------------- */

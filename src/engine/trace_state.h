@@ -12,7 +12,9 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-/* A connect() the lab makes for a stopped caller (trace.c). The call runs
+/* A connect() the lab makes for a stopped caller (trace.c), or a send
+ * that connects (TCP Fast Open: sendto() or sendmsg() with MSG_FASTOPEN
+ * and an address on a stream socket). The call runs
  * on a short-lived thread of the lab's, never on the event loop's: a
  * blocking socket (its mode is the caller's own, shared with the lab's
  * duplicate) waits for the handshake there, and the loop hears of the end
@@ -35,6 +37,11 @@ struct run_connect {
 	int wake_fd;     /* the thread's end of the run's wake pipe */
 	atomic_int done; /* the thread is out of connect(): err is its result */
 	int err;         /* connect()'s errno, 0 when it connected */
+	bool send;       /* a Fast Open send of buf, not a connect() */
+	int flags;       /* the send's flags, the caller's own */
+	char *buf;       /* the bytes to send (malloc'd), n of them */
+	size_t n;
+	long long sent; /* what the send returned, when err is 0 */
 	char call[128];
 };
 
@@ -55,6 +62,11 @@ struct trace_state {
 	} connected_unseen[RUN_CONNECTS_MAX];
 	int n_connected_unseen;
 	bool watched; /* lab: a filter's listener watched the run's calls */
+	/* a page at a random address, mapped before the clone (the child has
+	 * it too): the child's listener handoff, a sendmsg(), builds its
+	 * header there, the one sendmsg() the filter lets by without asking
+	 * the lab (which has no listener yet); NULL: sends are not watched */
+	void *handoff;
 };
 
 /* A trace with nothing open; on as LAB_TRACE says (trace.c). */

@@ -318,7 +318,7 @@ enum attempt {
 	ATTEMPT_UNSEEN, /* nothing of the lab's watched for one on this run */
 };
 
-/* No-network: a connect() or sendto() the sandbox's own network refused
+/* No-network: a connect(), or a send with an address, the sandbox's own network refused
  * (the trace makes those calls itself, on the caller's socket), a socket
  * its filter refused, a request its egress proxy refused. The lab's own
  * probe is the door's proof, never the snippet's attempt. */
@@ -935,8 +935,10 @@ static void judge_exfil(struct lab_result *r)
 		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
 		                       : "nothing reached the attacker, though the network was open");
 	} else if (att == ATTEMPT_NONE) {
-		no_attempt(r, "the trace watched every connect() and sendto() of the run: none was refused, no socket "
-		              "was refused, and the egress proxy refused no request");
+		no_attempt(r,
+		           "the trace watched every connect(), and every sendto(), sendmsg() and sendmmsg() with an "
+		           "address, of the run (those it could not make itself are listed as not observed): none it "
+		           "made was refused, no socket was refused, and the egress proxy refused no request");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
 		credit(r, armed(r, MECH_PROXY) && ev->proxy_refused ? MECH_PROXY : MECH_NET_CLOSED);

@@ -15,6 +15,7 @@
 #include <cap-ng.h>
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -63,6 +64,13 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	 * target to aim at (a run, not exec) */
 	scmp_filter_ctx f = lab_seccomp_build(r->tr.listen, r->tr.listen && spec_net_closed(&r->spec),
 	                                      r->tr.listen && r->have_decoys, &e, &r->n_rules);
+	/* the sends that name their address in memory, where a page the
+	 * child's listener handoff can use was mapped */
+	if (f && r->tr.listen && r->tr.handoff &&
+	    (e = lab_seccomp_watch_sends(f, (unsigned long long)(uintptr_t)r->tr.handoff)) < 0) {
+		seccomp_release(f);
+		f = NULL;
+	}
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;

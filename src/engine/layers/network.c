@@ -63,6 +63,11 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 	int e = 0;
 	bool notify = r->tr.listen && r->tr.layer == LAYER_NETWORK;
 	scmp_filter_ctx f = lab_seccomp_build_network(notify, &e);
+	if (f && notify && r->tr.handoff &&
+	    (e = lab_seccomp_watch_sends(f, (unsigned long long)(uintptr_t)r->tr.handoff)) < 0) {
+		seccomp_release(f);
+		f = NULL;
+	}
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 		return -1;
