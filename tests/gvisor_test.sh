@@ -79,18 +79,16 @@ cell host-takeover "--on all" CONTAINED isolation
 # the bomb's processes and memory live in the Sentry: the run's init polls
 # its own accounting (runsc events --stats), and the verdict rests on that.
 # The Sentry counts tasks and memory, not what its rlimits refused: a peak
-# at the cap is no refusal (the red team's F3, round 6), so on a quiet
-# machine the lab gives no verdict and says why; on a loaded one the wall
-# clock (the lab's own) fires first and takes the credit. Never BROKE: the
-# lab cannot say no limit had to fire either
+# at the cap is no refusal (the red team's F3, round 6). Its refusals of a
+# fork are taken from runsc --strace (clone() = -1 EAGAIN), so the bomb is
+# CONTAINED by Resource-limits on that evidence, or by the wall clock when
+# it fires first; never on a peak, never BROKE
 j=$(lab run resource-bomb --on all --rung gvisor --json)
 v=$(field 'd["verdict"]+" "+str(d.get("caught_by"))' <<<"$j")
-if [[ $v == "CONTAINED limits" && $(field 'd["headline"]' <<<"$j") == *"wall clock"* ]] ||
-	[[ $v == "ERROR None" && $(field 'd["headline"]' <<<"$j") == *"counts no refusal the lab can read"* ]]; then
-	ok "gvisor: resource-bomb --on all -> CONTAINED by the wall clock, or ERROR naming what the Sentry cannot show ($v)"
-else
-	not_ok "gvisor: resource-bomb --on all -> CONTAINED by the wall clock, or ERROR" "got $v: $(field 'd["headline"]' <<<"$j")"
-fi
+expect_eq "gvisor: resource-bomb --on all -> CONTAINED by Resource-limits" "$v" "CONTAINED limits"
+expect_eq "gvisor: ... a fork the Sentry refused is in the evidence (runsc --strace)" \
+	"$(field '[t["by"] for t in d["trace"] if t["call"].startswith("clone(") and t["result"] == "-1 EAGAIN"][:1], d["record"]["sentry_forks_refused"] > 0' <<<"$j")" \
+	"[\"gVisor's Sentry: RLIMIT_NPROC (Resource-limits)\"] True"
 expect_contains "gvisor: the bomb's figures are the Sentry's" "$j" "the Sentry's task count"
 expect_contains "gvisor: the Sentry's memory figure is not presented as the snippet's alone" "$j" "the whole sandbox's"
 j=$(lab run resource-bomb --off limits --rung gvisor --json)

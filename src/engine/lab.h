@@ -120,6 +120,9 @@ struct lab_evidence {
 	 * around the wrapper, or a /proc walk of its tree, and why) */
 	char measured_by[LAB_LINE];
 	long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
+	/* gvisor: fork(), vfork() and clone() the Sentry refused with EAGAIN
+	 * (its RLIMIT_NPROC), as runsc --strace logged them; 0 elsewhere */
+	long sentry_forks_refused;
 	bool cgroup_used;
 	bool guest_measured; /* microvm: the figures are the guest cgroup's, sent by its init */
 	/* output */

@@ -40,6 +40,7 @@
 	X("peak_mem", ev->peak_mem, 0, LLONG_MAX)                     \
 	X("peak_mem_from_cgroup", ev->peak_mem_from_cgroup, BOOL)     \
 	X("pids_max_events", ev->pids_max_events, CG_COUNT)              \
+	X("sentry_forks_refused", ev->sentry_forks_refused, COUNT) \
 	X("mem_failcnt", ev->mem_failcnt, CG_COUNT)                      \
 	X("oom_kills", ev->oom_kills, CG_COUNT)                          \
 	X("cpu_throttled", ev->cpu_throttled, CG_COUNT)                  \

@@ -510,6 +510,11 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	if (ev->pids_max_events > 0)
 		fire(&f, MECH_CAPS, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
 		     ev->pids_max_events, lim->pids);
+	else if (ev->sentry_forks_refused > 0)
+		fire(&f, MECH_CAPS,
+		     "fork refused (EAGAIN) %ld time(s) at %ld processes by RLIMIT_NPROC in gVisor's Sentry (runsc "
+		     "--strace)",
+		     ev->sentry_forks_refused, lim->pids);
 	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0) {
 		fire(&f, MECH_CAPS, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
 	} else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm < lim->memory &&

@@ -55,6 +55,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -312,16 +313,30 @@ static bool gv_traced(const struct run *r)
 	return r->tr.on && r->spec.seccomp && r->kind != RUN_EXEC;
 }
 
-static void gv_strace_list(char *out, size_t cap)
+/* A process cap in the spec (RLIMIT_NPROC): the Sentry enforces it and
+ * counts nothing the lab can read, so its refusals of a fork are taken
+ * from the same strace (clone3 is past the table: glibc's fork is clone). */
+static bool gv_nproc_capped(const struct run *r)
+{
+	for (int i = 0; i < r->spec.n_rl; i++)
+		if (r->spec.rl[i].resource == RLIMIT_NPROC)
+			return true;
+	return false;
+}
+
+static void gv_strace_list(const struct run *r, char *out, size_t cap)
 {
 	const char *const *names;
 	size_t n = lab_seccomp_refused_names(&names);
+	size_t k = 0;
 	str_copy(out, cap, "--strace-syscalls=");
-	for (size_t i = 0, k = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		int nr = seccomp_syscall_resolve_name(names[i]);
 		if (nr >= 0 && nr < 434)
 			str_append(out, cap, "%s%s", k++ ? "," : "", names[i]);
 	}
+	if (gv_nproc_capped(r))
+		str_append(out, cap, "%sclone,fork,vfork", k ? "," : "");
 }
 
 static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_state *g, bool probe)
@@ -334,7 +349,7 @@ static void __attribute__((noreturn)) gv_exec_runsc(struct run *r, struct gv_sta
 	int n = 0;
 	argv[n++] = g->runsc;
 	if (!probe && gv_traced(r)) {
-		gv_strace_list(strace, sizeof strace);
+		gv_strace_list(r, strace, sizeof strace);
 		snprintf(debug_log, sizeof debug_log, "--debug-log=%s/strace/", g->dir);
 		argv[n++] = "--strace";
 		argv[n++] = strace;
@@ -807,8 +822,9 @@ static void gvisor_sample(const struct run *r, bool memory, struct box_sample *o
  * mount(0x7f.. x, 0x7f.. /tmp, ...) = 0 (0x0) errno=1 (operation not
  * permitted) (29µs)". A refusal (an errno) goes into the trace, its call
  * without the argument addresses. */
-static void gv_strace_line(const char *line, struct lab_trace *t)
+static void gv_strace_line(const char *line, struct lab_evidence *ev)
 {
+	struct lab_trace *t = &ev->trace;
 	const char *x = strstr(line, "strace.go:"), *err;
 	if (!x || !(x = strstr(x, " X ")) || !(err = strstr(x, " errno=")))
 		return;
@@ -836,6 +852,15 @@ static void gv_strace_line(const char *line, struct lab_trace *t)
 	const char *name = e > 0 ? strerrorname_np(e) : NULL;
 	char answer[32];
 	snprintf(answer, sizeof answer, "-1 %s", name ? name : "?");
+	/* a fork is no call of Isolation's deny list: traced for the process
+	 * cap, and only its EAGAIN (the Sentry's RLIMIT_NPROC) is evidence */
+	if (!strncmp(call, "clone(", 6) || !strncmp(call, "fork(", 5) || !strncmp(call, "vfork(", 6)) {
+		if (e == EAGAIN) {
+			ev->sentry_forks_refused++;
+			trace_add(t, call, answer, "gVisor's Sentry: RLIMIT_NPROC (Resource-limits)");
+		}
+		return;
+	}
 	trace_add(t, call, answer, "gVisor's Sentry (Isolation)");
 }
 
@@ -860,7 +885,7 @@ static void gv_take_strace(const struct run *r, const struct gv_state *g, struct
 		FILE *f = fopen(p, "re");
 		char line[2048];
 		while (f && fgets(line, sizeof line, f))
-			gv_strace_line(line, &ev->trace);
+			gv_strace_line(line, ev);
 		if (f)
 			fclose(f);
 	}
