@@ -1306,6 +1306,26 @@ static bool connected_unseen(struct run *r, int fd, bool take)
 	return true;
 }
 
+/* A connect() the lab made that found the socket connected (EISCONN) while
+ * an older call of the lab's on the same socket is not yet answered: that
+ * older one made the connection, and its caller may have gone (a signal)
+ * and restarted into this one; the older is answered first, so that this
+ * one learns whether its caller ever heard of the success. Slots are not
+ * in the order of the calls, and the two threads end in either order. */
+static bool older_on_same_socket(const struct run *r, const struct run_connect *c)
+{
+	struct stat a, b;
+	if (c->send || c->err != EISCONN || fstat(c->fd, &a) < 0)
+		return false;
+	for (int i = 0; i < RUN_CONNECTS_MAX; i++) {
+		const struct run_connect *o = &r->tr.connects[i];
+		if (o != c && o->state == CONNECT_CALLING && !o->send && o->id < c->id && fstat(o->fd, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return true;
+	}
+	return false;
+}
+
 static void connect_called(struct run *r, struct lab_trace *t, struct run_connect *c, bool stopped)
 {
 	pthread_join(c->thread, NULL);
@@ -1328,11 +1348,8 @@ static void connect_called(struct run *r, struct lab_trace *t, struct run_connec
 	connect_free(c);
 }
 
-int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
+static int connects_pass(struct run *r, struct lab_trace *t, bool final, int *deferred)
 {
-	char drain[64];
-	while (r->tr.connect_wake[0] >= 0 && read(r->tr.connect_wake[0], drain, sizeof drain) > 0)
-		;
 	int done = 0;
 	for (int i = 0; i < RUN_CONNECTS_MAX; i++) {
 		struct run_connect *c = &r->tr.connects[i];
@@ -1343,6 +1360,10 @@ int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
 					continue;
 				connect_stop(c);
 				stopped = true;
+			}
+			if (!stopped && older_on_same_socket(r, c)) {
+				(*deferred)++;
+				continue;
 			}
 			connect_called(r, t, c, stopped);
 			done++;
@@ -1363,6 +1384,20 @@ int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
 			t->net_refused++;
 		connect_free(c);
 		done++;
+	}
+	return done;
+}
+
+int trace_connects_ready(struct run *r, struct lab_trace *t, bool final)
+{
+	char drain[64];
+	while (r->tr.connect_wake[0] >= 0 && read(r->tr.connect_wake[0], drain, sizeof drain) > 0)
+		;
+	int done = 0;
+	/* a second pass answers what waited on an older call (older_on_same_socket) */
+	for (int pass = 0, more = 1; pass < 2 && more; pass++) {
+		more = 0;
+		done += connects_pass(r, t, final, &more);
 	}
 	return done;
 }

@@ -834,7 +834,12 @@ static long long own_cpu_ms(pid_t pid, const struct conf *c)
 {
 	clockid_t clk;
 	struct timespec ts;
-	if (clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) < 0)
+	/* the PROF clock, which RLIMIT_CPU compares (box_common.c says why):
+	 * the low three bits of a CPU clock's id name it, SCHED 2, PROF 0 */
+	if (clock_getcpuclockid(pid, &clk) != 0)
+		return -1;
+	clk &= ~(clockid_t)7;
+	if (clock_gettime(clk, &ts) < 0)
 		return -1;
 	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000) / (c->cpu_scale > 0 ? c->cpu_scale : 1);
 }
