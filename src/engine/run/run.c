@@ -1107,6 +1107,22 @@ static void leak_sources(const struct run *r, const struct strbuf *output, const
 	}
 }
 
+/* A secret cut by the output cap: the kept output ends with the first
+ * half of its token or more. Neither scanner sees it whole (one has the
+ * kept bytes, the other the dropped ones), but what came out is most of
+ * it: out, not dropped (the red team's round 7). */
+static bool secret_cut_by_cap(const struct run *r, const struct watch *w, int i)
+{
+	const char *tok = r->d.secret[i].token;
+	size_t len = strlen(tok), have = w->output->len;
+	if (!w->ev->out_truncated || len < 2)
+		return false;
+	for (size_t k = len - 1; k >= (len + 1) / 2; k--)
+		if (have >= k && !memcmp(w->output->s + have - k, tok, k))
+			return true;
+	return false;
+}
+
 static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *ev)
 {
 	bool at_attacker[DECOY_SECRETS] = {0};
@@ -1115,7 +1131,7 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	 * or straight at it with No-network off */
 	bool out[DECOY_SECRETS] = {0};
 	for (int i = 0; i < r->d.n_secret; i++)
-		if (w->sc.found[i] || at_attacker[i] || egress_secret_seen(&r->eg, i)) {
+		if (w->sc.found[i] || at_attacker[i] || egress_secret_seen(&r->eg, i) || secret_cut_by_cap(r, w, i)) {
 			out[i] = true;
 			ev->canaries_leaked++;
 			ev->secrets_to_attacker += at_attacker[i];
