@@ -406,6 +406,8 @@ static void no_attempt(struct lab_result *r, const char *watched)
 
 /* ---- resource bombs: what the evidence says it took, and what fired ---- */
 
+#define CPU_QUOTA_HOG_S 1.0 /* CPU seconds a run used before its throttling counts */
+
 /* What the run took past the caps of layers.ini, as one line
  * ("65 processes (cap 32), 320 MiB of memory (cap 256 MiB)"); how many. */
 static int caps_exceeded(const struct lab_result *r, const struct lab_config *cfg, bool wall, char *line, size_t cap)
@@ -530,7 +532,12 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 		fmt_bytes(b, sizeof b, ev->out_bytes);
 		fire(&f, MECH_CAPS, "output cap: %s kept of %s", a, b);
 	}
-	if (ev->cpu_throttled > 0)
+	/* the CPU quota slows a run down, it ends nothing: it is the layer
+	 * holding a hog back only when the run had a hog's CPU to hold (a
+	 * second of it or more); under that, a throttle is the interpreter's
+	 * start on a loaded machine meeting the quota (thirty forks at load 10
+	 * were "throttled 2 times"), no attack met */
+	if (ev->cpu_throttled > 0 && ev->cpu_s >= CPU_QUOTA_HOG_S)
 		fire(&f, MECH_CAPS, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu, ev->cpu_throttled);
 	for (int i = 0; i < f.n; i++)
 		add(r, "%s", f.line[i]);
