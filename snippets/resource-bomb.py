@@ -10,7 +10,7 @@ parent lets go (about 0.15 s after the last fork) or the parent dies, so all
 of them are alive together however slowly the machine forks; a child exits
 after at most 10 s whatever happens.
 Phase 2 (memory balloon): grow to 320 MiB in 4 MiB chunks, writing every
-byte so the memory is really resident, hold it for 0.1 s, then let go. Small
+byte so the memory is really resident, hold it for 0.5 s, then let go. Small
 chunks, as a real balloon grows until refused: it stops only when a cap bites,
 so its address space shows the cap was met (RLIMIT_AS leaves no other trace).
 
@@ -51,7 +51,8 @@ SPIN_WALL = 0.25         # ...but never spins longer than this on the clock
 CHUNK = 4 * 1024 * 1024
 CHUNKS = 80              # 80 x 4 MiB = 320 MiB; the default memory cap is 256 MiB
 SAY_EVERY = 8            # a progress line every 32 MiB
-HOLD_MEM = 0.1
+HOLD_MEM = 0.5             # a real balloon never lets go: held long enough
+                         # for a sampler on a loaded machine to see its peak
 
 MiB = 1024 * 1024
 
