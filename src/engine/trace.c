@@ -579,15 +579,6 @@ static void call_answered(struct run *r, struct lab_trace *t, const char *call, 
 		t->net_refused++;
 }
 
-/* A stopped call the lab does not make: it goes on as the caller's own
- * (CONTINUE), and the trace says its result is not the lab's to see. */
-static void own_call(struct run *r, struct lab_trace *t, unsigned long long id, const char *call)
-{
-	bool delivered = respond(r, id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
-	trace_add(t, call, delivered ? "?" : "?, not delivered",
-	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
-}
-
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
 #endif
@@ -694,6 +685,85 @@ static int caller_socket(const struct run *r, const struct seccomp_notif *req, i
 		dup = -1;
 	}
 	return dup;
+}
+
+/* True when the network namespace of the stopped thread tid has no route
+ * at all for family, as its /proc/TID/net shows it now: for IPv4 an empty
+ * FIB (fib_trie lists nothing: lo is down, no interface has an address),
+ * for IPv6 nothing but reject routes (RTF_REJECT, 0x200, in ipv6_route's
+ * flags). No-network's namespace is so (layers/network.c), and nothing of
+ * that family can leave it, whatever the call's address or control data:
+ * the kernel's route lookup fails (ENETUNREACH). */
+static bool no_route(unsigned tid, int family)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%u/net/%s", tid, family == AF_INET ? "fib_trie" : "ipv6_route");
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool none = true;
+	while (none && fgets(line, sizeof line, f)) {
+		unsigned flags = 0;
+		none = family == AF_INET6 &&
+		       sscanf(line, "%*32s %*2s %*32s %*2s %*32s %*8s %*8s %*8s %8x", &flags) == 1 && (flags & 0x200);
+	}
+	fclose(f);
+	return none;
+}
+
+/* True when addr is inside one of tid's mappings (/proc/TID/maps) */
+static bool mapped(unsigned tid, unsigned long long addr)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%u/maps", tid);
+	FILE *f = fopen(path, "re");
+	bool in = false;
+	unsigned long long lo, hi;
+	while (f && !in && fgets(line, sizeof line, f))
+		in = sscanf(line, "%llx-%llx", &lo, &hi) == 2 && addr >= lo && addr < hi;
+	if (f)
+		fclose(f);
+	return in;
+}
+
+/* For a call whose memory at addr the lab could not read although the
+ * caller can (secret memory, memfd_secret's, is not in /proc/PID/mem):
+ * the family of the caller's socket (args[0]) if IPv4 or IPv6, else 0.
+ * 0 too when addr is in no mapping of the caller's: its own call fails
+ * with EFAULT, and the namespace meets nothing. */
+static int caller_family(const struct seccomp_notif *req, unsigned long long addr)
+{
+	if (!mapped(req->pid, addr))
+		return 0;
+	int pfd = caller_pidfd(req->pid), domain = 0;
+	int fd = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
+	socklen_t l = sizeof domain;
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &l) < 0)
+		domain = 0;
+	if (fd >= 0)
+		close(fd);
+	if (pfd >= 0)
+		close(pfd);
+	return domain == AF_INET || domain == AF_INET6 ? domain : 0;
+}
+
+/* A stopped call the lab does not make: it goes on as the caller's own
+ * (CONTINUE), and the trace says its result is not the lab's to see;
+ * unless it is an IPv4 or IPv6 one (family) in No-network's namespace with
+ * no route for it, looked at before the call goes on: an attempt the
+ * namespace met, though the lab saw neither its address nor its errno. */
+static void own_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req, const char *call, int family)
+{
+	bool met = r->netns && family && no_route(req->pid, family);
+	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	if (met && delivered) {
+		trace_add(t, call, "-1, no route (errno unseen)",
+		          "its own call: the sandbox's netns has no route (No-network)");
+		t->net_refused++;
+		return;
+	}
+	trace_add(t, call, delivered ? "?" : "?, not delivered",
+	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
 }
 
 /* The thread: the caller's call, as the caller would make it. No
@@ -806,6 +876,8 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 		close(mem);
 	if (have)
 		describe_sockaddr(&sa, len, where, sizeof where);
+	else
+		str_copy(where, sizeof where, "an address the lab cannot read");
 	snprintf(call, sizeof call, "connect(%s)", where);
 	/* an address longer than any the kernel takes: its own call says so */
 	bool inet = have && req->data.args[2] <= sizeof sa && (sa.ss_family == AF_INET || sa.ss_family == AF_INET6);
@@ -824,7 +896,8 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 			return; /* answered when the thread is done (trace_connects_ready) */
 		connect_free(c);
 	}
-	own_call(r, t, req->id, call);
+	/* an address the lab could not read: the socket says what it was */
+	own_call(r, t, req, call, inet ? sa.ss_family : !have ? caller_family(req, req->data.args[1]) : 0);
 }
 
 /* ---------------- sends with an address: the lab makes them too ---------------- */
@@ -850,7 +923,8 @@ struct send_req {
 	socklen_t len;
 	int flags;
 	bool attacker;
-	char *buf; /* the bytes, malloc'd, n of them */
+	int family; /* AF_INET or AF_INET6 when it is one (the address's, or the socket's if unreadable); 0 */
+	char *buf;  /* the bytes, malloc'd, n of them */
 	size_t n;
 	char call[128];
 };
@@ -876,16 +950,23 @@ static bool read_at(int mem, unsigned long long addr, void *dst, size_t n)
 
 /* The address at addr (alen bytes), shown in where; true for AF_INET or
  * AF_INET6 no longer than the kernel takes (a longer one: its own call
- * says EINVAL). */
-static bool read_address(const struct run *r, int mem, unsigned long long addr, unsigned long long alen,
-                         struct send_req *s, char *where, size_t cap)
+ * says EINVAL). s->family: the address's family if inet; the caller's
+ * socket's if the address is there but the lab cannot read it. */
+static bool read_address(const struct run *r, const struct seccomp_notif *req, int mem, unsigned long long addr,
+                         unsigned long long alen, struct send_req *s, char *where, size_t cap)
 {
 	s->len = (socklen_t)(alen < sizeof s->sa ? alen : sizeof s->sa);
-	if (!addr || !s->len || !read_at(mem, addr, &s->sa, s->len))
+	if (!addr || !s->len)
 		return false;
+	if (!read_at(mem, addr, &s->sa, s->len)) {
+		str_copy(where, cap, "an address the lab cannot read");
+		s->family = caller_family(req, addr);
+		return false;
+	}
 	describe_sockaddr(&s->sa, s->len, where, cap);
 	bool inet = alen <= sizeof s->sa && (s->sa.ss_family == AF_INET || s->sa.ss_family == AF_INET6);
 	s->attacker = inet && is_attacker(r, &s->sa);
+	s->family = inet ? s->sa.ss_family : 0;
 	return inet;
 }
 
@@ -978,7 +1059,7 @@ static void send_for_caller(struct run *r, struct lab_trace *t, const struct sec
 	if (fd >= 0)
 		close(fd);
 	free(s->buf);
-	own_call(r, t, req->id, s->call);
+	own_call(r, t, req, s->call, s->family);
 }
 
 /* sendto() with an address: like connect(), the lab makes the call on the
@@ -989,7 +1070,7 @@ static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccom
 	size_t n = (size_t)req->data.args[2];
 	char where[96] = "?";
 	int mem = caller_mem(r, req, O_RDONLY);
-	bool inet = read_address(r, mem, req->data.args[4], req->data.args[5], &s, where, sizeof where);
+	bool inet = read_address(r, req, mem, req->data.args[4], req->data.args[5], &s, where, sizeof where);
 	snprintf(s.call, sizeof s.call, "sendto(%s, %zu bytes%s)", where, n,
 	         s.flags & MSG_FASTOPEN ? ", MSG_FASTOPEN" : "");
 	int fd = inet ? caller_socket(r, req, s.sa.ss_family) : -1;
@@ -1012,17 +1093,23 @@ static void trace_sendmsg(struct run *r, struct lab_trace *t, const struct secco
 {
 	struct msghdr m;
 	int mem = caller_mem(r, req, O_RDONLY);
-	if (!read_at(mem, req->data.args[1], &m, sizeof m) || !m.msg_name || !m.msg_namelen) {
-		/* unreadable: the caller's own call says EFAULT */
+	bool readable = read_at(mem, req->data.args[1], &m, sizeof m);
+	if (!readable || !m.msg_name || !m.msg_namelen) {
 		if (mem >= 0)
 			close(mem);
-		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		/* a header the lab cannot read: where it is the caller's, an
+		 * attempt all the same */
+		if (!readable && mem >= 0)
+			own_call(r, t, req, "sendmsg(a message header the lab cannot read)",
+			         caller_family(req, req->data.args[1]));
+		else
+			respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		return;
 	}
 	struct send_req s = {.flags = (int)req->data.args[2]};
 	char where[96] = "?", bytes[40] = "";
-	bool inet =
-	    read_address(r, mem, (unsigned long long)(uintptr_t)m.msg_name, m.msg_namelen, &s, where, sizeof where);
+	bool inet = read_address(r, req, mem, (unsigned long long)(uintptr_t)m.msg_name, m.msg_namelen, &s, where,
+	                         sizeof where);
 	int fd = inet && !m.msg_controllen ? caller_socket(r, req, s.sa.ss_family) : -1;
 	enum send_kind kind = send_kind_of(fd, s.flags);
 	struct iovec *iov =
@@ -1112,19 +1199,23 @@ static void trace_sendmmsg(struct run *r, struct lab_trace *t, const struct secc
 	int mem = caller_mem(r, req, O_RDONLY);
 	struct mmsghdr *mv = mem >= 0 && vlen ? calloc(vlen, sizeof *mv) : NULL;
 	unsigned named = 0;
-	if (mv && read_at(mem, req->data.args[1], mv, vlen * sizeof *mv))
-		while (named < vlen && (!mv[named].msg_hdr.msg_name || !mv[named].msg_hdr.msg_namelen))
-			named++;
-	if (!mv || named == vlen) {
+	bool readable = mv && read_at(mem, req->data.args[1], mv, vlen * sizeof *mv);
+	while (readable && named < vlen && (!mv[named].msg_hdr.msg_name || !mv[named].msg_hdr.msg_namelen))
+		named++;
+	if (!readable || named == vlen) {
 		free(mv);
 		if (mem >= 0)
 			close(mem);
-		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		if (!readable && mem >= 0 && vlen)
+			own_call(r, t, req, "sendmmsg(message headers the lab cannot read)",
+			         caller_family(req, req->data.args[1]));
+		else
+			respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		return;
 	}
 	struct send_req s = {.flags = (int)req->data.args[3]};
 	char where[96] = "?";
-	bool inet = read_address(r, mem, (unsigned long long)(uintptr_t)mv[named].msg_hdr.msg_name,
+	bool inet = read_address(r, req, mem, (unsigned long long)(uintptr_t)mv[named].msg_hdr.msg_name,
 	                         mv[named].msg_hdr.msg_namelen, &s, where, sizeof where);
 	int fd = inet ? caller_socket(r, req, s.sa.ss_family) : -1;
 	struct mmsg_part *p = calloc(vlen, sizeof *p);
@@ -1149,7 +1240,7 @@ static void trace_sendmmsg(struct run *r, struct lab_trace *t, const struct secc
 	if (fd >= 0)
 		close(fd);
 	if (!sent && (err == EAGAIN || err == EWOULDBLOCK)) {
-		own_call(r, t, req->id, s.call);
+		own_call(r, t, req, s.call, s.family);
 		return;
 	}
 	bool delivered = respond_val(r, req->id, sent ? 0 : err, sent, 0);

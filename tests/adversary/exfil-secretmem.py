@@ -10,9 +10,8 @@ pages that no other process can read, /proc/PID/mem included. The
 connect()'s address lives there, so the lab, stopping the call, could read
 neither where it went nor what it was, let it go on as the snippet's own
 and judged the run BROKE: "nothing tried to leave". The namespace refused
-it all the same (no route), and that is the attempt No-network met. With
-Isolation on, memfd_secret itself is refused and the snippet falls back to
-ordinary memory."""
+it all the same (no route), and that is the attempt No-network met: the
+lab reads the namespace's routes (/proc/PID/net) before the call goes on."""
 import ctypes
 import mmap
 import os
