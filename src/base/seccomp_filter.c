@@ -158,18 +158,47 @@ int lab_seccomp_watch_sends(scmp_filter_ctx ctx, unsigned long long handoff)
 	return rc == 0 ? seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmmsg), 0) : rc;
 }
 
-/* The calls that create or replace a file or folder at a path: which
- * argument is the path, and the folder descriptor it is relative to (-1:
- * the current folder). With the trace, Isolation's filter stops each for
+/* The calls that create or replace a file or folder at a path, or change
+ * one's mode, owner, times, extended attributes or size: which argument is
+ * the path, and the folder descriptor it is relative to (-1: the current
+ * folder). With the trace, Isolation's filter stops each for
  * the lab to look at the path and let it go on (trace.c): the host target,
  * or a folder on the way to it, looked up in the private root is the
  * layer meeting the attempt. open() and openat() only for writing or
  * creating (flags), so the interpreter's own reads never stop. */
 static const struct lab_seccomp_path_call path_calls[] = {
-    {"open", -1, 0, 1},      {"creat", -1, 0, -1},  {"mkdir", -1, 0, -1},    {"mknod", -1, 0, -1},
-    {"rename", -1, 1, -1},   {"link", -1, 1, -1},   {"symlink", -1, 1, -1},  {"openat", 0, 1, 2},
-    {"openat2", 0, 1, -1},   {"mkdirat", 0, 1, -1}, {"mknodat", 0, 1, -1},   {"renameat", 2, 3, -1},
-    {"renameat2", 2, 3, -1}, {"linkat", 2, 3, -1},  {"symlinkat", 1, 2, -1},
+    {"open", -1, 0, 1},
+    {"creat", -1, 0, -1},
+    {"mkdir", -1, 0, -1},
+    {"mknod", -1, 0, -1},
+    {"rename", -1, 1, -1},
+    {"link", -1, 1, -1},
+    {"symlink", -1, 1, -1},
+    {"openat", 0, 1, 2},
+    {"openat2", 0, 1, -1},
+    {"mkdirat", 0, 1, -1},
+    {"mknodat", 0, 1, -1},
+    {"renameat", 2, 3, -1},
+    {"renameat2", 2, 3, -1},
+    {"linkat", 2, 3, -1},
+    {"symlinkat", 1, 2, -1},
+    /* a folder's own mode, owner or times: a world-writable host root
+     * takes no new file (round 7, finding 3) */
+    {"chmod", -1, 0, -1},
+    {"fchmodat", 0, 1, -1},
+    {"fchmodat2", 0, 1, -1},
+    {"chown", -1, 0, -1},
+    {"lchown", -1, 0, -1},
+    {"fchownat", 0, 1, -1},
+    {"utime", -1, 0, -1},
+    {"utimes", -1, 0, -1},
+    {"utimensat", 0, 1, -1},
+    {"futimesat", 0, 1, -1},
+    {"setxattr", -1, 0, -1},
+    {"lsetxattr", -1, 0, -1},
+    {"removexattr", -1, 0, -1},
+    {"lremovexattr", -1, 0, -1},
+    {"truncate", -1, 0, -1},
 };
 
 #define N_PATH_CALLS (sizeof path_calls / sizeof *path_calls)

@@ -51,6 +51,7 @@ struct hostfs_watch {
 	int n_seen;
 	long seen_more;
 	struct hostfs_snap before;
+	struct stat root_before; /* the host folder itself, before (st_ino 0: unknown) */
 };
 
 /* What hostfs_finish found. */
