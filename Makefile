@@ -205,11 +205,12 @@ test: test-deps containment-lab build/containment-lab-san build/unit build/sysca
 
 # `make check`: the fast tier, for a change in progress: the unit suite
 # (with the spec snapshots), the layout of the code, layers.ini, the
-# command line, the matrix's faces, the twin and the screen in tmux, all
-# under ASan+UBSan. The whole of `make test` still decides.
+# command line, the matrix's faces, the twin and the screen in tmux (all
+# but the screen's matrix: two runs of 128 cells, which `make test` keeps),
+# all under ASan+UBSan. The whole of `make test` still decides.
 CHECK_ONLY = ^(unit tests|the layout|layers\.ini|command line|matrix faces|twin:|TUI in tmux \(ASan)
 check: test-deps containment-lab build/containment-lab-san build/unit build/syscall_probe
-	CL_TEST_ONLY='$(CHECK_ONLY)' tests/run_all.sh
+	CL_TUI_QUICK=1 CL_TEST_ONLY='$(CHECK_ONLY)' tests/run_all.sh
 
 # `make test-hosts`: the lab on a real cgroup-v2 host (tests/hosts/run.sh):
 # Debian's kernel booted twice under QEMU microvm (TCG) as a small machine

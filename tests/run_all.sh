@@ -110,7 +110,8 @@ run "matrix --rung all: every rung in one report, a rung without its tools skipp
 run "the JSON schema: every kind of document the lab writes, format 1, docs/json.md complete (ASan+UBSan)" tests/schema_test.sh "$SAN"
 run "matrix --html: a self-contained page, screenshotted in headless chromium (ASan+UBSan)" tests/html_test.sh "$SAN"
 if command -v tmux >/dev/null; then
-	run "TUI in tmux (ASan+UBSan)" tests/tui_test.sh --asan "$SAN"
+	# CL_TUI_QUICK=1 (make check): all but the screen's matrix
+	run "TUI in tmux (ASan+UBSan)" tests/tui_test.sh --asan ${CL_TUI_QUICK:+--quick} "$SAN"
 	run "TUI in tmux: the audit card run whole (release build)" tests/tui_test.sh --card-only "$REL"
 	run "the progress line of matrix and audit at a terminal, NO_COLOR, --quiet (tmux)" tests/progress_test.sh "$REL"
 	run "the guided tour at 80x24 (tmux)" tests/tour_test.sh "$REL"

@@ -3,7 +3,7 @@
 # tmux tests itself: a detached session of a fixed size, send-keys, and
 # capture-pane, polling each expectation against a deadline.
 #
-#   tests/tui_test.sh [--asan] [--card-only] [BINARY]   (from the repo root; default ./containment-lab)
+#   tests/tui_test.sh [--asan] [--card-only] [--quick] [BINARY]   (from the repo root; default ./containment-lab)
 #
 # --asan: the binary is a sanitizer build: longer deadlines, and any
 # AddressSanitizer/UBSan report on its stderr fails the run; the audit card
@@ -11,6 +11,9 @@
 # --card-only: the parts the --asan run leaves out, for the release binary
 # (the suite runs both): start-up, then the audit card run to its end, and
 # stop; the screen's matrix and the rest run once, under the sanitizers.
+# --quick: `make check`'s tier: everything but the screen's matrix (two
+# runs of its 128 cells, most of the time this script takes); `make test`
+# runs it whole.
 # Prints "ok - NAME" / "not ok - NAME" per check (tests/lib.sh), then
 # "N passed, N failed, N skipped";
 # exits 1 if anything failed.
@@ -18,10 +21,12 @@ set -u
 
 ASAN=0
 CARD_ONLY=0
+QUICK=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--asan) ASAN=1 ;;
 	--card-only) CARD_ONLY=1 ;;
+	--quick) QUICK=1 ;;
 	*) break ;;
 	esac
 	shift
@@ -284,6 +289,9 @@ keys main 3
 wait_for main "Clean-env ON" 5
 
 # --- the matrix --------------------------------------------------------------
+if [ "$QUICK" = 1 ]; then
+	skip "the screen's matrix (make check's quick tier: make test runs it)"
+else
 n=$("$BIN" list 2>/dev/null | grep -c .)
 total=$((n * 16))
 keys main m
@@ -317,6 +325,7 @@ check_on "predict, matrix: the row is scored from the new run's verdicts (8/16)"
 keys main p
 keys main m
 check_on "m goes back to the lab" main wait_for main "SNIPPETS" 5
+fi
 
 # --- q quits and gives the terminal back -------------------------------------
 keys main q
