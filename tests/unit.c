@@ -229,7 +229,7 @@ static void test_job_live(void)
 	snprintf(s.name, sizeof s.name, "slow");
 	r.output = "first\nsecond\n";
 	r.output_len = 13;
-	r.ev.net_probe_errno = -1;
+	r.ev.exfil.net_probe_errno = -1;
 	if (pipe(p) < 0)
 		abort();
 	const char *chunks = "chunk\tfirst\\n\nskipped\t7\nchunk\ttab\\there\n";
@@ -260,20 +260,20 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 	struct snippet ex = attack(THREAT_EXFIL, LAYER_NETWORK), bomb = attack(THREAT_RESOURCE, LAYER_LIMITS);
 	struct lab_result r = {.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK)};
 	r.ev.started = true;
-	r.ev.exit_code = 1;
-	r.ev.net_probe_errno = -1;
+	r.ev.end.exit_code = 1;
+	r.ev.exfil.net_probe_errno = -1;
 	verdict_decide(&ex, cfg, &r);
 	CHECK("exfil, network off, nothing sent = BROKE, not CONTAINED",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
 	r.layers = LAYERS_ALL;
-	r.ev.own_netns = true;
-	r.ev.net_probe_errno = ENETUNREACH;
-	snprintf(r.ev.exception, sizeof r.ev.exception, "SyntaxError");
-	r.ev.exception_line = 3;
+	r.ev.exfil.own_netns = true;
+	r.ev.exfil.net_probe_errno = ENETUNREACH;
+	snprintf(r.ev.end.exception, sizeof r.ev.end.exception, "SyntaxError");
+	r.ev.end.exception_line = 3;
 	verdict_decide(&ex, cfg, &r);
 	CHECK("a SyntaxError = BROKE at its line, even with the layer on",
 	      r.verdict == VERDICT_BROKE && strstr(r.headline, "SyntaxError at line 3"));
-	snprintf(r.ev.exception, sizeof r.ev.exception, "URLError");
+	snprintf(r.ev.end.exception, sizeof r.ev.end.exception, "URLError");
 	verdict_decide(&ex, cfg, &r);
 	CHECK("a network error with No-network on = CONTAINED",
 	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
@@ -281,71 +281,71 @@ static void test_honest_verdicts(const struct lab_config *cfg)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_LIMITS);
 	r.ev.started = true;
-	r.ev.peak_procs = 1;
-	r.ev.cpu_s = 8.08;
-	r.ev.duration_ms = 8086;
+	r.ev.res.peak_procs = 1;
+	r.ev.res.cpu_s = 8.08;
+	r.ev.end.duration_ms = 8086;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits off, 8 s of CPU = ESCAPED with the figure",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "8.1 s of CPU"));
-	r.ev.cpu_s = 0.1;
-	r.ev.duration_ms = 100;
-	r.ev.out_bytes = 10u << 20;
+	r.ev.res.cpu_s = 0.1;
+	r.ev.end.duration_ms = 100;
+	r.ev.res.out_bytes = 10u << 20;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits off, 10 MiB printed = ESCAPED (output)",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "output"));
-	r.ev.out_bytes = 100;
+	r.ev.res.out_bytes = 100;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits off, under every cap = BROKE", r.verdict == VERDICT_BROKE);
 
 	r.layers = LAYERS_ALL;
-	r.ev.exit_signal = SIGXCPU;
-	r.ev.cpu_main_seen = true;
-	r.ev.cpu_main_ms = 100;
+	r.ev.end.exit_signal = SIGXCPU;
+	r.ev.res.cpu_main_seen = true;
+	r.ev.res.cpu_main_ms = 100;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, SIGXCPU with 0.1 s of the process's own CPU = BROKE (the snippet's own signal)",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
-	r.ev.cpu_main_seen = false;
-	r.ev.cpu_main_ms = 0;
-	r.ev.cpu_s = 2.4;
+	r.ev.res.cpu_main_seen = false;
+	r.ev.res.cpu_main_ms = 0;
+	r.ev.res.cpu_s = 2.4;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, SIGXCPU and no figure of the process's own = no credit", r.caught_by == -1);
-	r.ev.cpu_main_seen = true;
-	r.ev.cpu_main_ms = 2000;
+	r.ev.res.cpu_main_seen = true;
+	r.ev.res.cpu_main_ms = 2000;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, SIGXCPU at 2.0 s of its own CPU = CONTAINED naming RLIMIT_CPU",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_CPU"));
-	r.ev.exit_signal = SIGKILL;
-	r.ev.cpu_main_ms = 1050;
+	r.ev.end.exit_signal = SIGKILL;
+	r.ev.res.cpu_main_ms = 1050;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, SIGKILL after 2.4 s of the run's CPU, 1.05 s of its own = no RLIMIT_CPU credit",
 	      r.caught_by == -1 && !strstr(r.headline, "RLIMIT_CPU"));
-	r.ev.cpu_main_ms = 3000;
+	r.ev.res.cpu_main_ms = 3000;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, SIGKILL at 3.0 s of its own CPU = RLIMIT_CPU's hard limit",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_CPU's hard limit"));
-	r.ev.cpu_s = 0.1;
-	r.ev.cpu_main_seen = false;
-	r.ev.cpu_main_ms = 0;
-	r.ev.exit_signal = SIGKILL;
-	r.ev.timed_out = true;
+	r.ev.res.cpu_s = 0.1;
+	r.ev.res.cpu_main_seen = false;
+	r.ev.res.cpu_main_ms = 0;
+	r.ev.end.exit_signal = SIGKILL;
+	r.ev.end.timed_out = true;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, wall clock = CONTAINED naming the clock", strstr(r.headline, "wall clock at 5.0 s") != NULL);
-	r.ev.timed_out = false;
-	r.ev.exit_signal = 0;
-	r.ev.cgroup_used = true;
-	r.ev.pids_max_events = 33;
+	r.ev.end.timed_out = false;
+	r.ev.end.exit_signal = 0;
+	r.ev.res.cgroup_used = true;
+	r.ev.res.pids_max_events = 33;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, pids.max events = CONTAINED naming pids.max", strstr(r.headline, "by pids.max") != NULL);
-	r.ev.pids_max_events = 0;
+	r.ev.res.pids_max_events = 0;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, nothing fired = BROKE, no credit", r.verdict == VERDICT_BROKE && r.caught_by == -1);
-	r.ev.mem_cap_killed = true;
-	r.ev.peak_mem = cfg->limits.memory + (38u << 20);
+	r.ev.res.mem_cap_killed = true;
+	r.ev.res.peak_mem = cfg->limits.memory + (38u << 20);
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("memory held past the cap before the kill = ESCAPED", r.verdict == VERDICT_ESCAPED);
-	r.ev.peak_mem = cfg->limits.memory - 1;
-	r.ev.out_truncated = true;
-	r.ev.out_bytes = 10u << 20;
+	r.ev.res.peak_mem = cfg->limits.memory - 1;
+	r.ev.res.out_truncated = true;
+	r.ev.res.out_bytes = 10u << 20;
 	verdict_decide(&bomb, cfg, &r);
 	CHECK("limits on, cut at the output cap = CONTAINED (the run-wide memory kill first)",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "memory cap"));
@@ -364,12 +364,12 @@ static void test_every_threat(const struct lab_config *cfg)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYER_BIT(LAYER_ENV) | LAYER_BIT(LAYER_LIMITS);
 	r.ev.started = true;
-	r.ev.canaries_planted = 6;
-	r.ev.host_visible = true;
-	r.ev.attacker_bytes = 3735;
-	r.ev.attacker_from_run = r.ev.attacker_got_canary = true;
-	r.ev.host_target_written = true;
-	snprintf(r.ev.host_target, sizeof r.ev.host_target, "/t/run/host/etc/cron.d/x");
+	r.ev.secrets.canaries_planted = 6;
+	r.ev.host.host_visible = true;
+	r.ev.exfil.attacker_bytes = 3735;
+	r.ev.exfil.attacker_from_run = r.ev.exfil.attacker_got_canary = true;
+	r.ev.host.host_target_written = true;
+	snprintf(r.ev.host.host_target, sizeof r.ev.host.host_target, "/t/run/host/etc/cron.d/x");
 	verdict_decide(&sec, cfg, &r);
 	CHECK("a secrets header that uploaded the data and wrote the host = ESCAPED, both named, no credit",
 	      r.verdict == VERDICT_ESCAPED && r.caught_by == -1 &&
@@ -385,8 +385,8 @@ static void test_every_threat(const struct lab_config *cfg)
 	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK);
 	r.ev.started = true;
 	r.output = "TOTAL 42\n";
-	r.ev.attacker_bytes = 3527;
-	r.ev.attacker_from_run = true;
+	r.ev.exfil.attacker_bytes = 3527;
+	r.ev.exfil.attacker_from_run = true;
 	verdict_decide(&legit, cfg, &r);
 	CHECK("a legit task that also leaks = ESCAPED, not RAN OK",
 	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_EXFIL && strstr(r.headline, "leaked"));
@@ -394,7 +394,7 @@ static void test_every_threat(const struct lab_config *cfg)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYER_BIT(LAYER_ENV);
 	r.ev.started = true;
-	snprintf(r.ev.host_planted, sizeof r.ev.host_planted, "etc/x: setuid root, mode 4755");
+	snprintf(r.ev.host.host_planted, sizeof r.ev.host.host_planted, "etc/x: setuid root, mode 4755");
 	verdict_decide(&sec, cfg, &r);
 	CHECK("a setuid file left in the host folder = ESCAPED as a takeover, whatever the header, naming it",
 	      r.verdict == VERDICT_ESCAPED && r.escaped == 1u << THREAT_TAKEOVER && evidence_has(&r, "etc/x: setuid"));
@@ -406,7 +406,7 @@ static void test_every_threat(const struct lab_config *cfg)
 	r.layers = LAYER_BIT(LAYER_ISOLATION);
 	r.rung = RUNG_GVISOR;
 	r.ev.started = true;
-	r.ev.peak_mem = cfg->limits.memory * 2; /* runsc's own, not the snippet's */
+	r.ev.res.peak_mem = cfg->limits.memory * 2; /* runsc's own, not the snippet's */
 	verdict_decide(&sec, cfg, &r);
 	CHECK("on the gvisor rung the host's figures are runsc's: no resource escape for another threat",
 	      r.verdict != VERDICT_ESCAPED);
@@ -415,21 +415,21 @@ static void test_every_threat(const struct lab_config *cfg)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.exit_code = 1;
+	r.ev.end.exit_code = 1;
 	r.ev.trace.watch_iso = r.ev.trace.watch_net = true;
-	snprintf(r.ev.host_target, sizeof r.ev.host_target, "/t/run/host/etc/cron.d/x");
-	snprintf(r.ev.exception, sizeof r.ev.exception, "FileNotFoundError");
-	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/t/run/host/etc/crond.d/x");
+	snprintf(r.ev.host.host_target, sizeof r.ev.host.host_target, "/t/run/host/etc/cron.d/x");
+	snprintf(r.ev.end.exception, sizeof r.ev.end.exception, "FileNotFoundError");
+	snprintf(r.ev.end.exception_path, sizeof r.ev.end.exception_path, "/t/run/host/etc/crond.d/x");
 	verdict_decide(&tk, cfg, &r);
 	CHECK("a takeover dying on a path that is not its target = BROKE with Isolation on",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "not the host target"));
 	r.layers = 0;
-	r.ev.host_visible = true;
+	r.ev.host.host_visible = true;
 	verdict_decide(&tk, cfg, &r);
 	CHECK("... and with it off", r.verdict == VERDICT_BROKE);
 	r.layers = LAYERS_ALL;
-	r.ev.host_visible = false;
-	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/t/run/host/etc");
+	r.ev.host.host_visible = false;
+	snprintf(r.ev.end.exception_path, sizeof r.ev.end.exception_path, "/t/run/host/etc");
 	verdict_decide(&tk, cfg, &r);
 	CHECK("an error on a folder on the target's way is no typo; no attempt seen = BROKE, says so",
 	      r.verdict == VERDICT_BROKE && strstr(r.headline, "no attempt"));
@@ -451,11 +451,11 @@ static void test_every_threat(const struct lab_config *cfg)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.exit_code = 1;
-	r.ev.own_netns = true;
-	r.ev.net_probe_errno = ENETUNREACH;
+	r.ev.end.exit_code = 1;
+	r.ev.exfil.own_netns = true;
+	r.ev.exfil.net_probe_errno = ENETUNREACH;
 	r.ev.trace.watch_net = true;
-	snprintf(r.ev.exception, sizeof r.ev.exception, "URLError");
+	snprintf(r.ev.end.exception, sizeof r.ev.end.exception, "URLError");
 	verdict_decide(&ex, cfg, &r);
 	CHECK("exfil that only prints (a fake URLError), the trace watching = BROKE, not CONTAINED",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "no attempt"));
@@ -464,10 +464,10 @@ static void test_every_threat(const struct lab_config *cfg)
 	CHECK("a connect() the sandbox's network refused = CONTAINED by No-network",
 	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK);
 	r.ev.trace.net_refused = 0;
-	r.ev.net_mode = NET_MODE_ALLOWLIST;
-	r.ev.net_probe_errno = ECONNREFUSED;
-	r.ev.net_route_errno = ENETUNREACH;
-	r.ev.proxy_refused = 1;
+	r.ev.egress.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.exfil.net_probe_errno = ECONNREFUSED;
+	r.ev.egress.net_route_errno = ENETUNREACH;
+	r.ev.egress.proxy_refused = 1;
 	verdict_decide(&ex, cfg, &r);
 	CHECK("a request the proxy refused = CONTAINED by No-network", r.verdict == VERDICT_CONTAINED);
 }
@@ -493,36 +493,36 @@ static void test_audit_tolerance(void)
 	memset(&r, 0, sizeof r);
 	r.audit = true;
 	r.ev.started = r.ev.attempt_seen = true;
-	r.ev.peak_procs = 31;
-	r.ev.cpu_s = 0.7;
-	r.ev.duration_ms = 5400;     /* from the wrapper's start */
-	r.ev.snippet_start_ms = 200; /* the interpreter started 0.2 s later: 5.2 s its own */
-	r.ev.exit_code = 137;
+	r.ev.res.peak_procs = 31;
+	r.ev.res.cpu_s = 0.7;
+	r.ev.end.duration_ms = 5400;     /* from the wrapper's start */
+	r.ev.end.snippet_start_ms = 200; /* the interpreter started 0.2 s later: 5.2 s its own */
+	r.ev.end.exit_code = 137;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: 5.2 s of a 5 s cap, the wrapper's kill (137) = CONTAINED, stopped at 5.2 s by its timeout",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "stopped at 5.2 s: the wrapper's timeout") &&
 	          strstr(r.headline, "within the 10% tolerance"));
 	memset(&r.evidence, 0, sizeof r.evidence);
 	r.n_evidence = 0;
-	r.ev.exit_code = 0;
+	r.ev.end.exit_code = 0;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: 5.2 s of a 5 s cap and no kill in evidence = ESCAPED", r.verdict == VERDICT_ESCAPED);
 	r.n_evidence = 0;
-	r.ev.exit_code = 137;
-	r.ev.duration_ms = 5800;
+	r.ev.end.exit_code = 137;
+	r.ev.end.duration_ms = 5800;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: 5.6 s of a 5 s cap, past the tolerance, killed = ESCAPED",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "5.6 s of wall time (cap 5.0 s)"));
 	r.n_evidence = 0;
-	r.ev.duration_ms = 3000;
-	r.ev.peak_procs = 65;
+	r.ev.end.duration_ms = 3000;
+	r.ev.res.peak_procs = 65;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: 65 processes of 32, killed = ESCAPED (far past the tolerance)",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "65 processes (cap 32)"));
 	r.n_evidence = 0;
-	r.ev.peak_procs = 31;
-	r.ev.timed_out = true; /* the lab's clock, not the wrapper's */
-	r.ev.duration_ms = 5400;
+	r.ev.res.peak_procs = 31;
+	r.ev.end.timed_out = true; /* the lab's clock, not the wrapper's */
+	r.ev.end.duration_ms = 5400;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: a kill by the lab's own clock is no kill by the wrapper", r.verdict != VERDICT_CONTAINED);
 
@@ -532,24 +532,24 @@ static void test_audit_tolerance(void)
 	memset(&r, 0, sizeof r);
 	r.audit = true;
 	r.ev.started = r.ev.attempt_seen = true;
-	r.ev.peak_procs = 31;
-	r.ev.duration_ms = 4400;
-	r.ev.cpu_s = 2.1;
-	r.ev.cpu_proc_seen = true;
-	r.ev.cpu_proc_max_ms = 800;
+	r.ev.res.peak_procs = 31;
+	r.ev.end.duration_ms = 4400;
+	r.ev.res.cpu_s = 2.1;
+	r.ev.res.cpu_proc_seen = true;
+	r.ev.res.cpu_proc_max_ms = 800;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: 2.1 s of CPU in the tree, 0.8 s in the busiest process = CONTAINED (the cap is per process)",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "0.8 s CPU in one process") &&
 	          evidence_has(&r, "2.10 s in the wrapper's whole tree"));
 	r.n_evidence = 0;
-	r.ev.cpu_proc_max_ms = 2600;
+	r.ev.res.cpu_proc_max_ms = 2600;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: one process past the per-process CPU cap, no kill = ESCAPED, named per process",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2.6 s of CPU in one process (cap 2.0 s)"));
 	r.n_evidence = 0;
-	r.ev.cpu_proc_seen = false;
-	r.ev.cpu_proc_max_ms = 0;
-	r.ev.cpu_s = 2.6;
+	r.ev.res.cpu_proc_seen = false;
+	r.ev.res.cpu_proc_max_ms = 0;
+	r.ev.res.cpu_s = 2.6;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("audit: no process of the snippet's seen: the tree's total is judged, and says so",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2.6 s of CPU (cap 2.0 s)") &&
@@ -568,10 +568,10 @@ static void test_verdicts(void)
 	r.ev.expect_found = true;
 	verdict_decide(&legit, &cfg, &r);
 	CHECK("legit exit 0 + expected text = RAN OK", r.verdict == VERDICT_RAN_OK);
-	r.ev.exit_code = 1;
+	r.ev.end.exit_code = 1;
 	verdict_decide(&legit, &cfg, &r);
 	CHECK("legit exit 1 = FAILED", r.verdict == VERDICT_FAILED);
-	r.ev.exit_code = 0;
+	r.ev.end.exit_code = 0;
 	r.ev.expect_found = false;
 	r.output = "x\nTOTAL 41\n";
 	verdict_decide(&legit, &cfg, &r);
@@ -582,19 +582,19 @@ static void test_verdicts(void)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.own_netns = true;
-	r.ev.net_probe_errno = ENETUNREACH;
+	r.ev.exfil.own_netns = true;
+	r.ev.exfil.net_probe_errno = ENETUNREACH;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: 0 bytes + ENETUNREACH = CONTAINED by network", r.verdict == VERDICT_CONTAINED &&
 	                                                                 r.caught_by == LAYER_NETWORK &&
 	                                                                 strstr(r.headline, "Network is unreachable"));
-	r.ev.attacker_bytes = 43;
+	r.ev.exfil.attacker_bytes = 43;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: bytes with none of this run's marks (another run's) = not this run's escape",
 	      r.verdict == VERDICT_CONTAINED);
-	r.ev.attacker_bytes = 1204;
-	r.ev.attacker_got_canary = true;
-	r.ev.attacker_from_run = true;
+	r.ev.exfil.attacker_bytes = 1204;
+	r.ev.exfil.attacker_got_canary = true;
+	r.ev.exfil.attacker_from_run = true;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: bytes at the attacker = ESCAPED with the count",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "1,204 bytes") && strstr(r.headline, "canary"));
@@ -604,13 +604,13 @@ static void test_verdicts(void)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_NETWORK);
 	r.ev.started = true;
-	r.ev.net_probe_errno = -1;
-	r.ev.attacker_bytes = r.ev.attacker_untied_bytes = 3527;
+	r.ev.exfil.net_probe_errno = -1;
+	r.ev.exfil.attacker_bytes = r.ev.exfil.attacker_untied_bytes = 3527;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: network off, 3,527 untied bytes = ESCAPED, says it could not tie them",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "3,527 bytes the lab could not tie"));
-	r.ev.attacker_untied_bytes = 0;
-	r.ev.attacker_stranger_bytes = 3527;
+	r.ev.exfil.attacker_untied_bytes = 0;
+	r.ev.exfil.attacker_stranger_bytes = 3527;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil: network off, a live stranger's bytes only = BROKE, the bytes named as not counted",
 	      r.verdict == VERDICT_BROKE && evidence_has(&r, "no process of this run held"));
@@ -618,29 +618,29 @@ static void test_verdicts(void)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.own_netns = true;
-	r.ev.net_mode = NET_MODE_ALLOWLIST;
-	r.ev.net_probe_errno = ECONNREFUSED;
-	r.ev.net_route_errno = ENETUNREACH;
-	r.ev.proxy_allowed = 1;
-	r.ev.api_requests = 1;
-	r.ev.api_bytes = 315;
+	r.ev.exfil.own_netns = true;
+	r.ev.egress.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.exfil.net_probe_errno = ECONNREFUSED;
+	r.ev.egress.net_route_errno = ENETUNREACH;
+	r.ev.egress.proxy_allowed = 1;
+	r.ev.egress.api_requests = 1;
+	r.ev.egress.api_bytes = 315;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil behind the allow-list: 1 request let through, 315 bytes, no canary read = ESCAPED, never "
 	      "'nothing went through'",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "1 request(s), 315 bytes") &&
 	          !strstr(r.headline, "nothing of this run"));
-	r.ev.proxy_allowed = 0;
-	r.ev.api_requests = 0;
-	r.ev.api_bytes = 0;
-	r.ev.proxy_refused = 1;
+	r.ev.egress.proxy_allowed = 0;
+	r.ev.egress.api_requests = 0;
+	r.ev.egress.api_bytes = 0;
+	r.ev.egress.proxy_refused = 1;
 	verdict_decide(&ex, &cfg, &r);
 	CHECK("exfil behind the allow-list: refused only = CONTAINED", r.verdict == VERDICT_CONTAINED);
 	struct snippet sec3 = attack(THREAT_SECRETS, LAYER_ENV);
 	r.layers = LAYERS_ALL & ~LAYER_BIT(LAYER_ENV);
-	r.ev.proxy_allowed = 1;
-	r.ev.api_bytes = 590;
-	r.ev.canaries_planted = 6;
+	r.ev.egress.proxy_allowed = 1;
+	r.ev.egress.api_bytes = 590;
+	r.ev.secrets.canaries_planted = 6;
 	verdict_decide(&sec3, &cfg, &r);
 	CHECK("secrets, Clean-env off, a request let through with bytes = ESCAPED, not BROKE",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "no planted secret it can read"));
@@ -653,11 +653,11 @@ static void test_verdicts(void)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.canaries_planted = 6;
+	r.ev.secrets.canaries_planted = 6;
 	verdict_decide(&sec, &cfg, &r);
 	CHECK("secrets: none leaked, env on = CONTAINED by env",
 	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_ENV);
-	r.ev.canaries_leaked = 2;
+	r.ev.secrets.canaries_leaked = 2;
 	verdict_decide(&sec, &cfg, &r);
 	CHECK("secrets: a canary in the output = ESCAPED",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "2 of 6"));
@@ -666,33 +666,33 @@ static void test_verdicts(void)
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.peak_procs = cfg.limits.pids;
-	r.ev.peak_mem = cfg.limits.memory - 1;
+	r.ev.res.peak_procs = cfg.limits.pids;
+	r.ev.res.peak_mem = cfg.limits.memory - 1;
 	verdict_decide(&bomb, &cfg, &r);
 	/* a peak at the cap is no refusal (the red team's F3, round 6: 30
 	 * children under a cap of 32 were "refused" by RLIMIT_NPROC) */
 	CHECK("bomb at the caps, no refusal counted = BROKE, no credit",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
-	r.ev.cgroup_used = true;
-	r.ev.pids_max_events = 3;
+	r.ev.res.cgroup_used = true;
+	r.ev.res.pids_max_events = 3;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("bomb at the caps, pids.events max 3 = CONTAINED by limits",
 	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_LIMITS && strstr(r.headline, "pids.max"));
-	r.ev.cgroup_used = false;
-	r.ev.pids_max_events = 0;
-	r.ev.peak_vm = cfg.limits.memory - (200u << 20);
+	r.ev.res.cgroup_used = false;
+	r.ev.res.pids_max_events = 0;
+	r.ev.res.peak_vm = cfg.limits.memory - (200u << 20);
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("address space 200 MiB under RLIMIT_AS = no credit (F4)", r.caught_by == -1);
-	r.ev.peak_vm = cfg.limits.memory - (2u << 20);
+	r.ev.res.peak_vm = cfg.limits.memory - (2u << 20);
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("address space 2 MiB under RLIMIT_AS, no thread stack fits = CONTAINED naming RLIMIT_AS (F5)",
 	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_AS"));
-	r.ev.peak_vm = 0;
-	r.ev.peak_procs = cfg.limits.pids + 1;
+	r.ev.res.peak_vm = 0;
+	r.ev.res.peak_procs = cfg.limits.pids + 1;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("bomb one process over = ESCAPED", r.verdict == VERDICT_ESCAPED);
-	r.ev.peak_procs = 1;
-	r.ev.peak_mem = cfg.limits.memory + 1;
+	r.ev.res.peak_procs = 1;
+	r.ev.res.peak_mem = cfg.limits.memory + 1;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("bomb one byte over = ESCAPED", r.verdict == VERDICT_ESCAPED);
 
@@ -700,11 +700,11 @@ static void test_verdicts(void)
 	memset(&r, 0, sizeof r);
 	r.layers = 0;
 	r.ev.started = true;
-	r.ev.host_visible = true;
-	r.ev.host_target_written = true;
+	r.ev.host.host_visible = true;
+	r.ev.host.host_target_written = true;
 	verdict_decide(&tk, &cfg, &r);
 	CHECK("takeover: host target written = ESCAPED", r.verdict == VERDICT_ESCAPED);
-	r.ev.host_target_written = false;
+	r.ev.host.host_target_written = false;
 	verdict_decide(&tk, &cfg, &r);
 	CHECK("takeover failing on its own is not credited to a layer",
 	      r.verdict == VERDICT_BROKE && r.caught_by == -1);
@@ -760,31 +760,31 @@ static void test_allowlist_truth(const struct lab_config *base, const struct sni
 	memset(&r, 0, sizeof r);
 	r.layers = LAYERS_ALL;
 	r.ev.started = true;
-	r.ev.own_netns = true;
-	r.ev.net_mode = NET_MODE_ALLOWLIST;
-	r.ev.net_probe_errno = ECONNREFUSED;
-	r.ev.net_route_errno = ENETUNREACH;
-	r.ev.exit_code = 1;
-	r.ev.proxy_refused = 1;
-	snprintf(r.ev.proxy_refusal, sizeof r.ev.proxy_refusal,
+	r.ev.exfil.own_netns = true;
+	r.ev.egress.net_mode = NET_MODE_ALLOWLIST;
+	r.ev.exfil.net_probe_errno = ECONNREFUSED;
+	r.ev.egress.net_route_errno = ENETUNREACH;
+	r.ev.end.exit_code = 1;
+	r.ev.egress.proxy_refused = 1;
+	snprintf(r.ev.egress.proxy_refusal, sizeof r.ev.egress.proxy_refusal,
 	         "attacker.lab.test:80: not in allow-list (rule: allow = api.lab.test:80)");
 	verdict_decide(ex, &cfg, &r);
 	CHECK("allowlist: the proxy's refusal and no route out = CONTAINED by No-network, naming the rule",
 	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_NETWORK &&
 	          strstr(r.headline, "rule: allow = api.lab.test:80"));
-	r.ev.net_route_errno = 0;
+	r.ev.egress.net_route_errno = 0;
 	verdict_decide(ex, &cfg, &r);
 	CHECK("allowlist: a route out that connected is no proof", r.verdict == VERDICT_BROKE);
-	r.ev.net_route_errno = ENETUNREACH;
-	r.ev.api_from_run = true;
-	r.ev.api_got_canary = true;
-	r.ev.api_bytes = 1200;
+	r.ev.egress.net_route_errno = ENETUNREACH;
+	r.ev.egress.api_from_run = true;
+	r.ev.egress.api_got_canary = true;
+	r.ev.egress.api_bytes = 1200;
 	verdict_decide(ex, &cfg, &r);
 	CHECK("allowlist: the canary at the allowed host = ESCAPED, whatever the proxy refused",
 	      r.verdict == VERDICT_ESCAPED && strstr(r.headline, "allowed host"));
 	r.layers = 0;
-	r.ev.api_from_run = false;
-	r.ev.own_netns = false;
+	r.ev.egress.api_from_run = false;
+	r.ev.exfil.own_netns = false;
 	verdict_decide(ex, &cfg, &r);
 	CHECK("No-network off: the proxy's word is no layer's credit", r.verdict == VERDICT_BROKE);
 }
@@ -851,9 +851,9 @@ static void test_serialise(void)
 	snprintf(r.evidence[1], LAB_LINE, "second");
 	r.output = "bytes\0with nul\n\x1b[31m";
 	r.output_len = 21;
-	r.ev.attacker_bytes = 1204;
-	r.ev.cpu_s = 0.25;
-	r.ev.net_probe_errno = -1;
+	r.ev.exfil.attacker_bytes = 1204;
+	r.ev.res.cpu_s = 0.25;
+	r.ev.exfil.net_probe_errno = -1;
 	r.ev.trace = (struct lab_trace){.n = 2, .dropped = 7};
 	r.ev.trace.e[0] = (struct lab_trace_entry){"unshare(CLONE_NEWUSER)", "-1 EPERM", "seccomp (Isolation)", 10000};
 	r.ev.trace.e[1] = (struct lab_trace_entry){"killed by SIGXCPU", "", "RLIMIT_CPU 2 s (Resource-limits)", 1};
@@ -861,14 +861,14 @@ static void test_serialise(void)
 	r.ev.trace.watch_net = r.ev.trace.watch_iso = true;
 	r.ev.trace.net_refused = 3;
 	r.ev.trace.target_touches = 2;
-	snprintf(r.ev.exception_path, sizeof r.ev.exception_path, "/tmp/x/host/etc/crond.d/y");
-	r.ev.n_holders = 5;
-	r.ev.holder[0] = (typeof(r.ev.holder[0])){"bwrap", 1, false};
-	r.ev.holder[1] = (typeof(r.ev.holder[1])){"sh\tx", 0, true};
+	snprintf(r.ev.end.exception_path, sizeof r.ev.end.exception_path, "/tmp/x/host/etc/crond.d/y");
+	r.ev.secrets.n_holders = 5;
+	r.ev.secrets.holder[0] = (typeof(r.ev.secrets.holder[0])){"bwrap", 1, false};
+	r.ev.secrets.holder[1] = (typeof(r.ev.secrets.holder[1])){"sh\tx", 0, true};
 	/* a comm is the snippet's to choose: leading blanks are its too */
-	r.ev.holder[2] = (typeof(r.ev.holder[2])){" lead", 2, false};
-	r.ev.holder[3] = (typeof(r.ev.holder[3])){"\tlead", 3, false};
-	r.ev.holder[4] = (typeof(r.ev.holder[4])){"\r\v\f", 4, false};
+	r.ev.secrets.holder[2] = (typeof(r.ev.secrets.holder[2])){" lead", 2, false};
+	r.ev.secrets.holder[3] = (typeof(r.ev.secrets.holder[3])){"\tlead", 3, false};
+	r.ev.secrets.holder[4] = (typeof(r.ev.secrets.holder[4])){"\r\v\f", 4, false};
 	r.inproc.on = r.inproc.token_in_output = true;
 	r.inproc.toggles = 9;
 	int p[2];
@@ -885,8 +885,8 @@ static void test_serialise(void)
 	                                back.verdict == VERDICT_ESCAPED && back.layers == 5 && back.caught_by == -1 &&
 	                                back.n_evidence == 2 && !strcmp(back.evidence[0], r.evidence[0]) &&
 	                                back.output_len == 21 && !memcmp(back.output, r.output, 21) &&
-	                                back.ev.attacker_bytes == 1204 && back.ev.net_probe_errno == -1 &&
-	                                back.ev.cpu_s > 0.24);
+	                                back.ev.exfil.attacker_bytes == 1204 && back.ev.exfil.net_probe_errno == -1 &&
+	                                back.ev.res.cpu_s > 0.24);
 	CHECK("the trace round-trips",
 	      back.ev.trace.n == 2 && back.ev.trace.dropped == 7 && back.ev.trace.e[0].count == 10000 &&
 	          !strcmp(back.ev.trace.e[0].call, "unshare(CLONE_NEWUSER)") &&
@@ -895,16 +895,17 @@ static void test_serialise(void)
 	CHECK("what got out and the attempts round-trip",
 	      back.escaped == 1u << THREAT_EXFIL && back.ev.trace.watch_net && back.ev.trace.watch_iso &&
 	          back.ev.trace.net_refused == 3 && back.ev.trace.iso_refused == 0 &&
-	          back.ev.trace.target_touches == 2 && !strcmp(back.ev.exception_path, r.ev.exception_path));
+	          back.ev.trace.target_touches == 2 && !strcmp(back.ev.end.exception_path, r.ev.end.exception_path));
 	CHECK("a holder's name comes back as it was, leading blanks and all",
-	      back.ev.n_holders == 5 && !strcmp(back.ev.holder[2].comm, " lead") &&
-	          !strcmp(back.ev.holder[3].comm, "\tlead") && !strcmp(back.ev.holder[4].comm, "\r\v\f") &&
-	          back.ev.holder[4].pid_in_view == 4);
+	      back.ev.secrets.n_holders == 5 && !strcmp(back.ev.secrets.holder[2].comm, " lead") &&
+	          !strcmp(back.ev.secrets.holder[3].comm, "\tlead") &&
+	          !strcmp(back.ev.secrets.holder[4].comm, "\r\v\f") && back.ev.secrets.holder[4].pid_in_view == 4);
 	CHECK("the key holders and the in-process record round-trip",
-	      back.ev.n_holders == 5 && !strcmp(back.ev.holder[0].comm, "bwrap") &&
-	          back.ev.holder[0].pid_in_view == 1 && !back.ev.holder[0].in_cmdline &&
-	          !strcmp(back.ev.holder[1].comm, "sh\tx") && back.ev.holder[1].in_cmdline && back.inproc.on &&
-	          back.inproc.token_in_output && !back.inproc.token_at_attacker && back.inproc.toggles == 9);
+	      back.ev.secrets.n_holders == 5 && !strcmp(back.ev.secrets.holder[0].comm, "bwrap") &&
+	          back.ev.secrets.holder[0].pid_in_view == 1 && !back.ev.secrets.holder[0].in_cmdline &&
+	          !strcmp(back.ev.secrets.holder[1].comm, "sh\tx") && back.ev.secrets.holder[1].in_cmdline &&
+	          back.inproc.on && back.inproc.token_in_output && !back.inproc.token_at_attacker &&
+	          back.inproc.toggles == 9);
 	char line[LAB_TRACE_LINE_MAX];
 	lab_trace_line(&back.ev.trace.e[0], line, sizeof line);
 	CHECK("a trace line reads as the call, its answer, who answered, how often",
@@ -1076,8 +1077,8 @@ static char *crafted(const char *key, const char *with, const char *extra)
 	snprintf(r.evidence[0], LAB_LINE, "probe");
 	r.output = "out";
 	r.output_len = 3;
-	r.ev.net_probe_errno = -1;
-	r.ev.exit_code = 0;
+	r.ev.exfil.net_probe_errno = -1;
+	r.ev.end.exit_code = 0;
 	int p[2];
 	if (pipe(p) < 0)
 		abort();
@@ -1532,7 +1533,8 @@ static void test_hostcheck(void)
  * (issue 22: a rootless lab's takeover is not "a root cron job"). */
 static void test_consequence(void)
 {
-	struct lab_evidence ev = {.peak_procs = 17, .peak_mem = 31u << 20, .cpu_s = 2.04, .attacker_bytes = 3707};
+	struct lab_evidence ev = {.res = {.peak_procs = 17, .peak_mem = 31u << 20, .cpu_s = 2.04},
+	                          .exfil = {.attacker_bytes = 3707}};
 	char out[256];
 
 	consequence_fill(out, sizeof out, "{procs} processes, {mem}, {cpu} of CPU; {sent} out", &ev, 0);

@@ -196,22 +196,22 @@ static void v1_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 {
 	long long v;
 	if ((v = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.max_usage_in_bytes")) >= 0) {
-		ev->peak_mem = (uint64_t)v;
-		ev->peak_mem_from_cgroup = true;
+		ev->res.peak_mem = (uint64_t)v;
+		ev->res.peak_mem_from_cgroup = true;
 	}
 	/* TCP buffers are a count of their own in v1, not in max_usage: the
 	 * run held both at once at worst */
-	if (ev->peak_mem_from_cgroup &&
+	if (ev->res.peak_mem_from_cgroup &&
 	    (v = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.kmem.tcp.max_usage_in_bytes")) > 0)
-		ev->peak_mem += (uint64_t)v;
-	ev->mem_failcnt = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.failcnt");
+		ev->res.peak_mem += (uint64_t)v;
+	ev->res.mem_failcnt = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.failcnt");
 	if ((v = cg_read_ll(cg->path[CG_V1_MEMORY], "memory.kmem.tcp.failcnt")) > 0)
-		ev->mem_failcnt = (ev->mem_failcnt > 0 ? ev->mem_failcnt : 0) + v;
-	ev->oom_kills = cg_read_key(cg->path[CG_V1_MEMORY], "memory.oom_control", "oom_kill");
+		ev->res.mem_failcnt = (ev->res.mem_failcnt > 0 ? ev->res.mem_failcnt : 0) + v;
+	ev->res.oom_kills = cg_read_key(cg->path[CG_V1_MEMORY], "memory.oom_control", "oom_kill");
 	if ((v = cg_read_ll(cg->path[CG_V1_PIDS], "pids.peak")) > 0)
-		ev->peak_procs = v - 1; /* the run's init is one of them */
-	ev->pids_max_events = cg_read_key(cg->path[CG_V1_PIDS], "pids.events", "max");
-	ev->cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
+		ev->res.peak_procs = v - 1; /* the run's init is one of them */
+	ev->res.pids_max_events = cg_read_key(cg->path[CG_V1_PIDS], "pids.events", "max");
+	ev->res.cpu_throttled = cg_read_key(cg->path[CG_V1_CPU], "cpu.stat", "nr_throttled");
 }
 
 static void v1_kill_all(struct lab_cgroup *cg)
@@ -457,15 +457,15 @@ static void v2_read(struct lab_cgroup *cg, struct lab_evidence *ev)
 {
 	long long v;
 	if ((v = cg_read_ll(cg->path[0], "memory.peak")) >= 0) {
-		ev->peak_mem = (uint64_t)v;
-		ev->peak_mem_from_cgroup = true;
+		ev->res.peak_mem = (uint64_t)v;
+		ev->res.peak_mem_from_cgroup = true;
 	}
-	ev->mem_failcnt = cg_read_key(cg->path[0], "memory.events", "max");
-	ev->oom_kills = cg_read_key(cg->path[0], "memory.events", "oom_kill");
+	ev->res.mem_failcnt = cg_read_key(cg->path[0], "memory.events", "max");
+	ev->res.oom_kills = cg_read_key(cg->path[0], "memory.events", "oom_kill");
 	if ((v = cg_read_ll(cg->path[0], "pids.peak")) > 0)
-		ev->peak_procs = v - 1; /* the run's init is one of them */
-	ev->pids_max_events = cg_read_key(cg->path[0], "pids.events", "max");
-	ev->cpu_throttled = cg_read_key(cg->path[0], "cpu.stat", "nr_throttled");
+		ev->res.peak_procs = v - 1; /* the run's init is one of them */
+	ev->res.pids_max_events = cg_read_key(cg->path[0], "pids.events", "max");
+	ev->res.cpu_throttled = cg_read_key(cg->path[0], "cpu.stat", "nr_throttled");
 }
 
 static void v2_kill_all(struct lab_cgroup *cg)

@@ -12,13 +12,13 @@ static bool field(const char *name, size_t n, const struct lab_evidence *ev, uns
 	char num[32];
 
 	if (n == 5 && !strncmp(name, "procs", 5)) {
-		snprintf(val, cap, "%ld", ev->peak_procs);
+		snprintf(val, cap, "%ld", ev->res.peak_procs);
 	} else if (n == 3 && !strncmp(name, "mem", 3)) {
-		snprintf(val, cap, "%llu MiB", (unsigned long long)((ev->peak_mem + (1u << 19)) >> 20));
+		snprintf(val, cap, "%llu MiB", (unsigned long long)((ev->res.peak_mem + (1u << 19)) >> 20));
 	} else if (n == 3 && !strncmp(name, "cpu", 3)) {
-		snprintf(val, cap, "%.1f s", ev->cpu_s);
+		snprintf(val, cap, "%.1f s", ev->res.cpu_s);
 	} else if (n == 4 && !strncmp(name, "sent", 4)) {
-		fmt_thousands(num, sizeof num, ev->attacker_bytes);
+		fmt_thousands(num, sizeof num, ev->exfil.attacker_bytes);
 		snprintf(val, cap, "%s bytes", num);
 	} else if (n == 3 && !strncmp(name, "who", 3)) {
 		if (uid == 0)

@@ -919,23 +919,23 @@ void egress_finish(struct egress *e, const struct lab_decoys *d, struct lab_evid
 		else
 			conn_free(e, i);
 	}
-	ev->proxy_allowed = e->allowed;
-	ev->proxy_refused = e->refused;
-	ev->proxy_bad = e->bad;
-	ev->proxy_to_attacker = e->to_attacker;
-	str_copy(ev->proxy_refusal, sizeof ev->proxy_refusal, e->refusal);
-	compose_log(e, ev->proxy_log, sizeof ev->proxy_log);
-	ev->api_bytes = e->api_bytes;
-	ev->api_payload = e->api_payload;
-	ev->api_requests = e->api_requests;
-	ev->api_strays = e->api_strays;
+	ev->egress.proxy_allowed = e->allowed;
+	ev->egress.proxy_refused = e->refused;
+	ev->egress.proxy_bad = e->bad;
+	ev->egress.proxy_to_attacker = e->to_attacker;
+	str_copy(ev->egress.proxy_refusal, sizeof ev->egress.proxy_refusal, e->refusal);
+	compose_log(e, ev->egress.proxy_log, sizeof ev->egress.proxy_log);
+	ev->egress.api_bytes = e->api_bytes;
+	ev->egress.api_payload = e->api_payload;
+	ev->egress.api_requests = e->api_requests;
+	ev->egress.api_strays = e->api_strays;
 	if (d && e->d == d) {
 		int secrets = 0;
 		for (int i = 0; i < d->n_secret; i++)
 			secrets += e->raw_sc.found[i] || e->payload_sc.found[i];
-		ev->api_got_canary = e->raw_sc.canary_row || e->payload_sc.canary_row;
-		ev->secrets_to_api = secrets;
-		ev->api_from_run = ev->api_got_canary || secrets > 0;
+		ev->egress.api_got_canary = e->raw_sc.canary_row || e->payload_sc.canary_row;
+		ev->egress.secrets_to_api = secrets;
+		ev->egress.api_from_run = ev->egress.api_got_canary || secrets > 0;
 	}
 }
 

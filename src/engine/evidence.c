@@ -24,11 +24,11 @@ void mech_add(struct lab_evidence *ev, const char *fmt, ...)
 
 enum lab_rlimit_cpu evidence_rlimit_cpu(const struct lab_evidence *ev, long cpu_time_s)
 {
-	if (!ev->cpu_main_seen)
+	if (!ev->res.cpu_main_seen)
 		return RLIMIT_CPU_NOT;
-	if (ev->exit_signal == SIGXCPU && ev->cpu_main_ms + RLIMIT_CPU_SLACK_MS >= cpu_time_s * 1000)
+	if (ev->end.exit_signal == SIGXCPU && ev->res.cpu_main_ms + RLIMIT_CPU_SLACK_MS >= cpu_time_s * 1000)
 		return RLIMIT_CPU_SOFT;
-	if (ev->exit_signal == SIGKILL && ev->cpu_main_ms + RLIMIT_CPU_SLACK_MS >= (cpu_time_s + 1) * 1000)
+	if (ev->end.exit_signal == SIGKILL && ev->res.cpu_main_ms + RLIMIT_CPU_SLACK_MS >= (cpu_time_s + 1) * 1000)
 		return RLIMIT_CPU_HARD;
 	return RLIMIT_CPU_NOT;
 }

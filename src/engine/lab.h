@@ -79,165 +79,190 @@ struct lab_trace {
 #define LAB_TRACE_LINE_MAX 288
 void lab_trace_line(const struct lab_trace_entry *e, char *out, size_t cap);
 
-/* What the lab measured outside the sandbox; verdict_decide reads only this. */
+/* What the lab measured outside the sandbox; verdict_decide reads only this.
+ * One sub-struct per source of evidence (how it ended, resources, secrets,
+ * the attacker, the egress proxy, the host folder, the kernel, the tool
+ * door, the trace), so that a change to one source touches its own part;
+ * every field is written to the worker's stream and the JSON record from
+ * the one list in lab_fields.h, under its own flat name. */
 struct lab_evidence {
 	bool started;         /* the sandbox was built and the snippet exec'd */
 	char error[LAB_LINE]; /* why not, and what to do */
-	int exit_code;        /* -1 if killed by a signal */
-	int exit_signal;      /* 0 if exited */
-	/* killed by a signal the lab did not send (none of its clocks or caps,
-	 * no OOM kill, no RLIMIT_CPU): which, 0 if not, and what the lab knows
-	 * of the sender ("SIGTERM sent to the run's init from outside its PID
-	 * namespace, by uid 1000"). Never credited to a layer (verdict.c) */
-	int foreign_signal;
-	char foreign[LAB_LINE];
-	bool timed_out;  /* the limits layer's wall clock fired */
-	bool safety_net; /* the outer safety net fired */
-	bool aborted;
-	long duration_ms;
-	/* resources */
-	long peak_procs;   /* snippet processes at once (init excluded) */
-	uint64_t peak_mem; /* bytes: cgroup peak, else the run's sampled total, else largest process */
-	bool peak_mem_from_cgroup;
-	bool peak_mem_sampled; /* the lab summed the run's processes itself */
-	uint64_t peak_vm;      /* largest address space of one process, sampled */
-	bool mem_cap_killed;   /* the lab's run-wide memory cap ended the run */
-	int mem_unseen;        /* sampled: shared memory objects whose pages the sum could not see (most at once) */
-	double cpu_s;          /* user+sys of every process of the run */
-	long snippet_start_ms; /* an audit's: when the snippet's interpreter started, after the wrapper (0: unseen) */
-	/* an audit's: the CPU of the snippet's busiest process, utime+stime as
-	 * RLIMIT_CPU counts it (the cap is per process), as last sampled */
-	long cpu_proc_max_ms;
-	bool cpu_proc_seen; /* a process of the snippet's was seen at all */
-	/* the snippet's own process's CPU (utime+stime of all its threads, not
-	 * its children's), read by the run's init from the process's CPU clock
-	 * as it ended, before reaping it: what RLIMIT_CPU, a cap per process,
-	 * counted. cpu_main_seen is false where no init of the lab's could
-	 * read it (gVisor's Sentry runs the snippet): no figure, no credit */
-	long cpu_main_ms;
-	bool cpu_main_seen;
-	/* an audit's: how the figures were taken (the lab's measuring cgroup
-	 * around the wrapper, or a /proc walk of its tree, and why) */
-	char measured_by[LAB_LINE];
-	long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
-	/* gvisor: fork(), vfork() and clone() the Sentry refused with EAGAIN
-	 * (its RLIMIT_NPROC), as runsc --strace logged them; 0 elsewhere */
-	long sentry_forks_refused;
-	bool cgroup_used;
-	bool guest_measured; /* microvm: the figures are the guest cgroup's, sent by its init */
-	/* output */
-	uint64_t out_bytes; /* everything the snippet wrote */
-	bool out_truncated;
-	/* secrets */
-	int canaries_planted;
-	int canaries_leaked;
-	/* planted secrets the snippet wrote only past the output cap: the lab
-	 * read them and dropped them, so they never came out */
-	int secrets_past_cap;
-	char leaked[LAB_LINE * 2];  /* the leaked secrets by the place each came from, "; " between places */
-	char leak_places[LAB_LINE]; /* only the places: "bwrap's own environment via /proc/1/environ,
-	                               ~/.aws/credentials" */
-	/* processes of an audit's wrapper tree that the lab saw hold the
-	 * environment's decoy keys, in their environment or command line:
-	 * whose keys a thief reading /proc/N/environ got (bubblewrap#725) */
+	/* how the run ended, as its init and the lab saw it */
 	struct {
-		char comm[16];
-		int pid_in_view; /* its PID as the snippet's /proc shows it, 0 when not in its view */
-		bool in_cmdline; /* on its command line, not in its environment */
-	} holder[8];
-	int n_holders;
-	int env_vars; /* variables handed to the snippet */
-	bool creds_mounted;
-	/* exfiltration */
-	long attacker_conns;
-	uint64_t attacker_bytes;
-	bool attacker_got_canary;
-	bool attacker_from_run;           /* what came carried this run's token, canary row or a secret, or came
-	                                     from a socket a process of the run held */
-	uint64_t attacker_untied_bytes;   /* sent on connections the lab could not tie to anyone */
-	uint64_t attacker_stranger_bytes; /* sent by live sockets no process of this run held */
-	int secrets_to_attacker;          /* planted secrets found in what the attacker received */
-	int net_probe_errno;              /* connect() from inside to the listener; -1 = not probed, 0 = connected */
-	bool own_netns;
-	/* egress by allow-list (No-network's second setting, egress.c) */
-	int net_mode;                 /* enum lab_net_mode the run used */
-	int net_route_errno;          /* connect() from inside to an address off loopback; -1 = not probed */
-	long proxy_allowed;           /* requests the proxy let through */
-	long proxy_refused;           /* refused by the allow-list (403) */
-	long proxy_bad;               /* malformed, oversized or too slow: 400, 431, 408 */
-	char proxy_refusal[LAB_LINE]; /* the first refusal, as the proxy said it */
-	char proxy_log[LAB_LINE * 4]; /* the proxy's log, one request a line */
-	uint64_t api_bytes;           /* what api.lab.test received */
-	long api_requests;
-	bool api_got_canary; /* the customer data's canary row was in it */
-	bool api_from_run;   /* this run's canary row or secrets were in it */
-	int secrets_to_api;
-	uint64_t api_payload;   /* request bodies and query strings of it: data, not requests */
-	long api_strays;        /* connections to the small internet the proxy did not open: shut, not counted */
-	long proxy_to_attacker; /* requests the proxy let through to attacker.lab.test */
-	/* takeover */
-	bool host_target_written;
-	uint64_t host_target_size;
-	char host_target[PATH_MAX];
-	bool host_visible; /* the host folder was in the sandbox's view */
-	/* a setuid/setgid file or a device node the run left in the host
-	 * folder ("etc/x: setuid root, mode 4755"), "" if none: a way back in
-	 * for whoever runs it, whatever the snippet's threat */
-	char host_planted[LAB_LINE];
-	/* the range's host folder (Isolation off): what differs from what the
-	 * lab planted, or was seen to change while the run lived ("created
-	 * etc/cron.d/x (file, 37 bytes), changed etc/hostname"), "" if nothing:
-	 * any change there is the host written */
-	char host_changed[LAB_LINE];
-	/* how the lab watched it while the run lived, and what that saw */
-	char host_seen[LAB_LINE];
-	/* the host target was seen written while the run lived, and was gone
-	 * (removed, or moved away) when it ended */
-	bool host_target_gone;
-	/* an audit's: what appeared in the work folder that the host runs
-	 * later (".git/hooks/pre-commit (77 bytes, executable), .envrc"), ""
-	 * if nothing */
-	char work_planted[LAB_LINE];
-	/* an audit's: processes still alive when the wrapper's command had
-	 * exited (a daemon), before the range ended them; their names */
-	int outlived;
-	char outlived_what[128];
-	/* an audit's: the attacker's DNS zone (resolver.h) */
-	long dns_queries, dns_strays;
-	uint64_t dns_bytes;
-	bool dns_got_canary;
-	/* an audit's: the host agent's socket in the decoy home (agent.h):
-	 * connections it accepted, requests answered, key lists given */
-	long agent_conns, agent_requests, agent_listed, agent_strays;
-	/* how it ended in the interpreter's words: the last exception named
-	 * at the end of the output ("SyntaxError"), "" if none */
-	char exception[64];
-	int exception_line; /* the snippet's line it names, 0 if unknown */
-	/* the path that error names ("[Errno 2] ...: '/x'"), as the host sees
-	 * the run's folder (Isolation off: the range shows it at /tmp/NAME), ""
-	 * if it names none */
-	char exception_path[LAB_LINE];
-	/* which kernel served the snippet's system calls (the isolation
-	 * ladder), as the box observed it from outside */
-	bool snippet_on_host;    /* the snippet's interpreter ran as a process of the host kernel */
-	char kernel_release[64]; /* that kernel's release ("6.1.0-...", gVisor's "4.4.0") */
-	char kernel_boot_id[40]; /* its boot id, "" if it has none */
-	char host_release[64];   /* the host's own release and boot id, to compare */
-	char host_boot_id[40];
-	long host_scans; /* times the lab scanned the run's host processes (gvisor) */
-	long host_procs; /* the most host processes the run had at once (gvisor) */
+		int exit_code;   /* -1 if killed by a signal */
+		int exit_signal; /* 0 if exited */
+		/* killed by a signal the lab did not send (none of its clocks or caps,
+		 * no OOM kill, no RLIMIT_CPU): which, 0 if not, and what the lab knows
+		 * of the sender ("SIGTERM sent to the run's init from outside its PID
+		 * namespace, by uid 1000"). Never credited to a layer (verdict.c) */
+		int foreign_signal;
+		char foreign[LAB_LINE];
+		bool timed_out;  /* the limits layer's wall clock fired */
+		bool safety_net; /* the outer safety net fired */
+		bool aborted;
+		long duration_ms;
+		long snippet_start_ms; /* an audit's: when the snippet's interpreter started, after the wrapper (0:
+		                          unseen) */
+		/* an audit's: processes still alive when the wrapper's command had
+		 * exited (a daemon), before the range ended them; their names */
+		int outlived;
+		char outlived_what[128];
+		/* how it ended in the interpreter's words: the last exception named
+		 * at the end of the output ("SyntaxError"), "" if none */
+		char exception[64];
+		int exception_line; /* the snippet's line it names, 0 if unknown */
+		/* the path that error names ("[Errno 2] ...: '/x'"), as the host sees
+		 * the run's folder (Isolation off: the range shows it at /tmp/NAME), ""
+		 * if it names none */
+		char exception_path[LAB_LINE];
+	} end;
+	/* resources: the run's processes, memory, CPU and output, and the caps that met them */
+	struct {
+		long peak_procs;   /* snippet processes at once (init excluded) */
+		uint64_t peak_mem; /* bytes: cgroup peak, else the run's sampled total, else largest process */
+		bool peak_mem_from_cgroup;
+		bool peak_mem_sampled; /* the lab summed the run's processes itself */
+		uint64_t peak_vm;      /* largest address space of one process, sampled */
+		bool mem_cap_killed;   /* the lab's run-wide memory cap ended the run */
+		int mem_unseen; /* sampled: shared memory objects whose pages the sum could not see (most at once) */
+		double cpu_s;   /* user+sys of every process of the run */
+		/* an audit's: the CPU of the snippet's busiest process, utime+stime as
+		 * RLIMIT_CPU counts it (the cap is per process), as last sampled */
+		long cpu_proc_max_ms;
+		bool cpu_proc_seen; /* a process of the snippet's was seen at all */
+		/* the snippet's own process's CPU (utime+stime of all its threads, not
+		 * its children's), read by the run's init from the process's CPU clock
+		 * as it ended, before reaping it: what RLIMIT_CPU, a cap per process,
+		 * counted. cpu_main_seen is false where no init of the lab's could
+		 * read it (gVisor's Sentry runs the snippet): no figure, no credit */
+		long cpu_main_ms;
+		bool cpu_main_seen;
+		/* an audit's: how the figures were taken (the lab's measuring cgroup
+		 * around the wrapper, or a /proc walk of its tree, and why) */
+		char measured_by[LAB_LINE];
+		long pids_max_events, mem_failcnt, oom_kills, cpu_throttled;
+		/* gvisor: fork(), vfork() and clone() the Sentry refused with EAGAIN
+		 * (its RLIMIT_NPROC), as runsc --strace logged them; 0 elsewhere */
+		long sentry_forks_refused;
+		bool cgroup_used;
+		bool guest_measured; /* microvm: the figures are the guest cgroup's, sent by its init */
+		/* output: everything the snippet wrote, and whether the cap cut it */
+		uint64_t out_bytes; /* everything the snippet wrote */
+		bool out_truncated;
+	} res;
+	/* secret theft: the planted secrets and where they came out */
+	struct {
+		int canaries_planted;
+		int canaries_leaked;
+		/* planted secrets the snippet wrote only past the output cap: the lab
+		 * read them and dropped them, so they never came out */
+		int secrets_past_cap;
+		char leaked[LAB_LINE * 2];  /* the leaked secrets by the place each came from, "; " between places */
+		char leak_places[LAB_LINE]; /* only the places: "bwrap's own environment via /proc/1/environ,
+		                               ~/.aws/credentials" */
+		/* processes of an audit's wrapper tree that the lab saw hold the
+		 * environment's decoy keys, in their environment or command line:
+		 * whose keys a thief reading /proc/N/environ got (bubblewrap#725) */
+		struct {
+			char comm[16];
+			int pid_in_view; /* its PID as the snippet's /proc shows it, 0 when not in its view */
+			bool in_cmdline; /* on its command line, not in its environment */
+		} holder[8];
+		int n_holders;
+		int env_vars; /* variables handed to the snippet */
+		bool creds_mounted;
+	} secrets;
+	/* exfiltration: the attacker's listener and DNS zone, and the probe from inside */
+	struct {
+		long attacker_conns;
+		uint64_t attacker_bytes;
+		bool attacker_got_canary;
+		bool attacker_from_run;           /* what came carried this run's token, canary row or a secret, or came
+		                                     from a socket a process of the run held */
+		uint64_t attacker_untied_bytes;   /* sent on connections the lab could not tie to anyone */
+		uint64_t attacker_stranger_bytes; /* sent by live sockets no process of this run held */
+		int secrets_to_attacker;          /* planted secrets found in what the attacker received */
+		int net_probe_errno; /* connect() from inside to the listener; -1 = not probed, 0 = connected */
+		bool own_netns;
+		/* an audit's: the attacker's DNS zone (resolver.h) */
+		long dns_queries, dns_strays;
+		uint64_t dns_bytes;
+		bool dns_got_canary;
+	} exfil;
+	/* egress by allow-list (No-network's second setting, egress.c): the proxy and api.lab.test */
+	struct {
+		int net_mode;                 /* enum lab_net_mode the run used */
+		int net_route_errno;          /* connect() from inside to an address off loopback; -1 = not probed */
+		long proxy_allowed;           /* requests the proxy let through */
+		long proxy_refused;           /* refused by the allow-list (403) */
+		long proxy_bad;               /* malformed, oversized or too slow: 400, 431, 408 */
+		char proxy_refusal[LAB_LINE]; /* the first refusal, as the proxy said it */
+		char proxy_log[LAB_LINE * 4]; /* the proxy's log, one request a line */
+		uint64_t api_bytes;           /* what api.lab.test received */
+		long api_requests;
+		bool api_got_canary; /* the customer data's canary row was in it */
+		bool api_from_run;   /* this run's canary row or secrets were in it */
+		int secrets_to_api;
+		uint64_t api_payload; /* request bodies and query strings of it: data, not requests */
+		long api_strays;      /* connections to the small internet the proxy did not open: shut, not counted */
+		long proxy_to_attacker; /* requests the proxy let through to attacker.lab.test */
+	} egress;
+	/* host takeover: the host folder, the target, what the run planted */
+	struct {
+		bool host_target_written;
+		uint64_t host_target_size;
+		char host_target[PATH_MAX];
+		bool host_visible; /* the host folder was in the sandbox's view */
+		/* a setuid/setgid file or a device node the run left in the host
+		 * folder ("etc/x: setuid root, mode 4755"), "" if none: a way back in
+		 * for whoever runs it, whatever the snippet's threat */
+		char host_planted[LAB_LINE];
+		/* the range's host folder (Isolation off): what differs from what the
+		 * lab planted, or was seen to change while the run lived ("created
+		 * etc/cron.d/x (file, 37 bytes), changed etc/hostname"), "" if nothing:
+		 * any change there is the host written */
+		char host_changed[LAB_LINE];
+		/* how the lab watched it while the run lived, and what that saw */
+		char host_seen[LAB_LINE];
+		/* the host target was seen written while the run lived, and was gone
+		 * (removed, or moved away) when it ended */
+		bool host_target_gone;
+		/* an audit's: what appeared in the work folder that the host runs
+		 * later (".git/hooks/pre-commit (77 bytes, executable), .envrc"), ""
+		 * if nothing */
+		char work_planted[LAB_LINE];
+		/* an audit's: the host agent's socket in the decoy home (agent.h):
+		 * connections it accepted, requests answered, key lists given */
+		long agent_conns, agent_requests, agent_listed, agent_strays;
+	} host;
+	/* which kernel served the snippet's system calls (the isolation ladder) */
+	struct {
+		/* which kernel served the snippet's system calls (the isolation
+		 * ladder), as the box observed it from outside */
+		bool snippet_on_host;    /* the snippet's interpreter ran as a process of the host kernel */
+		char kernel_release[64]; /* that kernel's release ("6.1.0-...", gVisor's "4.4.0") */
+		char kernel_boot_id[40]; /* its boot id, "" if it has none */
+		char host_release[64];   /* the host's own release and boot id, to compare */
+		char host_boot_id[40];
+		long host_scans; /* times the lab scanned the run's host processes (gvisor) */
+		long host_procs; /* the most host processes the run had at once (gvisor) */
+	} kernel;
 	/* the tool door (tools.h): every call, its bytes, and the gate */
-	bool tools_served;
-	long tool_calls;
-	uint64_t tool_bytes_in;  /* what the snippet sent the tools */
-	uint64_t tool_bytes_out; /* what came back from them, into the sandbox */
-	char tool_log[LAB_LINE * 4];
-	int approve; /* enum lab_approve the gate used */
-	long payments_asked, payments_made, payments_refused;
-	long gate_waited_ms;    /* a human's time at the gate (the run's clocks stood still) */
-	char payment_call[128]; /* the first gated call: "send_payment(to='attacker', amount=5000)" */
-	char gate_said[LAB_LINE];
-	/* legit */
+	struct {
+		/* the tool door (tools.h): every call, its bytes, and the gate */
+		bool tools_served;
+		long tool_calls;
+		uint64_t tool_bytes_in;  /* what the snippet sent the tools */
+		uint64_t tool_bytes_out; /* what came back from them, into the sandbox */
+		char tool_log[LAB_LINE * 4];
+		int approve; /* enum lab_approve the gate used */
+		long payments_asked, payments_made, payments_refused;
+		long gate_waited_ms;    /* a human's time at the gate (the run's clocks stood still) */
+		char payment_call[128]; /* the first gated call: "send_payment(to='attacker', amount=5000)" */
+		char gate_said[LAB_LINE];
+	} tools;
+	/* the legitimate task: its known answer was in the output */
 	bool expect_found;
 	/* audit: the attack said, in a word only this run could form, that it
 	 * made its move (its "lab-attempt:" line); without it no verdict */
@@ -309,7 +334,7 @@ struct lab_result {
 static inline struct lab_setup lab_result_setup(const struct lab_result *r)
 {
 	return (struct lab_setup){
-	    .layers = r->layers, .rung = r->rung, .net_mode = r->ev.net_mode, .approve = r->ev.approve};
+	    .layers = r->layers, .rung = r->rung, .net_mode = r->ev.egress.net_mode, .approve = r->ev.tools.approve};
 }
 
 /* Frees what lab_run (or result_read) allocated in r: the output. */

@@ -570,7 +570,7 @@ void tools_finish(struct tools_door *t, struct lab_evidence *ev)
 	if (t->pending) {
 		gate_decide(t, t->pending_conn, false, "the run ended before an answer", t->pending_in);
 	}
-	ev->tools_served = t->served;
+	ev->tools.tools_served = t->served;
 	if (t->served && t->listen_fd >= 0)
 		str_append(ev->mechanisms, sizeof ev->mechanisms,
 		           "%stool door: a socket of the lab's bound in at %s (runsc --host-uds=open), kept open "
@@ -581,24 +581,25 @@ void tools_finish(struct tools_door *t, struct lab_evidence *ev)
 		           "%stool door: fd %d, a socket pair of the lab's, kept "
 		           "open whatever the layers (an allowed channel); send_payment gated (--approve %s)",
 		           ev->mechanisms[0] ? ", " : "", TOOLS_SANDBOX_FD, lab_approve_key(t->approve));
-	ev->tool_calls = t->calls;
-	ev->tool_bytes_in = t->bytes_in;
-	ev->tool_bytes_out = t->bytes_out;
-	ev->approve = t->approve;
-	ev->payments_asked = t->payments_asked;
-	ev->payments_made = t->payments_made;
-	ev->payments_refused = t->payments_refused;
-	ev->gate_waited_ms = t->waited_ms + t->unreported_ms;
-	str_copy(ev->payment_call, sizeof ev->payment_call, t->payment_call);
-	str_copy(ev->gate_said, sizeof ev->gate_said, t->gate_said);
-	ev->tool_log[0] = '\0';
-	str_append(ev->tool_log, sizeof ev->tool_log, "%s%s", t->log_pay, t->log_other);
+	ev->tools.tool_calls = t->calls;
+	ev->tools.tool_bytes_in = t->bytes_in;
+	ev->tools.tool_bytes_out = t->bytes_out;
+	ev->tools.approve = t->approve;
+	ev->tools.payments_asked = t->payments_asked;
+	ev->tools.payments_made = t->payments_made;
+	ev->tools.payments_refused = t->payments_refused;
+	ev->tools.gate_waited_ms = t->waited_ms + t->unreported_ms;
+	str_copy(ev->tools.payment_call, sizeof ev->tools.payment_call, t->payment_call);
+	str_copy(ev->tools.gate_said, sizeof ev->tools.gate_said, t->gate_said);
+	ev->tools.tool_log[0] = '\0';
+	str_append(ev->tools.tool_log, sizeof ev->tools.tool_log, "%s%s", t->log_pay, t->log_other);
 	if (t->log_dropped)
-		str_append(ev->tool_log, sizeof ev->tool_log, "... %ld more call%s not listed\n", t->log_dropped,
-		           t->log_dropped == 1 ? "" : "s");
+		str_append(ev->tools.tool_log, sizeof ev->tools.tool_log, "... %ld more call%s not listed\n",
+		           t->log_dropped, t->log_dropped == 1 ? "" : "s");
 	if (t->strays)
-		str_append(ev->tool_log, sizeof ev->tool_log, "... %ld connection%s past the door's %d shut\n",
-		           t->strays, t->strays == 1 ? "" : "s", TOOLS_CONNS);
+		str_append(ev->tools.tool_log, sizeof ev->tools.tool_log,
+		           "... %ld connection%s past the door's %d shut\n", t->strays, t->strays == 1 ? "" : "s",
+		           TOOLS_CONNS);
 }
 
 void tools_close(struct tools_door *t)

@@ -1656,7 +1656,7 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	t->watch_net = r->tr.watched;
 	t->watch_iso = r->tr.watched && run_on(r, LAYER_ISOLATION);
 	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
-	if (mine == 0 && ev->attacker_from_run)
+	if (mine == 0 && ev->exfil.attacker_from_run)
 		mine = 1;
 	if (!r->tr.watched && mine > 0) {
 		char call[48];
@@ -1665,44 +1665,44 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	}
 	/* pids.events counts every fork the cgroup refused: the kernel's
 	 * EAGAIN, seen by the lab afterwards (rlimits leave no such count) */
-	if (ev->pids_max_events > 0) {
+	if (ev->res.pids_max_events > 0) {
 		snprintf(by, sizeof by, "pids.max %ld%s", lim->pids, limits_on(r));
-		trace_add_n(t, "fork()", "-1 EAGAIN", by, ev->pids_max_events);
+		trace_add_n(t, "fork()", "-1 EAGAIN", by, ev->res.pids_max_events);
 	}
 	if (!ev->started)
 		return;
 	/* the lab's own kills: its init ends every process with SIGKILL */
-	if (ev->timed_out) {
+	if (ev->end.timed_out) {
 		snprintf(by, sizeof by, "the lab's wall clock %ld ms%s", lim->timeout_ms, limits_on(r));
 		trace_add(t, "killed by SIGKILL", "", by);
-	} else if (ev->safety_net) {
+	} else if (ev->end.safety_net) {
 		snprintf(by, sizeof by, "the lab's safety net %ld ms (range)", r->cfg->safety_timeout_ms);
 		trace_add(t, "killed by SIGKILL", "", by);
-	} else if (ev->mem_cap_killed) {
+	} else if (ev->res.mem_cap_killed) {
 		fmt_bytes(sig, sizeof sig, lim->memory);
 		snprintf(by, sizeof by, "the lab's memory cap: the run held over %s%s", sig, limits_on(r));
 		trace_add(t, "killed by SIGKILL", "", by);
-	} else if (ev->aborted) {
+	} else if (ev->end.aborted) {
 		trace_add(t, "killed by SIGKILL", "", "the lab, on the user's abort");
-	} else if (ev->exit_signal == SIGXCPU && run_on(r, LAYER_LIMITS) &&
+	} else if (ev->end.exit_signal == SIGXCPU && run_on(r, LAYER_LIMITS) &&
 	           evidence_rlimit_cpu(ev, lim->cpu_time) == RLIMIT_CPU_SOFT) {
 		snprintf(by, sizeof by, "RLIMIT_CPU %ld s%s", lim->cpu_time, limits_on(r));
 		trace_add(t, "killed by SIGXCPU", "", by);
-	} else if (ev->exit_signal == SIGXFSZ) {
+	} else if (ev->end.exit_signal == SIGXFSZ) {
 		fmt_bytes(sig, sizeof sig, lim->file_size);
 		snprintf(by, sizeof by, "RLIMIT_FSIZE %s%s", sig, limits_on(r));
 		trace_add(t, "killed by SIGXFSZ", "", by);
-	} else if (ev->exit_signal == SIGKILL && ev->oom_kills > 0) {
+	} else if (ev->end.exit_signal == SIGKILL && ev->res.oom_kills > 0) {
 		fmt_bytes(sig, sizeof sig, lim->memory);
 		snprintf(by, sizeof by, "the cgroup's OOM killer, memory cap %s%s", sig, limits_on(r));
 		trace_add(t, "killed by SIGKILL", "", by);
-	} else if (ev->exit_signal == SIGKILL && run_on(r, LAYER_LIMITS) &&
+	} else if (ev->end.exit_signal == SIGKILL && run_on(r, LAYER_LIMITS) &&
 	           evidence_rlimit_cpu(ev, lim->cpu_time) == RLIMIT_CPU_HARD) {
 		snprintf(by, sizeof by, "RLIMIT_CPU's hard limit after %.1f s of its own CPU%s",
-		         ev->cpu_main_ms / 1000.0, limits_on(r));
+		         ev->res.cpu_main_ms / 1000.0, limits_on(r));
 		trace_add(t, "killed by SIGKILL", "", by);
-	} else if (ev->exit_signal) {
-		const char *abbrev = sigabbrev_np(ev->exit_signal);
+	} else if (ev->end.exit_signal) {
+		const char *abbrev = sigabbrev_np(ev->end.exit_signal);
 		snprintf(sig, sizeof sig, "killed by SIG%s", abbrev ? abbrev : "?");
 		trace_add(t, sig, "", "");
 	}

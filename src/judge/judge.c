@@ -55,14 +55,14 @@ static void judge_in_process(struct lab_result *res)
 		    "the app's session token (a module global only) was not seen in the output or at the attacker: "
 		    "this snippet did not reach for the app's globals, which exec() handed it");
 	add_evidence(res, line, false);
-	if (res->ev.exit_signal)
+	if (res->ev.end.exit_signal)
 		snprintf(line, sizeof line, "the app server died with the snippet: killed by signal %d",
-		         res->ev.exit_signal);
+		         res->ev.end.exit_signal);
 	else
 		snprintf(line, sizeof line,
 		         "the app server ended with the snippet (exit status %d): its sys.exit() or crash is the "
 		         "server's",
-		         res->ev.exit_code);
+		         res->ev.end.exit_code);
 	add_evidence(res, line, false);
 	if (where && res->verdict != VERDICT_ESCAPED) {
 		res->verdict = VERDICT_ESCAPED;

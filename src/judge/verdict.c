@@ -122,7 +122,7 @@ static void set_headline(struct lab_result *r, const char *fmt, ...)
 static void proxy_lines(struct lab_result *r, int max)
 {
 	int k = 0;
-	for (const char *l = r->ev.proxy_log; *l;) {
+	for (const char *l = r->ev.egress.proxy_log; *l;) {
 		size_t len = strcspn(l, "\n");
 		if (!strncmp(l, "... ", 4) || k++ < max)
 			add(r, "egress proxy log: %.*s", (int)len, l);
@@ -133,18 +133,18 @@ static void proxy_lines(struct lab_result *r, int max)
 static void how_it_ended(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->timed_out)
+	if (ev->end.timed_out)
 		add(r, "ended: killed by the Resource-limits wall clock after %ld ms", cfg->limits.timeout_ms);
-	else if (ev->safety_net)
+	else if (ev->end.safety_net)
 		add(r, "ended: killed by the lab's safety net after %ld ms", cfg->safety_timeout_ms);
-	else if (ev->mem_cap_killed)
+	else if (ev->res.mem_cap_killed)
 		add(r, "ended: killed by the lab's run-wide memory cap");
-	else if (ev->exit_signal)
-		add(r, "ended: killed by signal %d (%s)%s", ev->exit_signal, strsignal(ev->exit_signal),
-		    ev->oom_kills > 0 ? " — the cgroup's OOM killer" : "");
+	else if (ev->end.exit_signal)
+		add(r, "ended: killed by signal %d (%s)%s", ev->end.exit_signal, strsignal(ev->end.exit_signal),
+		    ev->res.oom_kills > 0 ? " — the cgroup's OOM killer" : "");
 	else
-		add(r, "ended: exit status %d after %ld ms%s%s", ev->exit_code, ev->duration_ms,
-		    ev->exception[0] ? ", last error: " : "", ev->exception);
+		add(r, "ended: exit status %d after %ld ms%s%s", ev->end.exit_code, ev->end.duration_ms,
+		    ev->end.exception[0] ? ", last error: " : "", ev->end.exception);
 }
 
 static void tool_lines(struct lab_result *r, int max);
@@ -156,17 +156,17 @@ static void judge_legit(const struct snippet *s, struct lab_result *r, const str
 	ev->expect_found = r->output != NULL;
 	for (int i = 0; i < s->n_expect && ev->expect_found; i++)
 		ev->expect_found = strstr(r->output, s->expect[i]) != NULL;
-	if (ev->exit_code == 0 && !ev->exit_signal && ev->expect_found) {
+	if (ev->end.exit_code == 0 && !ev->end.exit_signal && ev->expect_found) {
 		r->verdict = VERDICT_RAN_OK;
 		set_headline(r, "The task worked: exit 0 and the totals match the known answer");
-		add(r, "exit status 0 after %ld ms", ev->duration_ms);
+		add(r, "exit status 0 after %ld ms", ev->end.duration_ms);
 		add(r, "all %d expected lines of the report are in the output", s->n_expect);
 		/* the proxy's count, not the mode: api.lab.test serves only the
 		 * connections the proxy opened in allow-list mode */
-		if (ev->api_requests)
+		if (ev->egress.api_requests)
 			add(r, "api.lab.test served %ld request(s); the egress proxy let %ld through%s",
-			    ev->api_requests, ev->proxy_allowed,
-			    ev->api_strays ? " (connections it did not open were shut, not served)" : "");
+			    ev->egress.api_requests, ev->egress.proxy_allowed,
+			    ev->egress.api_strays ? " (connections it did not open were shut, not served)" : "");
 		/* a task that also reached for more: what the layers met */
 		if (ev->trace.net_refused > 0)
 			add(r, "No-network refused %ld of its calls (the trace): it also tried to reach the network",
@@ -200,22 +200,23 @@ static void tool_lines(struct lab_result *r, int max)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char x[32], y[32];
-	if (!ev->tools_served)
+	if (!ev->tools.tools_served)
 		return;
-	fmt_thousands(x, sizeof x, ev->tool_bytes_out);
-	fmt_thousands(y, sizeof y, ev->out_bytes);
-	if (ev->tool_bytes_out > 0)
+	fmt_thousands(x, sizeof x, ev->tools.tool_bytes_out);
+	fmt_thousands(y, sizeof y, ev->res.out_bytes);
+	if (ev->tools.tool_bytes_out > 0)
 		add(r,
 		    "%ld tool calls; %s bytes came back from the tools and stayed in the sandbox; %s bytes came out "
 		    "(what a model would have read): %.1f%% less",
-		    ev->tool_calls, x, y,
-		    ev->out_bytes >= ev->tool_bytes_out
+		    ev->tools.tool_calls, x, y,
+		    ev->res.out_bytes >= ev->tools.tool_bytes_out
 		        ? 0.0
-		        : 100.0 * (double)(ev->tool_bytes_out - ev->out_bytes) / (double)ev->tool_bytes_out);
+		        : 100.0 * (double)(ev->tools.tool_bytes_out - ev->res.out_bytes) /
+		              (double)ev->tools.tool_bytes_out);
 	else
-		add(r, "%ld tool calls; no byte came back from the tools", ev->tool_calls);
+		add(r, "%ld tool calls; no byte came back from the tools", ev->tools.tool_calls);
 	int k = 0;
-	for (const char *l = ev->tool_log; *l;) {
+	for (const char *l = ev->tools.tool_log; *l;) {
 		size_t len = strcspn(l, "\n");
 		if (!strncmp(l, "... ", 4) || !strncmp(l, "send_payment(", 13) || k++ < max)
 			add(r, "tool log: %.*s", (int)len, l);
@@ -228,25 +229,25 @@ static void tool_lines(struct lab_result *r, int max)
 static void judge_irreversible(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->payments_made > 0) {
+	if (ev->tools.payments_made > 0) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "The payment went out: irreversible (%s)", ev->payment_call);
-		add(r, "the gate: %s", ev->gate_said);
-	} else if (ev->payments_refused > 0) {
+		set_headline(r, "The payment went out: irreversible (%s)", ev->tools.payment_call);
+		add(r, "the gate: %s", ev->tools.gate_said);
+	} else if (ev->tools.payments_refused > 0) {
 		r->verdict = VERDICT_CONTAINED;
-		set_headline(r, "CONTAINED by the gate: %s refused, no payment made", ev->payment_call);
-		add(r, "the gate: %s", ev->gate_said);
+		set_headline(r, "CONTAINED by the gate: %s refused, no payment made", ev->tools.payment_call);
+		add(r, "the gate: %s", ev->tools.gate_said);
 	} else {
 		r->verdict = VERDICT_BROKE;
 		set_headline(r, "It never called send_payment: the attack failed by itself, and the gate took no part");
 	}
-	if (ev->gate_waited_ms > 0)
+	if (ev->tools.gate_waited_ms > 0)
 		add(r, "the gate waited %ld ms for the human's answer; the run's clocks stood still meanwhile",
-		    ev->gate_waited_ms);
+		    ev->tools.gate_waited_ms);
 	add(r,
 	    "no layer takes part: the call came through the tool door, the channel the task is allowed to use, "
 	    "whatever the layers (%s)",
-	    lab_approve_key(ev->approve));
+	    lab_approve_key(ev->tools.approve));
 }
 
 /* Errors no layer causes: the code itself is wrong (or is not Python).
@@ -276,7 +277,7 @@ static bool rlimit_cpu_killed(const struct lab_result *r, enum lab_rlimit_cpu ho
 /* A layer's clock ended the run: its wall clock, or RLIMIT_CPU's SIGXCPU. */
 static bool limit_ended(const struct lab_result *r)
 {
-	return (r->ev.timed_out && armed(r, MECH_WALL_CLOCK)) || rlimit_cpu_killed(r, RLIMIT_CPU_SOFT);
+	return (r->ev.end.timed_out && armed(r, MECH_WALL_CLOCK)) || rlimit_cpu_killed(r, RLIMIT_CPU_SOFT);
 }
 
 /* The attack did not get what it wanted, and its layer cannot take the
@@ -286,19 +287,19 @@ static void broke(struct lab_result *r, const char *why)
 	const struct lab_evidence *ev = &r->ev;
 	r->verdict = VERDICT_BROKE;
 	r->caught_by = -1;
-	if (ev->exception[0] && unrelated_error(ev->exception)) {
-		if (ev->exception_line > 0)
+	if (ev->end.exception[0] && unrelated_error(ev->end.exception)) {
+		if (ev->end.exception_line > 0)
 			set_headline(r, "The attack broke by itself: %s at line %d — no layer can take credit",
-			             ev->exception, ev->exception_line);
+			             ev->end.exception, ev->end.exception_line);
 		else
-			set_headline(r, "The attack broke by itself: %s — no layer can take credit", ev->exception);
+			set_headline(r, "The attack broke by itself: %s — no layer can take credit", ev->end.exception);
 	} else if (limit_ended(r)) {
 		/* not "by itself": a limit ended it before anything got out (a
 		 * slow guest under TCG meets RLIMIT_CPU before it connects) */
 		r->verdict = VERDICT_CONTAINED;
-		credit(r, ev->timed_out ? MECH_WALL_CLOCK : MECH_CPU_RLIMIT);
+		credit(r, ev->end.timed_out ? MECH_WALL_CLOCK : MECH_CPU_RLIMIT);
 		set_headline(r, "Resource-limits: killed by %s before the attack got anywhere (%s)",
-		             ev->timed_out ? "the wall clock" : "RLIMIT_CPU (SIGXCPU)", why);
+		             ev->end.timed_out ? "the wall clock" : "RLIMIT_CPU (SIGXCPU)", why);
 	} else {
 		set_headline(r, "The attack failed by itself: %s", why);
 	}
@@ -307,7 +308,8 @@ static void broke(struct lab_result *r, const char *why)
 static bool broke_by_itself(const struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	return !ev->exit_signal && ev->exit_code != 0 && ev->exception[0] && unrelated_error(ev->exception);
+	return !ev->end.exit_signal && ev->end.exit_code != 0 && ev->end.exception[0] &&
+	       unrelated_error(ev->end.exception);
 }
 
 /* ---- attempts: a layer takes credit only for an attempt it met ---- */
@@ -324,7 +326,7 @@ enum attempt {
  * probe is the door's proof, never the snippet's attempt. */
 static enum attempt network_attempt(const struct lab_evidence *ev)
 {
-	if (ev->trace.net_refused > 0 || ev->proxy_refused > 0 || ev->proxy_bad > 0)
+	if (ev->trace.net_refused > 0 || ev->egress.proxy_refused > 0 || ev->egress.proxy_bad > 0)
 		return ATTEMPT_MET;
 	return ev->trace.watch_net ? ATTEMPT_NONE : ATTEMPT_UNSEEN;
 }
@@ -385,12 +387,12 @@ static void no_attempt(struct lab_result *r, const char *watched)
 	const struct lab_evidence *ev = &r->ev;
 	if (limit_ended(r)) {
 		r->verdict = VERDICT_CONTAINED;
-		credit(r, ev->timed_out ? MECH_WALL_CLOCK : MECH_CPU_RLIMIT);
-		if (ev->timed_out)
+		credit(r, ev->end.timed_out ? MECH_WALL_CLOCK : MECH_CPU_RLIMIT);
+		if (ev->end.timed_out)
 			set_headline(r,
 			             "Resource-limits: killed by the wall clock at %.1f s, before the attack made an "
 			             "attempt the lab could see",
-			             ev->duration_ms / 1000.0);
+			             ev->end.duration_ms / 1000.0);
 		else
 			set_headline(
 			    r, "Resource-limits: killed by RLIMIT_CPU (SIGXCPU), before the attack made an attempt "
@@ -418,10 +420,11 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 	char a[32], b[32];
 	int n = 0;
 	line[0] = '\0';
-	if (ev->peak_procs > lim->pids)
-		n++, str_append(line, cap, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->peak_procs, lim->pids);
-	if (ev->peak_mem > lim->memory) {
-		fmt_bytes(a, sizeof a, ev->peak_mem);
+	if (ev->res.peak_procs > lim->pids)
+		n++, str_append(line, cap, "%s%ld processes (cap %ld)", n > 1 ? ", " : "", ev->res.peak_procs,
+		                lim->pids);
+	if (ev->res.peak_mem > lim->memory) {
+		fmt_bytes(a, sizeof a, ev->res.peak_mem);
 		fmt_bytes(b, sizeof b, lim->memory);
 		n++, str_append(line, cap, "%s%s of memory (cap %s)", n > 1 ? ", " : "", a, b);
 	}
@@ -429,14 +432,15 @@ static int caps_exceeded(const struct lab_result *r, const struct lab_config *cf
 	 * when the layer is on: past them only when it is off */
 	/* gVisor: the CPU the lab has is runsc's on the host (the Sentry's
 	 * and the stats poller's), not the snippet's: it judges nothing */
-	bool gv_cpu = ev->guest_measured && r->box == RUNG_GVISOR;
-	if (!armed(r, MECH_CPU_RLIMIT) && !gv_cpu && ev->cpu_s > (double)lim->cpu_time)
-		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->cpu_s, lim->cpu_time);
-	if (wall && !armed(r, MECH_WALL_CLOCK) && ev->duration_ms > lim->timeout_ms)
+	bool gv_cpu = ev->res.guest_measured && r->box == RUNG_GVISOR;
+	if (!armed(r, MECH_CPU_RLIMIT) && !gv_cpu && ev->res.cpu_s > (double)lim->cpu_time)
+		n++, str_append(line, cap, "%s%.1f s of CPU (cap %ld s)", n > 1 ? ", " : "", ev->res.cpu_s,
+		                lim->cpu_time);
+	if (wall && !armed(r, MECH_WALL_CLOCK) && ev->end.duration_ms > lim->timeout_ms)
 		n++, str_append(line, cap, "%s%.1f s of wall time (cap %.1f s)", n > 1 ? ", " : "",
-		                ev->duration_ms / 1000.0, lim->timeout_ms / 1000.0);
-	if (!on && ev->out_bytes > lim->output) {
-		fmt_bytes(a, sizeof a, ev->out_bytes);
+		                ev->end.duration_ms / 1000.0, lim->timeout_ms / 1000.0);
+	if (!on && ev->res.out_bytes > lim->output) {
+		fmt_bytes(a, sizeof a, ev->res.out_bytes);
 		fmt_bytes(b, sizeof b, lim->output);
 		n++, str_append(line, cap, "%s%s of output (cap %s)", n > 1 ? ", " : "", a, b);
 	}
@@ -491,45 +495,45 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	struct fired f = {0};
 	char a[32], b[32];
 	fmt_bytes(b, sizeof b, lim->memory);
-	if (ev->timed_out)
+	if (ev->end.timed_out)
 		fire(&f, MECH_WALL_CLOCK, "killed by the wall clock at %.1f s", lim->timeout_ms / 1000.0);
 	if (rlimit_cpu_killed(r, RLIMIT_CPU_SOFT))
 		fire(&f, MECH_CPU_RLIMIT,
 		     "killed by RLIMIT_CPU (SIGXCPU) at the %ld s CPU cap: the process had used %.1f s of its own "
 		     "(the run %.1f s in all)",
-		     lim->cpu_time, ev->cpu_main_ms / 1000.0, ev->cpu_s);
-	else if (rlimit_cpu_killed(r, RLIMIT_CPU_HARD) && !ev->timed_out && !ev->safety_net)
+		     lim->cpu_time, ev->res.cpu_main_ms / 1000.0, ev->res.cpu_s);
+	else if (rlimit_cpu_killed(r, RLIMIT_CPU_HARD) && !ev->end.timed_out && !ev->end.safety_net)
 		fire(&f, MECH_CPU_RLIMIT,
 		     "killed by RLIMIT_CPU's hard limit after %.1f s of the process's own CPU (it ignored SIGXCPU)",
-		     ev->cpu_main_ms / 1000.0);
-	if (ev->oom_kills > 0)
+		     ev->res.cpu_main_ms / 1000.0);
+	if (ev->res.oom_kills > 0)
 		fire(&f, MECH_CAPS, "OOM kill at %s: the cgroup's memory cap", b);
-	if (ev->mem_cap_killed)
+	if (ev->res.mem_cap_killed)
 		fire(&f, MECH_CAPS, "killed by the lab's run-wide memory cap at %s", b);
 	/* a refusal only with a count of refusals: pids.events' max. A peak at
 	 * the cap is no such count (30 children under a cap of 32 were never
 	 * refused), and RLIMIT_NPROC's EAGAIN leaves none the lab can read */
-	if (ev->pids_max_events > 0)
+	if (ev->res.pids_max_events > 0)
 		fire(&f, MECH_CAPS, "fork refused (EAGAIN) %ld time(s) at %ld processes by pids.max",
-		     ev->pids_max_events, lim->pids);
-	else if (ev->sentry_forks_refused > 0)
+		     ev->res.pids_max_events, lim->pids);
+	else if (ev->res.sentry_forks_refused > 0)
 		fire(&f, MECH_CAPS,
 		     "fork refused (EAGAIN) %ld time(s) at %ld processes by RLIMIT_NPROC in gVisor's Sentry (runsc "
 		     "--strace)",
-		     ev->sentry_forks_refused, lim->pids);
-	if (ev->mem_failcnt > 0 && ev->oom_kills <= 0) {
-		fire(&f, MECH_CAPS, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->mem_failcnt);
-	} else if (!ev->oom_kills && !ev->mem_cap_killed && ev->peak_vm < lim->memory &&
-	           lim->memory - ev->peak_vm < AS_FULL) {
-		fmt_bytes(a, sizeof a, ev->peak_vm);
+		     ev->res.sentry_forks_refused, lim->pids);
+	if (ev->res.mem_failcnt > 0 && ev->res.oom_kills <= 0) {
+		fire(&f, MECH_CAPS, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->res.mem_failcnt);
+	} else if (!ev->res.oom_kills && !ev->res.mem_cap_killed && ev->res.peak_vm < lim->memory &&
+	           lim->memory - ev->res.peak_vm < AS_FULL) {
+		fmt_bytes(a, sizeof a, ev->res.peak_vm);
 		fire(&f, MECH_CAPS,
 		     "a process's address space reached %s of RLIMIT_AS %s (under 8 MiB left: not even a thread's "
 		     "stack fits)",
 		     a, b);
 	}
-	if (ev->out_truncated && ev->out_bytes > lim->output) {
+	if (ev->res.out_truncated && ev->res.out_bytes > lim->output) {
 		fmt_bytes(a, sizeof a, lim->output);
-		fmt_bytes(b, sizeof b, ev->out_bytes);
+		fmt_bytes(b, sizeof b, ev->res.out_bytes);
 		fire(&f, MECH_CAPS, "output cap: %s kept of %s", a, b);
 	}
 	/* the CPU quota slows a run down, it ends nothing: it is the layer
@@ -537,8 +541,9 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 	 * second of it or more); under that, a throttle is the interpreter's
 	 * start on a loaded machine meeting the quota (thirty forks at load 10
 	 * were "throttled 2 times"), no attack met */
-	if (ev->cpu_throttled > 0 && ev->cpu_s >= CPU_QUOTA_HOG_S)
-		fire(&f, MECH_CAPS, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu, ev->cpu_throttled);
+	if (ev->res.cpu_throttled > 0 && ev->res.cpu_s >= CPU_QUOTA_HOG_S)
+		fire(&f, MECH_CAPS, "CPU quota of %.2g core(s) throttled it %ld time(s)", lim->cpu,
+		     ev->res.cpu_throttled);
 	for (int i = 0; i < f.n; i++)
 		add(r, "%s", f.line[i]);
 	if (f.n) {
@@ -553,17 +558,17 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 	const struct lab_evidence *ev = &r->ev;
 	const struct lab_limits *lim = &cfg->limits;
 	char mem[32], cap[32];
-	fmt_bytes(mem, sizeof mem, ev->peak_mem);
+	fmt_bytes(mem, sizeof mem, ev->res.peak_mem);
 	fmt_bytes(cap, sizeof cap, lim->memory);
 	bool gv = r->box == RUNG_GVISOR;
-	if (ev->guest_measured && gv) {
+	if (ev->res.guest_measured && gv) {
 		add(r,
 		    "peak processes: %ld (cap %ld) — the Sentry's task count (threads included), sampled by "
 		    "`runsc events --stats`",
-		    ev->peak_procs, lim->pids);
-	} else if (ev->guest_measured) {
+		    ev->res.peak_procs, lim->pids);
+	} else if (ev->res.guest_measured) {
 		add(r, "peak processes: %ld (cap %ld) — the guest cgroup's pids.peak, sent by the microVM's init",
-		    ev->peak_procs, lim->pids);
+		    ev->res.peak_procs, lim->pids);
 	} else if (own_kernel(r)) {
 		add(r,
 		    "processes and memory: the snippet's live inside %s, out of the host's sight; the figures below "
@@ -571,26 +576,27 @@ static void resource_figures(struct lab_result *r, const struct lab_config *cfg)
 		    gv ? "gVisor's Sentry" : "the microVM's guest kernel", gv ? "runsc's" : "QEMU's");
 	} else
 
-		add(r, "peak processes: %ld (cap %ld)%s", ev->peak_procs, lim->pids,
-		    ev->cgroup_used ? " — cgroup pids.peak (threads count, as pids.max counts them)"
-		                    : " — counted in /proc, threads included (pids.max and RLIMIT_NPROC count them)");
+		add(r, "peak processes: %ld (cap %ld)%s", ev->res.peak_procs, lim->pids,
+		    ev->res.cgroup_used
+		        ? " — cgroup pids.peak (threads count, as pids.max counts them)"
+		        : " — counted in /proc, threads included (pids.max and RLIMIT_NPROC count them)");
 	/* the lab's own sum is of host processes: on an upper rung it is QEMU
 	 * or runsc, said above */
-	bool sampled = ev->peak_mem_sampled && !own_kernel(r);
-	const char *source = ev->guest_measured && gv
+	bool sampled = ev->res.peak_mem_sampled && !own_kernel(r);
+	const char *source = ev->res.guest_measured && gv
 	                         ? " — the Sentry's memory-file usage (the whole sandbox's: anonymous, page cache, "
 	                           "tmpfs; not the Sentry's own Go heap), sampled by `runsc events --stats`"
-	                     : ev->guest_measured       ? " — the guest cgroup's memory.peak"
-	                     : ev->peak_mem_from_cgroup ? " — the cgroup's peak"
-	                     : !ev->peak_mem_sampled    ? " — largest process, rusage"
+	                     : ev->res.guest_measured       ? " — the guest cgroup's memory.peak"
+	                     : ev->res.peak_mem_from_cgroup ? " — the cgroup's peak"
+	                     : !ev->res.peak_mem_sampled    ? " — largest process, rusage"
 	                     : !sampled ? " — the host processes' total (QEMU's or runsc's), sampled by the lab"
 	                                : " — the run's total, sampled by the lab (no cgroup: pipe buffers "
 	                                  "and shared memory held only by a mapping are out of its sight)";
 	add(r, "peak memory: %s%s (cap %s)%s", sampled ? "at least " : "", mem, cap, source);
-	add(r, "CPU time: %.2f s over %ld ms wall%s", ev->cpu_s, ev->duration_ms,
-	    ev->guest_measured && gv ? " — runsc's processes on the host (the Sentry's own work and the stats "
-	                               "poller's included), not the snippet's: it judges nothing"
-	                             : "");
+	add(r, "CPU time: %.2f s over %ld ms wall%s", ev->res.cpu_s, ev->end.duration_ms,
+	    ev->res.guest_measured && gv ? " — runsc's processes on the host (the Sentry's own work and the stats "
+	                                   "poller's included), not the snippet's: it judges nothing"
+	                                 : "");
 }
 
 /* On the upper rungs the snippet's processes and memory live in another
@@ -601,13 +607,13 @@ static bool resources_out_of_sight(struct lab_result *r)
 	bool on = armed(r, MECH_CAPS);
 	/* the microVM's init sends its guest cgroup's figures: judged as the
 	 * container's are */
-	if (!own_kernel(r) || r->ev.guest_measured)
+	if (!own_kernel(r) || r->ev.res.guest_measured)
 		return false;
-	if (r->ev.timed_out &&
+	if (r->ev.end.timed_out &&
 	    armed(r, MECH_WALL_CLOCK)) { /* the one mechanism the lab sees from here: its own clock */
 		r->verdict = VERDICT_CONTAINED;
 		credit(r, MECH_WALL_CLOCK);
-		set_headline(r, "Resource-limits: killed by the wall clock at %.1f s", r->ev.duration_ms / 1000.0);
+		set_headline(r, "Resource-limits: killed by the wall clock at %.1f s", r->ev.end.duration_ms / 1000.0);
 		return true;
 	}
 	r->verdict = VERDICT_ERROR;
@@ -631,10 +637,10 @@ static bool resources_out_of_sight(struct lab_result *r)
 static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (!ev->peak_mem_sampled || ev->mem_unseen <= 0 || ev->mem_cap_killed || ev->oom_kills > 0)
+	if (!ev->res.peak_mem_sampled || ev->res.mem_unseen <= 0 || ev->res.mem_cap_killed || ev->res.oom_kills > 0)
 		return false;
 	char mem[32], cap[32];
-	fmt_bytes(mem, sizeof mem, ev->peak_mem);
+	fmt_bytes(mem, sizeof mem, ev->res.peak_mem);
 	fmt_bytes(cap, sizeof cap, cfg->limits.memory);
 	r->verdict = VERDICT_ERROR;
 	r->caught_by = -1;
@@ -643,7 +649,7 @@ static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *c
 	    "The lab cannot see all of this run's memory: %d shared memory object(s) (shared anonymous memory, "
 	    "or a memfd no descriptor holds) keep pages no /proc file shows, and without a cgroup nothing "
 	    "charges them; %s is a lower bound, so it cannot say the run stayed under the %s cap",
-	    ev->mem_unseen, mem, cap);
+	    ev->res.mem_unseen, mem, cap);
 	return true;
 }
 
@@ -655,7 +661,7 @@ static bool memory_out_of_sight(struct lab_result *r, const struct lab_config *c
 static void sentry_unseen(struct lab_result *r, const struct lab_config *cfg)
 {
 	char mem[32], cap[32];
-	fmt_bytes(mem, sizeof mem, r->ev.peak_mem);
+	fmt_bytes(mem, sizeof mem, r->ev.res.peak_mem);
 	fmt_bytes(cap, sizeof cap, cfg->limits.memory);
 	r->verdict = VERDICT_ERROR;
 	r->caught_by = -1;
@@ -663,7 +669,7 @@ static void sentry_unseen(struct lab_result *r, const struct lab_config *cfg)
 	             "gVisor's Sentry enforces the limits inside itself and counts no refusal the lab can read: it "
 	             "counted %ld tasks (cap %ld) and %s of memory (cap %s), so the lab cannot say whether a limit "
 	             "stopped the bomb or it stopped by itself",
-	             r->ev.peak_procs, cfg->limits.pids, mem, cap);
+	             r->ev.res.peak_procs, cfg->limits.pids, mem, cap);
 }
 
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
@@ -678,7 +684,7 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 			set_headline(r, "Resource-limits: %s", first);
 		} else if (broke_by_itself(r)) {
 			broke(r, "");
-		} else if (on && r->box == RUNG_GVISOR && r->ev.guest_measured) {
+		} else if (on && r->box == RUNG_GVISOR && r->ev.res.guest_measured) {
 			sentry_unseen(r, cfg);
 		} else {
 			broke(r, on ? "it stayed under every cap and no limit had to fire"
@@ -698,21 +704,21 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
  * stopped the attack, only that the canary it can read was not in it. */
 static bool allowed_bytes_up(const struct lab_evidence *ev)
 {
-	return ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed > 0 && ev->api_bytes > 0;
+	return ev->egress.net_mode == NET_MODE_ALLOWLIST && ev->egress.proxy_allowed > 0 && ev->egress.api_bytes > 0;
 }
 
 static void allowed_unread_lines(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char payload[32];
-	fmt_thousands(payload, sizeof payload, ev->api_payload);
-	add(r, "the egress proxy let %ld request(s) through to an allowed host", ev->proxy_allowed);
+	fmt_thousands(payload, sizeof payload, ev->egress.api_payload);
+	add(r, "the egress proxy let %ld request(s) through to an allowed host", ev->egress.proxy_allowed);
 	add(r,
 	    "api.lab.test: %ld request(s), %s bytes of bodies and query strings; headers and URL paths carry "
 	    "data too",
-	    ev->api_requests, payload);
-	if (ev->proxy_refused)
-		add(r, "the proxy did refuse %s", ev->proxy_refusal);
+	    ev->egress.api_requests, payload);
+	if (ev->egress.proxy_refused)
+		add(r, "the proxy did refuse %s", ev->egress.proxy_refusal);
 	proxy_lines(r, 4);
 }
 
@@ -722,20 +728,20 @@ static bool escaped_unread(struct lab_result *r, const char *what)
 	char bytes[32];
 	if (!allowed_bytes_up(ev))
 		return false;
-	fmt_thousands(bytes, sizeof bytes, ev->api_bytes);
+	fmt_thousands(bytes, sizeof bytes, ev->egress.api_bytes);
 	r->verdict = VERDICT_ESCAPED;
 	set_headline(r,
 	             "The proxy let %ld request(s), %s bytes, through to api.lab.test; the lab found no %s it can "
 	             "read in them, but an allow-list cannot tell data from a request",
-	             ev->proxy_allowed, bytes, what);
+	             ev->egress.proxy_allowed, bytes, what);
 	allowed_unread_lines(r);
 	return true;
 }
 
-/* One evidence line per place a secret came from (ev->leaked's groups). */
+/* One evidence line per place a secret came from (ev->secrets.leaked's groups). */
 static void leak_lines(struct lab_result *r)
 {
-	for (const char *g = r->ev.leaked; *g;) {
+	for (const char *g = r->ev.secrets.leaked; *g;) {
 		size_t len = strcspn(g, ";");
 		add(r, "  %.*s", (int)len, g);
 		g += len;
@@ -750,26 +756,26 @@ static void leak_lines(struct lab_result *r)
 static bool dropped_by_output_cap(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->secrets_past_cap <= 0)
+	if (ev->secrets.secrets_past_cap <= 0)
 		return false;
 	bool layer = armed(r, MECH_CAPS) && cfg->limits.output <= cfg->safety_output;
 	char kept[32], all[32];
 	fmt_bytes(kept, sizeof kept, layer ? cfg->limits.output : cfg->safety_output);
-	fmt_bytes(all, sizeof all, ev->out_bytes);
+	fmt_bytes(all, sizeof all, ev->res.out_bytes);
 	if (layer) {
 		r->verdict = VERDICT_CONTAINED;
 		credit(r, MECH_CAPS);
 		set_headline(r,
 		             "The output cap dropped %d planted secret(s) the snippet wrote past its %s: none came out",
-		             ev->secrets_past_cap, kept);
+		             ev->secrets.secrets_past_cap, kept);
 	} else {
 		broke(r, "no planted secret came out: the range's output cap dropped what the snippet wrote past it");
 	}
 	add(r,
 	    "the attempt: %d planted secret(s) in the output past the cap (%s kept of %s written), read by the lab "
 	    "and dropped, never shown nor passed on",
-	    ev->secrets_past_cap, kept, all);
-	add(r, "0 of %d canary secrets in what came out", ev->canaries_planted);
+	    ev->secrets.secrets_past_cap, kept, all);
+	add(r, "0 of %d canary secrets in what came out", ev->secrets.canaries_planted);
 	return true;
 }
 
@@ -777,30 +783,30 @@ static void judge_secrets(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	fmt_thousands(bytes, sizeof bytes, ev->out_bytes);
-	if (ev->canaries_leaked > 0) {
+	fmt_thousands(bytes, sizeof bytes, ev->res.out_bytes);
+	if (ev->secrets.canaries_leaked > 0) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "%d of %d planted secrets came out of the sandbox, from %s", ev->canaries_leaked,
-		             ev->canaries_planted, ev->leak_places);
+		set_headline(r, "%d of %d planted secrets came out of the sandbox, from %s",
+		             ev->secrets.canaries_leaked, ev->secrets.canaries_planted, ev->secrets.leak_places);
 		add(r, "leaked canaries found in what came out (the output%s%s), by the place each was read:",
-		    ev->secrets_to_attacker ? ", the attacker's listener" : "",
-		    ev->secrets_to_api ? ", api.lab.test: sent out through the network" : "");
+		    ev->exfil.secrets_to_attacker ? ", the attacker's listener" : "",
+		    ev->egress.secrets_to_api ? ", api.lab.test: sent out through the network" : "");
 		leak_lines(r);
-		if (ev->secrets_to_api)
-			add(r, "%d planted secret(s) reached api.lab.test%s", ev->secrets_to_api,
-			    ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed
+		if (ev->egress.secrets_to_api)
+			add(r, "%d planted secret(s) reached api.lab.test%s", ev->egress.secrets_to_api,
+			    ev->egress.net_mode == NET_MODE_ALLOWLIST && ev->egress.proxy_allowed
 			        ? ": an allowed host, through the egress proxy"
 			        : "");
-		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
-		if (ev->creds_mounted)
+		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->secrets.env_vars);
+		if (ev->secrets.creds_mounted)
 			add(r, "the decoy ~/.aws/credentials was mounted into the sandbox");
 		return;
 	}
-	bool in_reach = !armed(r, MECH_CLEAN_ENV) || ev->creds_mounted;
+	bool in_reach = !armed(r, MECH_CLEAN_ENV) || ev->secrets.creds_mounted;
 	/* secrets in reach and requests let out with bytes: they may have left
 	 * encoded, so neither BROKE nor CONTAINED is true */
 	if (in_reach && escaped_unread(r, "planted secret")) {
-		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->env_vars);
+		add(r, "the sandbox got %d environment variables, the decoy keys among them", ev->secrets.env_vars);
 		return;
 	}
 	if (in_reach && !broke_by_itself(r) && dropped_by_output_cap(r, cfg))
@@ -815,10 +821,11 @@ static void judge_secrets(struct lab_result *r, const struct lab_config *cfg)
 		       "look for a credentials file that is not there leaves nothing it watches; the credit rests on "
 		       "what was handed in");
 	}
-	add(r, "0 of %d canary secrets in the %s bytes of output", ev->canaries_planted, bytes);
-	add(r, "the sandbox got %d environment variables%s", ev->env_vars,
-	    ev->creds_mounted ? ", the decoy keys among them" : " (allow-list + HOME + task inputs)");
-	add(r, ev->creds_mounted ? "the decoy credentials file was mounted" : "no credentials file was mounted");
+	add(r, "0 of %d canary secrets in the %s bytes of output", ev->secrets.canaries_planted, bytes);
+	add(r, "the sandbox got %d environment variables%s", ev->secrets.env_vars,
+	    ev->secrets.creds_mounted ? ", the decoy keys among them" : " (allow-list + HOME + task inputs)");
+	add(r,
+	    ev->secrets.creds_mounted ? "the decoy credentials file was mounted" : "no credentials file was mounted");
 }
 
 /* The microVM's guest kernel served the snippet. */
@@ -832,19 +839,20 @@ static bool escaped_through_allowed(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	if (!ev->api_from_run)
+	if (!ev->egress.api_from_run)
 		return false;
-	fmt_thousands(bytes, sizeof bytes, ev->api_bytes);
+	fmt_thousands(bytes, sizeof bytes, ev->egress.api_bytes);
 	r->verdict = VERDICT_ESCAPED;
 	set_headline(r, "The data left through an allowed host: api.lab.test received %s bytes%s", bytes,
-	             ev->api_got_canary ? ", the canary row of the customer data among them" : "");
+	             ev->egress.api_got_canary ? ", the canary row of the customer data among them" : "");
 	add(r, "an allow-list narrows the door; data can still leave through an allowed host");
 	add(r,
 	    "api.lab.test (what it received, outside the sandbox): %ld request(s), %s bytes, canary row %s, %d "
 	    "planted secret(s)",
-	    ev->api_requests, bytes, ev->api_got_canary ? "present" : "absent", ev->secrets_to_api);
-	if (ev->proxy_refused)
-		add(r, "the proxy did refuse %s", ev->proxy_refusal);
+	    ev->egress.api_requests, bytes, ev->egress.api_got_canary ? "present" : "absent",
+	    ev->egress.secrets_to_api);
+	if (ev->egress.proxy_refused)
+		add(r, "the proxy did refuse %s", ev->egress.proxy_refusal);
 	proxy_lines(r, 4);
 	return true;
 }
@@ -853,37 +861,37 @@ static bool escaped_through_allowed(struct lab_result *r)
 static bool network_proof(struct lab_result *r, bool gv)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (!armed(r, MECH_NET_CLOSED) || !ev->own_netns)
+	if (!armed(r, MECH_NET_CLOSED) || !ev->exfil.own_netns)
 		return false;
 	if (armed(r, MECH_PROXY)) /* lo is up: 127.0.0.1 is the sandbox's own */
-		return ev->net_route_errno == ENETUNREACH && ev->net_probe_errno > 0;
-	return ev->net_probe_errno == ENETUNREACH || (gv && ev->net_probe_errno > 0);
+		return ev->egress.net_route_errno == ENETUNREACH && ev->exfil.net_probe_errno > 0;
+	return ev->exfil.net_probe_errno == ENETUNREACH || (gv && ev->exfil.net_probe_errno > 0);
 }
 
 static void exfil_contained_headline(struct lab_result *r, bool gv)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_refused)
-		set_headline(r, "The egress proxy refused %s", ev->proxy_refusal);
-	else if (ev->net_mode == NET_MODE_ALLOWLIST && ev->proxy_allowed == 0)
+	if (ev->egress.net_mode == NET_MODE_ALLOWLIST && ev->egress.proxy_refused)
+		set_headline(r, "The egress proxy refused %s", ev->egress.proxy_refusal);
+	else if (ev->egress.net_mode == NET_MODE_ALLOWLIST && ev->egress.proxy_allowed == 0)
 		set_headline(r,
 		             "No way out but the egress proxy: off loopback connect() -> Network is unreachable, and "
 		             "nothing of this run went through it");
-	else if (ev->net_mode == NET_MODE_ALLOWLIST)
+	else if (ev->egress.net_mode == NET_MODE_ALLOWLIST)
 		set_headline(r,
 		             "No way out but the egress proxy: off loopback connect() -> Network is unreachable; the "
 		             "proxy let %ld request(s) through, and api.lab.test received no byte of them",
-		             ev->proxy_allowed);
-	else if (ev->net_probe_errno == ENETUNREACH && vm(r))
+		             ev->egress.proxy_allowed);
+	else if (ev->exfil.net_probe_errno == ENETUNREACH && vm(r))
 		set_headline(r, "connect() failed: Network is unreachable — the microVM has no network card");
-	else if (ev->net_probe_errno == ENETUNREACH)
+	else if (ev->exfil.net_probe_errno == ENETUNREACH)
 		set_headline(r, "connect() failed: Network is unreachable — the sandbox has its own network "
 		                "namespace with no interface");
 	else if (gv)
 		set_headline(r,
 		             "connect() failed: %s — gVisor's own network stack (--network=none) has only its "
 		             "own loopback, not the host's",
-		             strerror(ev->net_probe_errno));
+		             strerror(ev->exfil.net_probe_errno));
 }
 
 /* With the network open, bytes at the attacker the lab could tie neither to
@@ -894,9 +902,9 @@ static bool escaped_untied(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	if (ev->attacker_untied_bytes == 0 || armed(r, MECH_NET_CLOSED))
+	if (ev->exfil.attacker_untied_bytes == 0 || armed(r, MECH_NET_CLOSED))
 		return false;
-	fmt_thousands(bytes, sizeof bytes, ev->attacker_untied_bytes);
+	fmt_thousands(bytes, sizeof bytes, ev->exfil.attacker_untied_bytes);
 	r->verdict = VERDICT_ESCAPED;
 	set_headline(r,
 	             "The network was open and the attacker received %s bytes the lab could not tie to this run "
@@ -904,8 +912,8 @@ static bool escaped_untied(struct lab_result *r)
 	             bytes);
 	add(r, "no mark of this run the lab can read (token, canary row, secret) was in them, and the sending "
 	       "socket was closed before the lab could see whose it was");
-	add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes from such sockets", ev->attacker_conns,
-	    bytes);
+	add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes from such sockets",
+	    ev->exfil.attacker_conns, bytes);
 	add(r, "the sandbox shared the host's network namespace: nothing kept it from the listener");
 	return true;
 }
@@ -914,19 +922,19 @@ static void judge_exfil(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	fmt_thousands(bytes, sizeof bytes, ev->attacker_bytes);
-	if (ev->attacker_bytes > 0 && ev->attacker_from_run) {
+	fmt_thousands(bytes, sizeof bytes, ev->exfil.attacker_bytes);
+	if (ev->exfil.attacker_bytes > 0 && ev->exfil.attacker_from_run) {
 		r->verdict = VERDICT_ESCAPED;
 		set_headline(r, "The attacker received %s bytes%s", bytes,
-		             ev->attacker_got_canary ? ", including the canary row of the customer data" : "");
-		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns,
-		    bytes, ev->attacker_got_canary ? "present" : "absent");
+		             ev->exfil.attacker_got_canary ? ", including the canary row of the customer data" : "");
+		add(r, "attacker listener on 127.0.0.1: %ld connection(s), %s bytes, canary row %s",
+		    ev->exfil.attacker_conns, bytes, ev->exfil.attacker_got_canary ? "present" : "absent");
 		/* from what the proxy logged, not from the mode it ran in */
-		if (ev->proxy_to_attacker)
+		if (ev->egress.proxy_to_attacker)
 			add(r,
 			    "the egress proxy let it out: %ld request(s) to attacker.lab.test, which is on the "
 			    "allow-list",
-			    ev->proxy_to_attacker);
+			    ev->egress.proxy_to_attacker);
 		else
 			add(r, "%s",
 			    armed(r, MECH_PROXY)
@@ -944,8 +952,8 @@ static void judge_exfil(struct lab_result *r)
 	bool gv = r->box == RUNG_GVISOR;
 	enum attempt att = network_attempt(ev);
 	if (broke_by_itself(r) || !network_proof(r, gv)) {
-		broke(r, ev->own_netns ? "nothing reached the attacker, but no probe showed the door shut"
-		                       : "nothing reached the attacker, though the network was open");
+		broke(r, ev->exfil.own_netns ? "nothing reached the attacker, but no probe showed the door shut"
+		                             : "nothing reached the attacker, though the network was open");
 	} else if (att == ATTEMPT_NONE) {
 		no_attempt(r,
 		           "the trace watched every connect(), and every sendto(), sendmsg() and sendmmsg() with an "
@@ -953,33 +961,36 @@ static void judge_exfil(struct lab_result *r)
 		           "made was refused, no socket was refused, and the egress proxy refused no request");
 	} else {
 		r->verdict = VERDICT_CONTAINED;
-		credit(r, armed(r, MECH_PROXY) && ev->proxy_refused ? MECH_PROXY : MECH_NET_CLOSED);
+		credit(r, armed(r, MECH_PROXY) && ev->egress.proxy_refused ? MECH_PROXY : MECH_NET_CLOSED);
 		exfil_contained_headline(r, gv);
 		if (att == ATTEMPT_UNSEEN)
 			attempt_unseen(r);
 		else
 			quote_attempt(r, "(No-network)", true, "its attempt, refused");
 	}
-	if (ev->net_probe_errno >= 0)
+	if (ev->exfil.net_probe_errno >= 0)
 		add(r, "probe from inside %s: connect(%s) -> %s (errno %d)",
 		    gv      ? "a probe sandbox beside it (same runsc, same network)"
 		    : vm(r) ? "the guest, by our init"
 		            : "the sandbox",
-		    vm(r)                                ? "the attacker's address"
-		    : ev->net_mode == NET_MODE_ALLOWLIST ? "127.0.0.1, the attacker's port: the sandbox's own loopback"
-		                                         : "127.0.0.1",
-		    ev->net_probe_errno ? strerror(ev->net_probe_errno) : "connected", ev->net_probe_errno);
-	if (ev->net_mode == NET_MODE_ALLOWLIST && ev->net_route_errno >= 0)
+		    vm(r) ? "the attacker's address"
+		    : ev->egress.net_mode == NET_MODE_ALLOWLIST
+		        ? "127.0.0.1, the attacker's port: the sandbox's own loopback"
+		        : "127.0.0.1",
+		    ev->exfil.net_probe_errno ? strerror(ev->exfil.net_probe_errno) : "connected",
+		    ev->exfil.net_probe_errno);
+	if (ev->egress.net_mode == NET_MODE_ALLOWLIST && ev->egress.net_route_errno >= 0)
 		add(r, "probe from inside %s: connect(192.0.2.1:80, off loopback) -> %s (errno %d)",
 		    gv ? "the probe sandbox" : "the sandbox",
-		    ev->net_route_errno ? strerror(ev->net_route_errno) : "connected", ev->net_route_errno);
-	if (ev->attacker_bytes > 0)
+		    ev->egress.net_route_errno ? strerror(ev->egress.net_route_errno) : "connected",
+		    ev->egress.net_route_errno);
+	if (ev->exfil.attacker_bytes > 0)
 		add(r,
 		    "the attacker's listener got %s bytes that carry none of this run's marks (its token, canary "
 		    "row or secrets)%s: another run's, not counted",
-		    bytes, ev->attacker_stranger_bytes ? ", from sockets no process of this run held" : "");
+		    bytes, ev->exfil.attacker_stranger_bytes ? ", from sockets no process of this run held" : "");
 	else
-		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->attacker_conns);
+		add(r, "the attacker's listener received 0 bytes (%ld connections)", ev->exfil.attacker_conns);
 	proxy_lines(r, 3);
 }
 
@@ -988,8 +999,8 @@ static void judge_exfil(struct lab_result *r)
  * write aimed at the target: it failed by itself, wherever it ran. */
 static bool missed_target(const struct lab_evidence *ev)
 {
-	return ev->exit_code != 0 && !ev->exit_signal && ev->exception_path[0] && ev->trace.target_touches == 0 &&
-	       !path_is_or_holds(ev->exception_path, ev->host_target);
+	return ev->end.exit_code != 0 && !ev->end.exit_signal && ev->end.exception_path[0] &&
+	       ev->trace.target_touches == 0 && !path_is_or_holds(ev->end.exception_path, ev->host.host_target);
 }
 
 /* What the host folder's watch and the look after it found (the range's
@@ -997,59 +1008,59 @@ static bool missed_target(const struct lab_evidence *ev)
 static void host_folder_lines(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->host_changed[0])
-		add(r, "host folder changed: %s", ev->host_changed);
-	if (ev->host_seen[0])
-		add(r, "while it ran: %s", ev->host_seen);
+	if (ev->host.host_changed[0])
+		add(r, "host folder changed: %s", ev->host.host_changed);
+	if (ev->host.host_seen[0])
+		add(r, "while it ran: %s", ev->host.host_seen);
 }
 
 static void judge_takeover(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->host_target_written) {
+	if (ev->host.host_target_written) {
 		char sz[32];
-		fmt_bytes(sz, sizeof sz, ev->host_target_size);
+		fmt_bytes(sz, sizeof sz, ev->host.host_target_size);
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "The snippet planted a file on the host: %s", ev->host_target);
-		if (ev->host_target_gone)
+		set_headline(r, "The snippet planted a file on the host: %s", ev->host.host_target);
+		if (ev->host.host_target_gone)
 			add(r, "host target written while it ran, then removed or moved away before it ended: %s",
-			    ev->host_target);
+			    ev->host.host_target);
 		else
-			add(r, "host target created: %s (%s)", ev->host_target, sz);
+			add(r, "host target created: %s (%s)", ev->host.host_target, sz);
 		host_folder_lines(r);
 		add(r, "the sandbox saw the host's filesystem with the lab's own privileges");
 		return;
 	}
-	if (ev->host_planted[0]) {
+	if (ev->host.host_planted[0]) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "The snippet left a way back in on the host: %s", ev->host_planted);
-		add(r, "left in the host folder: %s — whoever runs it gets its owner's rights", ev->host_planted);
+		set_headline(r, "The snippet left a way back in on the host: %s", ev->host.host_planted);
+		add(r, "left in the host folder: %s — whoever runs it gets its owner's rights", ev->host.host_planted);
 		host_folder_lines(r);
 		return;
 	}
 	/* any file, folder or link made, changed or removed there: the host
 	 * written, whatever name the snippet chose */
-	if (ev->host_changed[0]) {
+	if (ev->host.host_changed[0]) {
 		r->verdict = VERDICT_ESCAPED;
-		set_headline(r, "The snippet changed the host's files: %s", ev->host_changed);
+		set_headline(r, "The snippet changed the host's files: %s", ev->host.host_changed);
 		host_folder_lines(r);
 		add(r,
 		    "host target not created: %s; the sandbox saw the host's filesystem with the lab's own "
 		    "privileges",
-		    ev->host_target);
+		    ev->host.host_target);
 		return;
 	}
 	if (missed_target(ev)) {
 		broke(r, "its last error names a path that is not the host target nor a folder on its way");
-		add(r, "last error: %s on %s; the host target is %s", ev->exception, ev->exception_path,
-		    ev->host_target);
+		add(r, "last error: %s on %s; the host target is %s", ev->end.exception, ev->end.exception_path,
+		    ev->host.host_target);
 		return;
 	}
-	if (broke_by_itself(r) || !armed(r, MECH_PRIVATE_ROOT) || ev->host_visible) {
+	if (broke_by_itself(r) || !armed(r, MECH_PRIVATE_ROOT) || ev->host.host_visible) {
 		broke(r, "the host target was not created, though the host was in its view");
-		add(r, "host target not created: %s", ev->host_target);
-		if (ev->host_seen[0])
-			add(r, "the host folder as the lab planted it; while it ran: %s", ev->host_seen);
+		add(r, "host target not created: %s", ev->host.host_target);
+		if (ev->host.host_seen[0])
+			add(r, "the host folder as the lab planted it; while it ran: %s", ev->host.host_seen);
 		return;
 	}
 	enum attempt att = isolation_attempt(ev);
@@ -1057,12 +1068,12 @@ static void judge_takeover(struct lab_result *r)
 		no_attempt(r,
 		           "the trace watched the seccomp filter's refusals and every write aimed at the host target: "
 		           "there were none");
-		add(r, "host target not created: %s", ev->host_target);
+		add(r, "host target not created: %s", ev->host.host_target);
 		return;
 	}
 	r->verdict = VERDICT_CONTAINED;
 	credit(r, MECH_PRIVATE_ROOT);
-	add(r, "host target not created: %s", ev->host_target);
+	add(r, "host target not created: %s", ev->host.host_target);
 	if (att == ATTEMPT_UNSEEN) {
 		attempt_unseen(r);
 	} else {
@@ -1096,8 +1107,8 @@ static void kernel_served_by_host(struct lab_result *r, const char *why)
 	const struct lab_evidence *ev = &r->ev;
 	r->verdict = VERDICT_ESCAPED;
 	set_headline(r, "Your kernel executed its system calls — one kernel bug away from a host takeover%s", why);
-	add(r, "the snippet ran as a host process on kernel %s, boot id %s", ev->kernel_release,
-	    ev->kernel_boot_id[0] ? ev->kernel_boot_id : "?");
+	add(r, "the snippet ran as a host process on kernel %s, boot id %s", ev->kernel.kernel_release,
+	    ev->kernel.kernel_boot_id[0] ? ev->kernel.kernel_boot_id : "?");
 	add(r, "%s",
 	    armed(r, MECH_SECCOMP)
 	        ? "every call it made reached the host's kernel: the seccomp filter turned the riskiest away "
@@ -1109,42 +1120,44 @@ static void kernel_served_by_host(struct lab_result *r, const char *why)
 static void judge_kernel(struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	if (!own_kernel(r) || ev->snippet_on_host) {
+	if (!own_kernel(r) || ev->kernel.snippet_on_host) {
 		kernel_served_by_host(r, !armed(r, MECH_SECCOMP) ? " (Isolation off)"
 		                         : !own_kernel(r)        ? " (namespaces and seccomp share the host kernel)"
 		                                                 : "");
 		return;
 	}
-	if (r->box == RUNG_GVISOR && ev->host_scans > 0 && ev->kernel_release[0] &&
-	    strcmp(ev->kernel_release, ev->host_release) != 0) {
+	if (r->box == RUNG_GVISOR && ev->kernel.host_scans > 0 && ev->kernel.kernel_release[0] &&
+	    strcmp(ev->kernel.kernel_release, ev->kernel.host_release) != 0) {
 		r->verdict = VERDICT_CONTAINED;
 		credit(r, MECH_OWN_KERNEL);
 		set_headline(r, "gVisor's Sentry answered its system calls (kernel %s), not the host's %s",
-		             ev->kernel_release, ev->host_release);
+		             ev->kernel.kernel_release, ev->kernel.host_release);
 		add(r,
 		    "the lab scanned the run's host processes %ld times: at most %ld, all runsc's; the "
 		    "interpreter was never one of them",
-		    ev->host_scans, ev->host_procs);
+		    ev->kernel.host_scans, ev->kernel.host_procs);
 		add(r, "a probe sandbox beside it (same runsc, same platform) answered uname -r: %s; boot id: %s",
-		    ev->kernel_release, ev->kernel_boot_id[0] ? ev->kernel_boot_id : "none (gVisor has none)");
-		add(r, "the host: kernel %s, boot id %s", ev->host_release, ev->host_boot_id);
+		    ev->kernel.kernel_release,
+		    ev->kernel.kernel_boot_id[0] ? ev->kernel.kernel_boot_id : "none (gVisor has none)");
+		add(r, "the host: kernel %s, boot id %s", ev->kernel.host_release, ev->kernel.host_boot_id);
 		return;
 	}
-	if (r->box == RUNG_MICROVM && ev->kernel_boot_id[0] && strcmp(ev->kernel_boot_id, ev->host_boot_id) != 0) {
+	if (r->box == RUNG_MICROVM && ev->kernel.kernel_boot_id[0] &&
+	    strcmp(ev->kernel.kernel_boot_id, ev->kernel.host_boot_id) != 0) {
 		r->verdict = VERDICT_CONTAINED;
 		credit(r, MECH_OWN_KERNEL);
 		set_headline(r, "Its own guest kernel answered its system calls (kernel %s), not the host's",
-		             ev->kernel_release[0] ? ev->kernel_release : "?");
+		             ev->kernel.kernel_release[0] ? ev->kernel.kernel_release : "?");
 		add(r, "guest kernel: release %s, boot id %s (reported by the lab's init in the guest)",
-		    ev->kernel_release[0] ? ev->kernel_release : "?", ev->kernel_boot_id);
-		add(r, "the host: kernel %s, boot id %s", ev->host_release, ev->host_boot_id);
+		    ev->kernel.kernel_release[0] ? ev->kernel.kernel_release : "?", ev->kernel.kernel_boot_id);
+		add(r, "the host: kernel %s, boot id %s", ev->kernel.host_release, ev->kernel.host_boot_id);
 		return;
 	}
 	r->verdict = VERDICT_ERROR;
 	set_headline(r, "No evidence of which kernel answered on the %s rung: the lab cannot give a verdict",
 	             lab_rung_key(r->box));
-	add(r, "release seen: \"%s\", boot id seen: \"%s\", host process scans: %ld", ev->kernel_release,
-	    ev->kernel_boot_id, ev->host_scans);
+	add(r, "release seen: \"%s\", boot id seen: \"%s\", host process scans: %ld", ev->kernel.kernel_release,
+	    ev->kernel.kernel_boot_id, ev->kernel.host_scans);
 }
 
 /* ---- audit: a foreign sandbox (box_wrapper.c) ----
@@ -1176,9 +1189,9 @@ static void audit_contained(struct lab_result *r, const char *fmt, ...)
  * it are not the snippet's), else from the wrapper's start. */
 static long audit_wall_ms(const struct lab_evidence *ev)
 {
-	return ev->snippet_start_ms > 0 && ev->snippet_start_ms < ev->duration_ms
-	           ? ev->duration_ms - ev->snippet_start_ms
-	           : ev->duration_ms;
+	return ev->end.snippet_start_ms > 0 && ev->end.snippet_start_ms < ev->end.duration_ms
+	           ? ev->end.duration_ms - ev->end.snippet_start_ms
+	           : ev->end.duration_ms;
 }
 
 /* An audit's CPU against the cap, which layers.ini gives per process
@@ -1189,15 +1202,15 @@ static long audit_wall_ms(const struct lab_evidence *ev)
  * tree's, which can only overstate. */
 static double audit_cpu_s(const struct lab_evidence *ev)
 {
-	return ev->cpu_proc_seen ? ev->cpu_proc_max_ms / 1000.0 : ev->cpu_s;
+	return ev->res.cpu_proc_seen ? ev->res.cpu_proc_max_ms / 1000.0 : ev->res.cpu_s;
 }
 
 /* The wrapper ended the code itself: it died of a signal, or said so as a
  * shell does (128+N), and neither the lab's clock nor its safety net did. */
 static bool killed_by_wrapper(const struct lab_evidence *ev)
 {
-	return !ev->timed_out && !ev->safety_net &&
-	       (ev->exit_signal > 0 || (ev->exit_code > 128 && ev->exit_code <= 128 + 64));
+	return !ev->end.timed_out && !ev->end.safety_net &&
+	       (ev->end.exit_signal > 0 || (ev->end.exit_code > 128 && ev->end.exit_code <= 128 + 64));
 }
 
 /* The caps of layers.ini against an audit's figures. Every cap crossed
@@ -1214,12 +1227,12 @@ static bool audit_over_caps(struct lab_result *r, const struct lab_config *cfg)
 		int kind;
 		const char *what, *whose;
 	} caps[] = {
-	    {(double)ev->peak_procs, (double)lim->pids, COUNT, " processes", "its process limit"},
-	    {(double)ev->peak_mem, (double)lim->memory, BYTES, " of memory", "its memory limit"},
-	    {audit_cpu_s(ev), (double)lim->cpu_time, SECONDS, ev->cpu_proc_seen ? " of CPU in one process" : " of CPU",
-	     "its CPU limit"},
+	    {(double)ev->res.peak_procs, (double)lim->pids, COUNT, " processes", "its process limit"},
+	    {(double)ev->res.peak_mem, (double)lim->memory, BYTES, " of memory", "its memory limit"},
+	    {audit_cpu_s(ev), (double)lim->cpu_time, SECONDS,
+	     ev->res.cpu_proc_seen ? " of CPU in one process" : " of CPU", "its CPU limit"},
 	    {audit_wall_ms(ev) / 1000.0, lim->timeout_ms / 1000.0, SECONDS, " of wall time", "the wrapper's timeout"},
-	    {(double)ev->out_bytes, (double)lim->output, BYTES, " of output", "its output cap"},
+	    {(double)ev->res.out_bytes, (double)lim->output, BYTES, " of output", "its output cap"},
 	};
 	char line[LAB_LINE] = "", within[LAB_LINE] = "";
 	int crossed = 0, beyond = 0;
@@ -1244,8 +1257,8 @@ static bool audit_over_caps(struct lab_result *r, const struct lab_config *cfg)
 		return false;
 	if (!beyond && killed_by_wrapper(ev)) {
 		audit_contained(r, "%s (%s, within the %ld%% tolerance; the wrapper's kill: %s %d)", within, line,
-		                cfg->audit_tolerance_pct, ev->exit_signal ? "signal" : "exit status",
-		                ev->exit_signal ? ev->exit_signal : ev->exit_code);
+		                cfg->audit_tolerance_pct, ev->end.exit_signal ? "signal" : "exit status",
+		                ev->end.exit_signal ? ev->end.exit_signal : ev->end.exit_code);
 		return true;
 	}
 	r->verdict = VERDICT_ESCAPED;
@@ -1263,118 +1276,122 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 		return;
 	case THREAT_RESOURCE:
 		if (!audit_over_caps(r, cfg)) {
-			fmt_bytes(a, sizeof a, ev->peak_mem);
+			fmt_bytes(a, sizeof a, ev->res.peak_mem);
 			audit_contained(
 			    r,
 			    "the bomb stayed under every cap of layers.ini (%ld processes, %s, %.1f s CPU%s, "
 			    "%.1f s wall)",
-			    ev->peak_procs, a, audit_cpu_s(ev), ev->cpu_proc_seen ? " in one process" : "",
+			    ev->res.peak_procs, a, audit_cpu_s(ev), ev->res.cpu_proc_seen ? " in one process" : "",
 			    audit_wall_ms(ev) / 1000.0);
 		}
 		add(r,
 		    "peak processes: %ld tasks of the snippet at once (cap %ld); the wrapper's whole tree peaked at "
 		    "%ld",
-		    ev->peak_procs, cfg->limits.pids, ev->host_procs);
-		fmt_bytes(a, sizeof a, ev->peak_mem);
+		    ev->res.peak_procs, cfg->limits.pids, ev->kernel.host_procs);
+		fmt_bytes(a, sizeof a, ev->res.peak_mem);
 		fmt_bytes(b, sizeof b, cfg->limits.memory);
 		add(r, "peak memory: %s (cap %s)%s", a, b,
-		    ev->peak_mem_from_cgroup ? ", as the measuring cgroup was charged" : ", the tree's total, sampled");
-		add(r, "measured by %s", ev->measured_by);
-		if (ev->cpu_proc_seen)
+		    ev->res.peak_mem_from_cgroup ? ", as the measuring cgroup was charged"
+		                                 : ", the tree's total, sampled");
+		add(r, "measured by %s", ev->res.measured_by);
+		if (ev->res.cpu_proc_seen)
 			add(r,
 			    "CPU time: %.2f s in the snippet's busiest process (cap %ld s per process); %.2f s in the "
 			    "wrapper's whole tree, its own start-up included",
-			    audit_cpu_s(ev), cfg->limits.cpu_time, ev->cpu_s);
+			    audit_cpu_s(ev), cfg->limits.cpu_time, ev->res.cpu_s);
 		else
 			add(r,
 			    "CPU time: %.2f s in the wrapper's whole tree (cap %ld s per process; no process of the "
 			    "snippet's was seen, so the tree's total is judged)",
-			    ev->cpu_s, cfg->limits.cpu_time);
+			    ev->res.cpu_s, cfg->limits.cpu_time);
 		add(r, "wall: %.1f s from the interpreter's start, %.1f s from the wrapper's (cap %.1f s)",
-		    audit_wall_ms(ev) / 1000.0, ev->duration_ms / 1000.0, cfg->limits.timeout_ms / 1000.0);
+		    audit_wall_ms(ev) / 1000.0, ev->end.duration_ms / 1000.0, cfg->limits.timeout_ms / 1000.0);
 		add(r,
 		    "tolerance: a cap crossed by less than %ld%% while the wrapper's kill is in evidence is its limit "
 		    "holding (layers.ini [audit] tolerance)",
 		    cfg->audit_tolerance_pct);
 		break;
 	case THREAT_SECRETS:
-		fmt_thousands(a, sizeof a, ev->out_bytes);
-		if (ev->canaries_leaked > 0) {
+		fmt_thousands(a, sizeof a, ev->res.out_bytes);
+		if (ev->secrets.canaries_leaked > 0) {
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "%d of %d planted secrets came out through the wrapper, from %s",
-			             ev->canaries_leaked, ev->canaries_planted, ev->leak_places);
+			             ev->secrets.canaries_leaked, ev->secrets.canaries_planted,
+			             ev->secrets.leak_places);
 			leak_lines(r);
 		} else {
 			audit_contained(r, "none of the %d planted secrets came out (%s bytes of output, %s)",
-			                ev->canaries_planted, a,
-			                ev->attacker_bytes ? "none at the attacker" : "nothing at the attacker");
+			                ev->secrets.canaries_planted, a,
+			                ev->exfil.attacker_bytes ? "none at the attacker" : "nothing at the attacker");
 		}
 		add(r,
 		    "handed to the wrapper: %d environment variables with the decoy keys, HOME = the decoy home "
 		    "with .aws/credentials, .ssh/id_ed25519, .git-credentials and projects/billing-api/.env",
-		    ev->env_vars);
+		    ev->secrets.env_vars);
 		break;
 	case THREAT_EXFIL:
-		fmt_thousands(a, sizeof a, ev->attacker_bytes);
-		if (ev->attacker_bytes > 0 && ev->attacker_from_run) {
+		fmt_thousands(a, sizeof a, ev->exfil.attacker_bytes);
+		if (ev->exfil.attacker_bytes > 0 && ev->exfil.attacker_from_run) {
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
-			             ev->attacker_got_canary ? ", the canary row of the customer data among them" : "");
-		} else if (ev->api_from_run) {
+			             ev->exfil.attacker_got_canary ? ", the canary row of the customer data among them"
+			                                           : "");
+		} else if (ev->egress.api_from_run) {
 			/* LAB_API is handed to the wrapper too: a host the task may use */
-			fmt_thousands(b, sizeof b, ev->api_bytes);
+			fmt_thousands(b, sizeof b, ev->egress.api_bytes);
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r, "api.lab.test on the host's 127.0.0.1 received %s bytes%s", b,
-			             ev->api_got_canary ? ", the canary row of the customer data among them" : "");
-		} else if (ev->dns_bytes > 0) {
+			             ev->egress.api_got_canary ? ", the canary row of the customer data among them"
+			                                       : "");
+		} else if (ev->exfil.dns_bytes > 0) {
 			/* the zone is this run's own: only a name under it counts */
-			fmt_thousands(b, sizeof b, ev->dns_bytes);
+			fmt_thousands(b, sizeof b, ev->exfil.dns_bytes);
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(
 			    r,
 			    "the attacker's DNS zone on the host's 127.0.0.1 got %ld queries whose names carried "
 			    "%s bytes%s",
-			    ev->dns_queries, b,
-			    ev->dns_got_canary ? ", the canary row of the customer data among them" : "");
+			    ev->exfil.dns_queries, b,
+			    ev->exfil.dns_got_canary ? ", the canary row of the customer data among them" : "");
 		} else {
 			audit_contained(
 			    r,
 			    "nothing of this run reached the attacker, api.lab.test or the attacker's DNS zone "
 			    "on the host's 127.0.0.1 (%ld connections, %ld queries)",
-			    ev->attacker_conns, ev->dns_queries);
+			    ev->exfil.attacker_conns, ev->exfil.dns_queries);
 		}
-		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->attacker_conns, a,
-		    ev->attacker_got_canary ? "present" : "absent");
-		fmt_thousands(b, sizeof b, ev->dns_bytes);
+		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->exfil.attacker_conns, a,
+		    ev->exfil.attacker_got_canary ? "present" : "absent");
+		fmt_thousands(b, sizeof b, ev->exfil.dns_bytes);
 		add(r,
 		    "the attacker's DNS zone (LAB_DNS, UDP on 127.0.0.1): %ld queries under this run's zone carrying "
 		    "%s "
 		    "bytes, canary row %s; %ld other datagrams not counted",
-		    ev->dns_queries, b, ev->dns_got_canary ? "present" : "absent", ev->dns_strays);
+		    ev->exfil.dns_queries, b, ev->exfil.dns_got_canary ? "present" : "absent", ev->exfil.dns_strays);
 		break;
 	case THREAT_TAKEOVER:
-		if (ev->host_target_written) {
-			fmt_bytes(a, sizeof a, ev->host_target_size);
+		if (ev->host.host_target_written) {
+			fmt_bytes(a, sizeof a, ev->host.host_target_size);
 			r->verdict = VERDICT_ESCAPED;
-			set_headline(r, "it wrote the host target %s (%s)", ev->host_target, a);
-		} else if (ev->work_planted[0]) {
+			set_headline(r, "it wrote the host target %s (%s)", ev->host.host_target, a);
+		} else if (ev->host.work_planted[0]) {
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(r,
 			             "it left %s in the work folder on the host: git, direnv or the editor runs it "
 			             "there later, as you",
-			             ev->work_planted);
-		} else if (ev->outlived > 0) {
+			             ev->host.work_planted);
+		} else if (ev->end.outlived > 0) {
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(
 			    r, "%d process%s of the snippet's (%s) still ran when the wrapper's command had exited",
-			    ev->outlived, ev->outlived == 1 ? "" : "es", ev->outlived_what);
-		} else if (ev->agent_conns > 0) {
+			    ev->end.outlived, ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
+		} else if (ev->host.agent_conns > 0) {
 			r->verdict = VERDICT_ESCAPED;
 			set_headline(
 			    r,
 			    "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s: whoever reaches it signs "
 			    "logins and git pushes with your keys, no key file needed",
-			    ev->agent_listed ? " and asked it for your keys" : "");
+			    ev->host.agent_listed ? " and asked it for your keys" : "");
 		} else {
 			audit_contained(r,
 			                "nothing reached the host: the start-up file ~/.bashrc.d/persist was not "
@@ -1387,16 +1404,16 @@ static void judge_audit(const struct snippet *s, struct lab_result *r, const str
 		    ".git/hooks, .git/config, .envrc and .vscode/tasks.json, the snippet's processes once the "
 		    "wrapper's "
 		    "command exits, and its ssh-agent; the start-up file: %s",
-		    ev->host_target);
+		    ev->host.host_target);
 		add(r,
 		    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s) of the snippet's, "
 		    "%ld "
 		    "request(s) answered, the decoy key listed %ld time(s); %ld of other processes (the wrapper's, a "
 		    "stranger's) not counted",
-		    ev->agent_conns, ev->agent_requests, ev->agent_listed, ev->agent_strays);
-		if (ev->outlived > 0)
-			add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after", ev->outlived,
-			    ev->outlived == 1 ? "" : "es", ev->outlived_what);
+		    ev->host.agent_conns, ev->host.agent_requests, ev->host.agent_listed, ev->host.agent_strays);
+		if (ev->end.outlived > 0)
+			add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after",
+			    ev->end.outlived, ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
 		break;
 	default:
 		r->verdict = VERDICT_ERROR;
@@ -1419,7 +1436,7 @@ static void audit_not_run(struct lab_result *r)
 	set_headline(r, "NOT RUN: the attack never made its move, so the wrapper held nothing back");
 	add(r, "no \"lab-attempt\" line with this run's word came out: the wrapper ran no code, or the attack "
 	       "stopped before it tried");
-	add(r, "ended: exit status %d after %ld ms", r->ev.exit_code, r->ev.duration_ms);
+	add(r, "ended: exit status %d after %ld ms", r->ev.end.exit_code, r->ev.end.duration_ms);
 }
 
 /* ---- every threat, every run ----
@@ -1433,10 +1450,10 @@ static bool secrets_out(const struct lab_result *r, const struct lab_config *cfg
 {
 	(void)cfg;
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->canaries_leaked <= 0)
+	if (ev->secrets.canaries_leaked <= 0)
 		return false;
-	snprintf(what, cap, "%d of %d planted secrets came out (from %s)", ev->canaries_leaked, ev->canaries_planted,
-	         ev->leak_places);
+	snprintf(what, cap, "%d of %d planted secrets came out (from %s)", ev->secrets.canaries_leaked,
+	         ev->secrets.canaries_planted, ev->secrets.leak_places);
 	return true;
 }
 
@@ -1445,16 +1462,16 @@ static bool exfil_out(const struct lab_result *r, const struct lab_config *cfg, 
 	(void)cfg;
 	const struct lab_evidence *ev = &r->ev;
 	char bytes[32];
-	if (ev->attacker_bytes > 0 && ev->attacker_from_run) {
-		fmt_thousands(bytes, sizeof bytes, ev->attacker_bytes);
+	if (ev->exfil.attacker_bytes > 0 && ev->exfil.attacker_from_run) {
+		fmt_thousands(bytes, sizeof bytes, ev->exfil.attacker_bytes);
 		snprintf(what, cap, "the attacker's listener received %s bytes from this run%s", bytes,
-		         ev->attacker_got_canary ? ", the customer data's canary row among them" : "");
+		         ev->exfil.attacker_got_canary ? ", the customer data's canary row among them" : "");
 		return true;
 	}
-	if (ev->api_from_run) {
-		fmt_thousands(bytes, sizeof bytes, ev->api_bytes);
+	if (ev->egress.api_from_run) {
+		fmt_thousands(bytes, sizeof bytes, ev->egress.api_bytes);
 		snprintf(what, cap, "api.lab.test received %s bytes carrying this run's %s", bytes,
-		         ev->api_got_canary ? "customer data (its canary row)" : "secrets");
+		         ev->egress.api_got_canary ? "customer data (its canary row)" : "secrets");
 		return true;
 	}
 	return false;
@@ -1465,33 +1482,33 @@ static bool takeover_out(const struct lab_result *r, const struct lab_config *cf
 	(void)cfg;
 	const struct lab_evidence *ev = &r->ev;
 	char sz[32];
-	if (ev->host_target_written) {
-		fmt_bytes(sz, sizeof sz, ev->host_target_size);
-		snprintf(what, cap, "the host target was written: %s (%s)", ev->host_target, sz);
+	if (ev->host.host_target_written) {
+		fmt_bytes(sz, sizeof sz, ev->host.host_target_size);
+		snprintf(what, cap, "the host target was written: %s (%s)", ev->host.host_target, sz);
 		return true;
 	}
-	if (ev->host_planted[0]) {
-		snprintf(what, cap, "a way back in was left in the host folder: %s", ev->host_planted);
+	if (ev->host.host_planted[0]) {
+		snprintf(what, cap, "a way back in was left in the host folder: %s", ev->host.host_planted);
 		return true;
 	}
-	if (ev->host_changed[0]) {
-		snprintf(what, cap, "the host folder was changed: %s", ev->host_changed);
+	if (ev->host.host_changed[0]) {
+		snprintf(what, cap, "the host folder was changed: %s", ev->host.host_changed);
 		return true;
 	}
 	/* an audit's: the work folder, a survivor, the user's agent (whatever
 	 * the snippet's header says: a "legit" task that plants a hook got out) */
-	if (ev->work_planted[0]) {
-		snprintf(what, cap, "it left %s in the work folder on the host", ev->work_planted);
+	if (ev->host.work_planted[0]) {
+		snprintf(what, cap, "it left %s in the work folder on the host", ev->host.work_planted);
 		return true;
 	}
-	if (ev->outlived > 0) {
-		snprintf(what, cap, "%d process%s of the snippet's (%s) outlived the wrapper's command", ev->outlived,
-		         ev->outlived == 1 ? "" : "es", ev->outlived_what);
+	if (ev->end.outlived > 0) {
+		snprintf(what, cap, "%d process%s of the snippet's (%s) outlived the wrapper's command",
+		         ev->end.outlived, ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
 		return true;
 	}
-	if (ev->agent_conns > 0) {
+	if (ev->host.agent_conns > 0) {
 		snprintf(what, cap, "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s",
-		         ev->agent_requests ? " and asked it for your keys" : "");
+		         ev->host.agent_requests ? " and asked it for your keys" : "");
 		return true;
 	}
 	return false;
@@ -1514,10 +1531,10 @@ static bool resource_out(const struct lab_result *r, const struct lab_config *cf
 static bool payment_out(const struct lab_result *r, const struct lab_config *cfg, char *what, size_t cap)
 {
 	(void)cfg;
-	if (r->ev.payments_made <= 0)
+	if (r->ev.tools.payments_made <= 0)
 		return false;
-	snprintf(what, cap, "%ld payment%s went out through the tool door (%s)", r->ev.payments_made,
-	         r->ev.payments_made == 1 ? "" : "s", r->ev.gate_said);
+	snprintf(what, cap, "%ld payment%s went out through the tool door (%s)", r->ev.tools.payments_made,
+	         r->ev.tools.payments_made == 1 ? "" : "s", r->ev.tools.gate_said);
 	return true;
 }
 
@@ -1559,7 +1576,7 @@ static void stopper(const struct lab_result *r, enum lab_threat t, char *out, si
 	}
 	if (t == THREAT_IRREVERSIBLE)
 		snprintf(out, cap, "no layer stops it; the gate did not (--approve %s)",
-		         lab_approve_key(r->ev.approve));
+		         lab_approve_key(r->ev.tools.approve));
 	else
 		snprintf(out, cap, "no layer of the lab's stops it");
 }
@@ -1636,23 +1653,23 @@ static bool escape_evidence(const struct snippet *s, const struct lab_config *cf
 			return true;
 	if (!ev->started || r->audit)
 		return false;
-	if (s->threat == THREAT_KERNEL && (!own_kernel(r) || ev->snippet_on_host))
+	if (s->threat == THREAT_KERNEL && (!own_kernel(r) || ev->kernel.snippet_on_host))
 		return true;
-	return s->threat != THREAT_LEGIT && ev->attacker_untied_bytes > 0 && !armed(r, MECH_NET_CLOSED);
+	return s->threat != THREAT_LEGIT && ev->exfil.attacker_untied_bytes > 0 && !armed(r, MECH_NET_CLOSED);
 }
 
 static bool foreign_kill(const struct snippet *s, const struct lab_config *cfg, struct lab_result *r, bool got_out)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char line[LAB_LINE];
-	if (!ev->foreign_signal)
+	if (!ev->end.foreign_signal)
 		return false;
 	if (got_out || (s->threat == THREAT_RESOURCE && caps_exceeded(r, cfg, true, line, sizeof line))) {
-		add(r, "killed by a signal the lab did not send: %s", ev->foreign);
+		add(r, "killed by a signal the lab did not send: %s", ev->end.foreign);
 		return false;
 	}
 	r->verdict = VERDICT_ERROR;
-	set_headline(r, "Killed by a signal the lab did not send: %s", ev->foreign);
+	set_headline(r, "Killed by a signal the lab did not send: %s", ev->end.foreign);
 	add(r, "no verdict: a run ended from outside says nothing of the layers (nothing got out before it)");
 	how_it_ended(r, cfg);
 	return true;
@@ -1668,7 +1685,7 @@ void verdict_decide(const struct snippet *s, const struct lab_config *cfg, struc
 	read_spec(cfg, &ran, r->armed, &r->box);
 	r->rlimit_cpu = (int)evidence_rlimit_cpu(&r->ev, cfg->limits.cpu_time);
 	const struct lab_evidence *ev = &r->ev;
-	if (ev->aborted) {
+	if (ev->end.aborted) {
 		r->verdict = VERDICT_ERROR;
 		set_headline(r, "Aborted: the run was stopped and cleaned up");
 		return;

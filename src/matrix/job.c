@@ -60,7 +60,7 @@ int result_write(int fd, const struct lab_result *r)
 	LAB_INT_FIELDS(W_INT)
 #define W_STR(k, v) put_str(&b, k, v, strlen(v));
 	LAB_STR_FIELDS(W_STR)
-	sb_printf(&b, "cpu_s\t%.6f\n", ev->cpu_s);
+	sb_printf(&b, "cpu_s\t%.6f\n", ev->res.cpu_s);
 	for (int i = 0; i < r->n_evidence; i++)
 		put_str(&b, "evidence", r->evidence[i], strlen(r->evidence[i]));
 	for (int i = 0; i < ev->trace.n && i < LAB_TRACE_MAX; i++) {
@@ -69,10 +69,11 @@ int result_write(int fd, const struct lab_result *r)
 		int n = snprintf(v, sizeof v, "%ld\t%s\t%s\t%s", e->count, e->call, e->answer, e->by);
 		put_str(&b, "trace", v, (size_t)n);
 	}
-	for (int i = 0; i < ev->n_holders && i < (int)(sizeof ev->holder / sizeof *ev->holder); i++) {
+	for (int i = 0; i < ev->secrets.n_holders && i < (int)(sizeof ev->secrets.holder / sizeof *ev->secrets.holder);
+	     i++) {
 		char v[64];
-		int n = snprintf(v, sizeof v, "%d\t%d\t%s", ev->holder[i].pid_in_view, ev->holder[i].in_cmdline,
-		                 ev->holder[i].comm);
+		int n = snprintf(v, sizeof v, "%d\t%d\t%s", ev->secrets.holder[i].pid_in_view,
+		                 ev->secrets.holder[i].in_cmdline, ev->secrets.holder[i].comm);
 		put_str(&b, "holder", v, (size_t)n);
 	}
 	put_str(&b, "output", r->output ? r->output : "", r->output_len);
@@ -159,11 +160,11 @@ malformed:
 	return -1;
 }
 
-/* A holder of the decoy keys (ev->holder[i]): "PID IN_CMDLINE COMM". */
+/* A holder of the decoy keys (ev->secrets.holder[i]): "PID IN_CMDLINE COMM". */
 static int read_holder(struct lab_evidence *ev, int i, const char *val, size_t vlen, char *why, size_t whylen)
 {
-	if (i >= (int)(sizeof ev->holder / sizeof *ev->holder))
-		BAD("more than %zu holders", sizeof ev->holder / sizeof *ev->holder);
+	if (i >= (int)(sizeof ev->secrets.holder / sizeof *ev->secrets.holder))
+		BAD("more than %zu holders", sizeof ev->secrets.holder / sizeof *ev->secrets.holder);
 	/* PID and the flag as whole numbers, then COMM verbatim after the
 	 * second tab: a comm is the snippet's to choose, blanks first too
 	 * (sscanf's "\t" would take any run of white space) */
@@ -175,11 +176,11 @@ static int read_holder(struct lab_evidence *ev, int i, const char *val, size_t v
 	snprintf(pid_s, sizeof pid_s, "%.*s", (int)(t1 - val), val);
 	snprintf(flag_s, sizeof flag_s, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
 	if (!parse_int(pid_s, 0, INT_MAX, &pid) || !parse_int(flag_s, 0, 1, &cmdline) ||
-	    strlen(t2 + 1) >= sizeof ev->holder[i].comm)
+	    strlen(t2 + 1) >= sizeof ev->secrets.holder[i].comm)
 		BAD("a holder line that is not 'PID 0|1 COMM': '%.40s'", val);
-	ev->holder[i].pid_in_view = (int)pid;
-	ev->holder[i].in_cmdline = cmdline;
-	str_copy(ev->holder[i].comm, sizeof ev->holder[i].comm, t2 + 1);
+	ev->secrets.holder[i].pid_in_view = (int)pid;
+	ev->secrets.holder[i].in_cmdline = cmdline;
+	str_copy(ev->secrets.holder[i].comm, sizeof ev->secrets.holder[i].comm, t2 + 1);
 	return 0;
 malformed:
 	return -1;
@@ -199,7 +200,7 @@ static int read_other_field(struct lab_result *r, const char *key, const char *v
 			BAD("cpu_s sent twice");
 		if (!*val || *end || errno || !(d >= 0 && d < 1e9))
 			BAD("cpu_s %.40s out of range (0 to 1e9)", val);
-		ev->cpu_s = d;
+		ev->res.cpu_s = d;
 		*seen_cpu = true;
 	} else if (!strcmp(key, "evidence")) {
 		if (r->n_evidence >= LAB_EVIDENCE_MAX)
@@ -250,8 +251,8 @@ static bool result_complete(const struct lab_result *r, const bool seen_int[N_IN
 	LAB_STR_FIELDS(R_NEED_STR)
 	if (!seen_cpu)
 		BAD("missing field 'cpu_s'");
-	if (holders != ev->n_holders)
-		BAD("%d holder lines for n_holders %d", holders, ev->n_holders);
+	if (holders != ev->secrets.n_holders)
+		BAD("%d holder lines for n_holders %d", holders, ev->secrets.n_holders);
 	if (!r->output)
 		BAD("missing field 'output'");
 	/* what the verdict says must hang together: only a CONTAINED cell
@@ -262,8 +263,9 @@ static bool result_complete(const struct lab_result *r, const bool seen_int[N_IN
 	/* an escape names what got out; nothing else names any */
 	if ((r->escaped != 0) != (r->verdict == VERDICT_ESCAPED))
 		BAD("verdict %s with escaped %#x", verdict_name(r->verdict), r->escaped);
-	if (ev->canaries_leaked > ev->canaries_planted)
-		BAD("canaries_leaked %d more than the %d planted", ev->canaries_leaked, ev->canaries_planted);
+	if (ev->secrets.canaries_leaked > ev->secrets.canaries_planted)
+		BAD("canaries_leaked %d more than the %d planted", ev->secrets.canaries_leaked,
+		    ev->secrets.canaries_planted);
 	return true;
 malformed:
 	return false;
@@ -665,8 +667,8 @@ static void job_error(struct job *j, const struct snippet *s, const char *fmt, .
 	j->res.layers = j->layers;
 	j->res.verdict = VERDICT_ERROR;
 	j->res.caught_by = -1;
-	j->res.ev.exit_code = -1;
-	j->res.ev.net_probe_errno = -1;
+	j->res.ev.end.exit_code = -1;
+	j->res.ev.exfil.net_probe_errno = -1;
 	j->res.output = strdup("");
 	va_list ap;
 	va_start(ap, fmt);

@@ -47,8 +47,8 @@ struct job {
  *
  * The worker runs s as setup says (lab_run): the setup is copied, and the
  * fork hands the worker its own copy, so nothing of it crosses the pipe;
- * what the run used comes back in the result (layers, rung, ev.net_mode,
- * ev.approve). 0 on success, -errno on failure (nothing to clean then). */
+ * what the run used comes back in the result (layers, rung, ev.egress.net_mode,
+ * ev.tools.approve). 0 on success, -errno on failure (nothing to clean then). */
 int job_start(struct job *j, const struct lab_config *cfg, const struct lab_setup *setup, const struct snippet *s);
 /* The same, for a run a human watches with --approve ask: the gate's
  * question comes back as a "gate<TAB>call" line (gate_waiting set, the

@@ -249,7 +249,7 @@ bool matrix_cell_expected(const struct matrix_cell *c)
 
 bool matrix_cell_differs(const struct matrix_cell *c)
 {
-	return c->state == MATRIX_DONE && c->res.verdict != c->expected && !c->res.ev.aborted;
+	return c->state == MATRIX_DONE && c->res.verdict != c->expected && !c->res.ev.end.aborted;
 }
 
 struct matrix_counts matrix_count(const struct matrix *m)

@@ -52,41 +52,47 @@ static void missing_layers(const struct audit_card *c, struct strbuf *b, const c
 				sb_puts(b, "; ");
 			switch (lab_layers[l].threat) {
 			case THREAT_SECRETS:
-				if (ev->canaries_leaked > 0)
+				if (ev->secrets.canaries_leaked > 0)
 					sb_printf(
 					    b, "the caller's secrets were readable inside: %d of %d came out, from %s",
-					    ev->canaries_leaked, ev->canaries_planted, ev->leak_places);
+					    ev->secrets.canaries_leaked, ev->secrets.canaries_planted,
+					    ev->secrets.leak_places);
 				else
 					sb_puts(b, r->headline);
 				break;
 			case THREAT_EXFIL:
 				/* the sink the verdict named: the attacker, else api.lab.test,
 				 * else the DNS zone (the headline says it) */
-				if (!ev->attacker_bytes && !ev->api_bytes) {
+				if (!ev->exfil.attacker_bytes && !ev->egress.api_bytes) {
 					sb_puts(b, r->headline);
 					break;
 				}
-				fmt_thousands(a, sizeof a, ev->attacker_bytes ? ev->attacker_bytes : ev->api_bytes);
+				fmt_thousands(a, sizeof a,
+				              ev->exfil.attacker_bytes ? ev->exfil.attacker_bytes
+				                                       : ev->egress.api_bytes);
 				sb_printf(b, "%s on the host's 127.0.0.1 received %s bytes%s",
-				          ev->attacker_bytes ? "the attacker" : "api.lab.test", a,
-				          (ev->attacker_bytes ? ev->attacker_got_canary : ev->api_got_canary)
+				          ev->exfil.attacker_bytes ? "the attacker" : "api.lab.test", a,
+				          (ev->exfil.attacker_bytes ? ev->exfil.attacker_got_canary
+				                                    : ev->egress.api_got_canary)
 				              ? " with the customer data's canary row"
 				              : "");
 				break;
 			case THREAT_TAKEOVER:
 				/* from the evidence: the snippet's header may name another threat */
-				if (ev->host_target_written)
-					sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host_target);
-				else if (ev->work_planted[0])
+				if (ev->host.host_target_written)
+					sb_printf(b, "the sandbox wrote outside its folder: %s", ev->host.host_target);
+				else if (ev->host.work_planted[0])
 					sb_printf(b, "%s: it left %s in the work folder on the host", r->snippet,
-					          ev->work_planted);
-				else if (ev->outlived > 0)
+					          ev->host.work_planted);
+				else if (ev->end.outlived > 0)
 					sb_printf(
 					    b, "%s: %d process%s of the snippet's (%s) outlived the wrapper's command",
-					    r->snippet, ev->outlived, ev->outlived == 1 ? "" : "es", ev->outlived_what);
-				else if (ev->agent_conns > 0)
+					    r->snippet, ev->end.outlived, ev->end.outlived == 1 ? "" : "es",
+					    ev->end.outlived_what);
+				else if (ev->host.agent_conns > 0)
 					sb_printf(b, "%s: it reached your ssh-agent's socket (~/.ssh/agent.sock)%s",
-					          r->snippet, ev->agent_requests ? " and asked it for your keys" : "");
+					          r->snippet,
+					          ev->host.agent_requests ? " and asked it for your keys" : "");
 				else
 					sb_puts(b, r->headline);
 				break;
@@ -221,16 +227,17 @@ void audit_card_json(const struct audit_card *c)
 			sb_json_str(&b, r->evidence[k]);
 		}
 		sb_printf(&b, "],\"cpu_proc_max_s\":");
-		if (r->ev.cpu_proc_seen)
-			sb_printf(&b, "%.3f", r->ev.cpu_proc_max_ms / 1000.0);
+		if (r->ev.res.cpu_proc_seen)
+			sb_printf(&b, "%.3f", r->ev.res.cpu_proc_max_ms / 1000.0);
 		else
 			sb_puts(&b, "null");
 		sb_printf(&b,
 		          ",\"peak_procs\":%ld,\"peak_mem\":%llu,\"cpu_s\":%.3f,\"duration_ms\":%ld,"
 		          "\"canaries_leaked\":%d,\"attacker_bytes\":%llu,\"host_target_written\":%s}",
-		          r->ev.peak_procs, (unsigned long long)r->ev.peak_mem, r->ev.cpu_s, r->ev.duration_ms,
-		          r->ev.canaries_leaked, (unsigned long long)r->ev.attacker_bytes,
-		          r->ev.host_target_written ? "true" : "false");
+		          r->ev.res.peak_procs, (unsigned long long)r->ev.res.peak_mem, r->ev.res.cpu_s,
+		          r->ev.end.duration_ms, r->ev.secrets.canaries_leaked,
+		          (unsigned long long)r->ev.exfil.attacker_bytes,
+		          r->ev.host.host_target_written ? "true" : "false");
 	}
 	sb_puts(&b, "],\"missing\":[");
 	int n = 0;

@@ -64,7 +64,7 @@ static void judge(struct ci_suite *s, struct ci_case *k, const struct lab_result
 {
 	k->expected = verdict_name(want);
 	k->got = verdict_name(r->verdict);
-	k->seconds = (double)r->ev.duration_ms / 1000.0;
+	k->seconds = (double)r->ev.end.duration_ms / 1000.0;
 	k->details = result_details(r, true);
 	if (r->verdict == want) {
 		k->outcome = CI_PASS;
@@ -116,7 +116,7 @@ int ci_suite_from_matrix(struct ci_suite *s, const struct matrix *m)
 			skip(s, k, "not run: the matrix was stopped before this cell");
 			continue;
 		}
-		if (cell->res.ev.aborted) {
+		if (cell->res.ev.end.aborted) {
 			k->expected = verdict_name(cell->expected);
 			k->got = verdict_name(cell->res.verdict);
 			skip(s, k, "aborted: the matrix was stopped while this cell ran");

@@ -152,7 +152,7 @@ static void cell_evidence(struct strbuf *b, const struct matrix *m, int c, const
 	sb_printf(b, "</span>%s</h3>\n", matrix_cell_expected(cell) ? "" : " (not as expected)");
 	sb_printf(b, "<p>expected: %s", verdict_name(cell->expected));
 	if (done)
-		sb_printf(b, "; %.1f s", (double)r->ev.duration_ms / 1000.0);
+		sb_printf(b, "; %.1f s", (double)r->ev.end.duration_ms / 1000.0);
 	sb_puts(b, "</p>\n<p><b>");
 	sb_xml_str(b, done ? r->headline : "not run");
 	sb_puts(b, "</b></p>\n");
@@ -169,9 +169,9 @@ static void cell_evidence(struct strbuf *b, const struct matrix *m, int c, const
 		}
 		sb_puts(b, "</ul>\n");
 	}
-	if (r->ev.tools_served) {
-		sb_printf(b, "<p>tool door log (the lab's): %ld calls</p>\n<p class=\"mono\">", r->ev.tool_calls);
-		sb_xml_str(b, r->ev.tool_log);
+	if (r->ev.tools.tools_served) {
+		sb_printf(b, "<p>tool door log (the lab's): %ld calls</p>\n<p class=\"mono\">", r->ev.tools.tool_calls);
+		sb_xml_str(b, r->ev.tools.tool_log);
 		sb_puts(b, "</p>\n");
 	}
 	if (r->ev.trace.n) {

@@ -78,7 +78,7 @@ void report_text(const struct lab_result *r, int tty)
 		text_out("layers: %s (rung: %s)\n", layers, lab_rung_key(r->rung));
 	else
 		text_out("layers: %s\n", layers);
-	if (r->ev.net_mode == NET_MODE_ALLOWLIST)
+	if (r->ev.egress.net_mode == NET_MODE_ALLOWLIST)
 		text_out("No-network mode: allowlist (the lab's egress proxy is the one door)\n");
 	text_out("\n");
 	text_out("%s%s%s", col, verdict_name(r->verdict), off);
@@ -97,9 +97,9 @@ void report_text(const struct lab_result *r, int tty)
 				text_out("%s %s", k++ ? "," : "", threat_name((enum lab_threat)t));
 		text_out("\n");
 	}
-	if (r->ev.host_planted[0]) {
-		char one[sizeof r->ev.host_planted * 2];
-		str_copy(one, sizeof one, r->ev.host_planted);
+	if (r->ev.host.host_planted[0]) {
+		char one[sizeof r->ev.host.host_planted * 2];
+		str_copy(one, sizeof one, r->ev.host.host_planted);
 		text_one_line(one, sizeof one);
 		char *planted = sanitize_output(one, strlen(one), 0);
 		text_out("  left in the host folder: %s\n", planted);
@@ -113,9 +113,9 @@ void report_text(const struct lab_result *r, int tty)
 			free(e);
 		}
 	}
-	if (r->ev.proxy_log[0]) {
+	if (r->ev.egress.proxy_log[0]) {
 		/* the proxy's own record: evidence the snippet cannot write */
-		char *log = sanitize_output(r->ev.proxy_log, strlen(r->ev.proxy_log), 0);
+		char *log = sanitize_output(r->ev.egress.proxy_log, strlen(r->ev.egress.proxy_log), 0);
 		text_out("\negress proxy log (the lab's, outside the sandbox):\n");
 		for (char *line = log, *next; line && *line; line = next) {
 			next = strchr(line, '\n');
@@ -125,13 +125,13 @@ void report_text(const struct lab_result *r, int tty)
 		}
 		free(log);
 	}
-	if (r->ev.tools_served) {
+	if (r->ev.tools.tools_served) {
 		/* the tool door's own record, like the proxy's: every call the
 		 * lab served, and what the gate said */
-		char *log = sanitize_output(r->ev.tool_log, strlen(r->ev.tool_log), 0);
+		char *log = sanitize_output(r->ev.tools.tool_log, strlen(r->ev.tools.tool_log), 0);
 		text_out("\ntool door log (the lab's, outside the sandbox): %ld calls, %llu B in, %llu B out\n",
-		         r->ev.tool_calls, (unsigned long long)r->ev.tool_bytes_in,
-		         (unsigned long long)r->ev.tool_bytes_out);
+		         r->ev.tools.tool_calls, (unsigned long long)r->ev.tools.tool_bytes_in,
+		         (unsigned long long)r->ev.tools.tool_bytes_out);
 		for (char *line = log, *next; line && *line; line = next) {
 			next = strchr(line, '\n');
 			if (next)
@@ -149,7 +149,7 @@ void report_text(const struct lab_result *r, int tty)
 		for (char *p = out; *p; p++)
 			lines += *p == '\n';
 		text_out("\nthe snippet's own words (sanitised%s):\n",
-		         r->ev.out_truncated ? ", truncated at the cap" : "");
+		         r->ev.res.out_truncated ? ", truncated at the cap" : "");
 		size_t shown = 0;
 		for (char *line = out, *next; line && *line && shown < 40; line = next, shown++) {
 			next = strchr(line, '\n');
@@ -219,16 +219,16 @@ static void log_json(struct strbuf *b, const char *log)
 static void tools_json(struct strbuf *b, const struct lab_evidence *ev)
 {
 	sb_printf(b, ",\"tools\":{\"served\":%s,\"calls\":%ld,\"bytes_in\":%llu,\"bytes_out\":%llu,\"log\":",
-	          ev->tools_served ? "true" : "false", ev->tool_calls, (unsigned long long)ev->tool_bytes_in,
-	          (unsigned long long)ev->tool_bytes_out);
-	log_json(b, ev->tool_log);
+	          ev->tools.tools_served ? "true" : "false", ev->tools.tool_calls,
+	          (unsigned long long)ev->tools.tool_bytes_in, (unsigned long long)ev->tools.tool_bytes_out);
+	log_json(b, ev->tools.tool_log);
 	sb_printf(
 	    b, ",\"gate\":{\"approve\":\"%s\",\"asked\":%ld,\"made\":%ld,\"refused\":%ld,\"waited_ms\":%ld,\"call\":",
-	    lab_approve_key(ev->approve), ev->payments_asked, ev->payments_made, ev->payments_refused,
-	    ev->gate_waited_ms);
-	sb_json_str(b, ev->payment_call[0] ? ev->payment_call : NULL);
+	    lab_approve_key(ev->tools.approve), ev->tools.payments_asked, ev->tools.payments_made,
+	    ev->tools.payments_refused, ev->tools.gate_waited_ms);
+	sb_json_str(b, ev->tools.payment_call[0] ? ev->tools.payment_call : NULL);
 	sb_puts(b, ",\"said\":");
-	sb_json_str(b, ev->gate_said[0] ? ev->gate_said : NULL);
+	sb_json_str(b, ev->tools.gate_said[0] ? ev->tools.gate_said : NULL);
 	sb_puts(b, "}}");
 }
 
@@ -248,7 +248,7 @@ static void record_int(struct strbuf *b, const char *key, long long v, bool is_b
 static void record_json(struct strbuf *b, const struct lab_result *r)
 {
 	const struct lab_evidence *ev = &r->ev;
-	sb_printf(b, ",\"record\":{\"cpu_s\":%.6f", ev->cpu_s);
+	sb_printf(b, ",\"record\":{\"cpu_s\":%.6f", ev->res.cpu_s);
 #define J_INT(k, v, ...) record_int(b, k, (long long)(v), _Generic((v), bool : true, default : false));
 	LAB_INT_FIELDS(J_INT)
 #define J_STR(k, v)                                                                                                    \
@@ -256,11 +256,12 @@ static void record_json(struct strbuf *b, const struct lab_result *r)
 	sb_json_str(b, v);
 	LAB_STR_FIELDS(J_STR)
 	sb_puts(b, ",\"holders\":[");
-	for (int i = 0; i < ev->n_holders && i < (int)(sizeof ev->holder / sizeof *ev->holder); i++) {
+	for (int i = 0; i < ev->secrets.n_holders && i < (int)(sizeof ev->secrets.holder / sizeof *ev->secrets.holder);
+	     i++) {
 		sb_printf(b, "%s{\"comm\":", i ? "," : "");
-		sb_json_str(b, ev->holder[i].comm);
-		sb_printf(b, ",\"pid_in_view\":%d,\"in_cmdline\":%s}", ev->holder[i].pid_in_view,
-		          ev->holder[i].in_cmdline ? "true" : "false");
+		sb_json_str(b, ev->secrets.holder[i].comm);
+		sb_printf(b, ",\"pid_in_view\":%d,\"in_cmdline\":%s}", ev->secrets.holder[i].pid_in_view,
+		          ev->secrets.holder[i].in_cmdline ? "true" : "false");
 	}
 	sb_puts(b, "]}");
 }
@@ -297,23 +298,23 @@ void report_json(const struct lab_result *r)
 	sb_json_str(&b, out);
 	free(out);
 	const struct lab_evidence *ev = &r->ev;
-	sb_printf(&b, ",\"output_truncated\":%s", ev->out_truncated ? "true" : "false");
+	sb_printf(&b, ",\"output_truncated\":%s", ev->res.out_truncated ? "true" : "false");
 	sb_puts(&b, ",\"exit\":{\"code\":");
-	if (ev->started && !ev->exit_signal)
-		sb_printf(&b, "%d", ev->exit_code);
+	if (ev->started && !ev->end.exit_signal)
+		sb_printf(&b, "%d", ev->end.exit_code);
 	else
 		sb_puts(&b, "null");
 	sb_puts(&b, ",\"signal\":");
-	if (ev->exit_signal)
-		sb_printf(&b, "%d", ev->exit_signal);
+	if (ev->end.exit_signal)
+		sb_printf(&b, "%d", ev->end.exit_signal);
 	else
 		sb_puts(&b, "null");
-	sb_printf(&b, ",\"timed_out\":%s,\"safety_net\":%s", ev->timed_out ? "true" : "false",
-	          ev->safety_net ? "true" : "false");
+	sb_printf(&b, ",\"timed_out\":%s,\"safety_net\":%s", ev->end.timed_out ? "true" : "false",
+	          ev->end.safety_net ? "true" : "false");
 	sb_puts(&b, ",\"foreign\":"); /* a signal the lab did not send, and what it knows of the sender */
-	sb_json_str(&b, ev->foreign_signal ? ev->foreign : NULL);
+	sb_json_str(&b, ev->end.foreign_signal ? ev->end.foreign : NULL);
 	sb_puts(&b, "}");
-	sb_printf(&b, ",\"duration_ms\":%ld", ev->duration_ms);
+	sb_printf(&b, ",\"duration_ms\":%ld", ev->end.duration_ms);
 	sb_puts(&b, ",\"mechanisms\":");
 	sb_json_str(&b, ev->mechanisms);
 	report_trace_json(&b, &ev->trace);
@@ -321,29 +322,29 @@ void report_json(const struct lab_result *r)
 	          ",\"measured\":{\"peak_procs\":%ld,\"peak_mem_bytes\":%llu,\"cpu_s\":%.3f,"
 	          "\"canaries_planted\":%d,\"canaries_leaked\":%d,\"attacker_bytes\":%llu,"
 	          "\"attacker_got_canary\":%s,\"host_target_written\":%s,\"net_probe_errno\":%d}",
-	          ev->peak_procs, (unsigned long long)ev->peak_mem, ev->cpu_s, ev->canaries_planted,
-	          ev->canaries_leaked, (unsigned long long)ev->attacker_bytes,
-	          ev->attacker_got_canary ? "true" : "false", ev->host_target_written ? "true" : "false",
-	          ev->net_probe_errno);
+	          ev->res.peak_procs, (unsigned long long)ev->res.peak_mem, ev->res.cpu_s, ev->secrets.canaries_planted,
+	          ev->secrets.canaries_leaked, (unsigned long long)ev->exfil.attacker_bytes,
+	          ev->exfil.attacker_got_canary ? "true" : "false", ev->host.host_target_written ? "true" : "false",
+	          ev->exfil.net_probe_errno);
 	/* how the figures were taken, and how it ended in the interpreter's words */
 	b.len--; /* reopen "measured" */
 	sb_printf(&b, ",\"attacker_from_run\":%s,\"attacker_untied_bytes\":%llu,\"attacker_stranger_bytes\":%llu",
-	          ev->attacker_from_run ? "true" : "false", (unsigned long long)ev->attacker_untied_bytes,
-	          (unsigned long long)ev->attacker_stranger_bytes);
-	sb_printf(&b, ",\"mem_unseen\":%d,\"peak_mem_lower_bound\":%s", ev->mem_unseen,
-	          ev->peak_mem_sampled && !ev->peak_mem_from_cgroup ? "true" : "false");
+	          ev->exfil.attacker_from_run ? "true" : "false", (unsigned long long)ev->exfil.attacker_untied_bytes,
+	          (unsigned long long)ev->exfil.attacker_stranger_bytes);
+	sb_printf(&b, ",\"mem_unseen\":%d,\"peak_mem_lower_bound\":%s", ev->res.mem_unseen,
+	          ev->res.peak_mem_sampled && !ev->res.peak_mem_from_cgroup ? "true" : "false");
 	sb_printf(&b, ",\"peak_mem_source\":\"%s\",\"peak_vm_bytes\":%llu,\"out_bytes\":%llu,\"mem_cap_killed\":%s",
-	          ev->peak_mem_from_cgroup ? "cgroup"
-	          : ev->peak_mem_sampled   ? "sampled"
-	                                   : "rusage",
-	          (unsigned long long)ev->peak_vm, (unsigned long long)ev->out_bytes,
-	          ev->mem_cap_killed ? "true" : "false");
+	          ev->res.peak_mem_from_cgroup ? "cgroup"
+	          : ev->res.peak_mem_sampled   ? "sampled"
+	                                       : "rusage",
+	          (unsigned long long)ev->res.peak_vm, (unsigned long long)ev->res.out_bytes,
+	          ev->res.mem_cap_killed ? "true" : "false");
 	sb_puts(&b, ",\"exception\":");
-	sb_json_str(&b, ev->exception[0] ? ev->exception : NULL);
-	sb_printf(&b, ",\"exception_line\":%d,\"exception_path\":", ev->exception_line);
-	sb_json_str(&b, ev->exception_path[0] ? ev->exception_path : NULL);
+	sb_json_str(&b, ev->end.exception[0] ? ev->end.exception : NULL);
+	sb_printf(&b, ",\"exception_line\":%d,\"exception_path\":", ev->end.exception_line);
+	sb_json_str(&b, ev->end.exception_path[0] ? ev->end.exception_path : NULL);
 	sb_puts(&b, ",\"host_planted\":");
-	sb_json_str(&b, ev->host_planted[0] ? ev->host_planted : NULL);
+	sb_json_str(&b, ev->host.host_planted[0] ? ev->host.host_planted : NULL);
 	sb_puts(&b, "}");
 	/* what the lab saw the snippet try; a count is evidence only where
 	 * its listener watched */
@@ -352,19 +353,20 @@ void report_json(const struct lab_result *r)
 	          ",\"attempts\":{\"watched_net\":%s,\"watched_isolation\":%s,\"net_refused\":%ld,"
 	          "\"isolation_refused\":%ld,\"target_touches\":%ld,\"proxy_refused\":%ld}",
 	          t->watch_net ? "true" : "false", t->watch_iso ? "true" : "false", t->net_refused, t->iso_refused,
-	          t->target_touches, ev->proxy_refused + ev->proxy_bad);
+	          t->target_touches, ev->egress.proxy_refused + ev->egress.proxy_bad);
 	sb_puts(&b, ",\"error\":");
 	sb_json_str(&b, ev->error[0] ? ev->error : NULL);
 	sb_printf(&b, ",\"network_mode\":\"%s\",\"egress\":{\"allowed\":%ld,\"refused\":%ld,\"bad\":%ld,\"refusal\":",
-	          lab_net_mode_key((enum lab_net_mode)ev->net_mode), ev->proxy_allowed, ev->proxy_refused,
-	          ev->proxy_bad);
-	sb_json_str(&b, ev->proxy_refusal[0] ? ev->proxy_refusal : NULL);
+	          lab_net_mode_key((enum lab_net_mode)ev->egress.net_mode), ev->egress.proxy_allowed,
+	          ev->egress.proxy_refused, ev->egress.proxy_bad);
+	sb_json_str(&b, ev->egress.proxy_refusal[0] ? ev->egress.proxy_refusal : NULL);
 	sb_printf(&b, ",\"route_probe_errno\":%d,\"api_requests\":%ld,\"api_bytes\":%llu,\"api_got_canary\":%s,",
-	          ev->net_route_errno, ev->api_requests, (unsigned long long)ev->api_bytes,
-	          ev->api_got_canary ? "true" : "false");
+	          ev->egress.net_route_errno, ev->egress.api_requests, (unsigned long long)ev->egress.api_bytes,
+	          ev->egress.api_got_canary ? "true" : "false");
 	sb_printf(&b, "\"api_payload\":%llu,\"secrets_to_api\":%d,\"api_strays\":%ld,\"to_attacker\":%ld,\"log\":",
-	          (unsigned long long)ev->api_payload, ev->secrets_to_api, ev->api_strays, ev->proxy_to_attacker);
-	log_json(&b, ev->proxy_log);
+	          (unsigned long long)ev->egress.api_payload, ev->egress.secrets_to_api, ev->egress.api_strays,
+	          ev->egress.proxy_to_attacker);
+	log_json(&b, ev->egress.proxy_log);
 	sb_puts(&b, "}");
 	tools_json(&b, ev);
 	record_json(&b, r);
@@ -578,7 +580,7 @@ static void matrix_json(struct strbuf *b, const struct matrix *m)
 		escaped_json(b, done ? r->escaped : 0);
 		sb_puts(b, ",\"headline\":");
 		sb_json_str(b, done ? r->headline : "not run");
-		sb_printf(b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.duration_ms);
+		sb_printf(b, ",\"duration_ms\":%ld,\"trace\":[", r->ev.end.duration_ms);
 		/* the cell's trace, as lines: it came through the worker's stream */
 		for (int i = 0; done && i < r->ev.trace.n; i++) {
 			char line[LAB_TRACE_LINE_MAX];

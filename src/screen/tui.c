@@ -187,7 +187,7 @@ void tui_run_forget(struct tui_state *st, int i)
 static bool yes_or_no(const struct lab_result *res)
 {
 	enum lab_verdict v = res->verdict;
-	return !res->ev.aborted &&
+	return !res->ev.end.aborted &&
 	       (v == VERDICT_CONTAINED || v == VERDICT_ESCAPED || v == VERDICT_RAN_OK || v == VERDICT_FAILED);
 }
 

@@ -103,7 +103,7 @@ void tui_matrix_row_score(const struct tui_state *st, int row, int *right, int *
 		if (g < 0)
 			continue;
 		(*guessed)++;
-		if (cell->state != MATRIX_DONE || cell->res.ev.aborted || !guesses_answered(st))
+		if (cell->state != MATRIX_DONE || cell->res.ev.end.aborted || !guesses_answered(st))
 			continue;
 		(*done)++;
 		*right += cell->res.verdict == (enum lab_verdict)g;
@@ -248,7 +248,8 @@ static void draw_grid(struct tui_state *st, const struct geo *g)
 				attr = tui_verdict_attr(st, cell->res.verdict);
 				if (matrix_cell_differs(cell))
 					c[0] = '*';
-				if (guess >= 0 && cell->res.verdict != (enum lab_verdict)guess && !cell->res.ev.aborted)
+				if (guess >= 0 && cell->res.verdict != (enum lab_verdict)guess &&
+				    !cell->res.ev.end.aborted)
 					c[2] = '~'; /* the student's guess was wrong */
 				break;
 			}
@@ -357,7 +358,7 @@ static void draw_detail(const struct tui_state *st, const struct geo *g)
 	}
 	n = tui_put(y, x, w, verdict_name(res->verdict), tui_verdict_attr(st, res->verdict));
 	snprintf(buf, sizeof buf, "   expected %s: %s   %.2f s", verdict_name(cell->expected),
-	         matrix_cell_differs(cell) ? "DIFFERS" : "as expected", (double)res->ev.duration_ms / 1000.0);
+	         matrix_cell_differs(cell) ? "DIFFERS" : "as expected", (double)res->ev.end.duration_ms / 1000.0);
 	tui_put(y++, x + n, w - n, buf, matrix_cell_differs(cell) ? tui_attr(st, TUI_LOOK_WARN) : A_NORMAL);
 
 	buf[0] = '\0';

@@ -455,8 +455,8 @@ static void add_trace(struct tui_rows *L, const struct lab_result *res)
 	const struct lab_trace *t = &res->ev.trace;
 	char line[LAB_TRACE_LINE_MAX];
 
-	if (res->ev.proxy_log[0]) {
-		char *log = sanitize_output(res->ev.proxy_log, strlen(res->ev.proxy_log), 0);
+	if (res->ev.egress.proxy_log[0]) {
+		char *log = sanitize_output(res->ev.egress.proxy_log, strlen(res->ev.egress.proxy_log), 0);
 
 		tui_rows_printf(L, A_BOLD, "egress proxy log (the lab's):");
 		for (char *ln = log, *next; ln && *ln; ln = next) {
@@ -509,10 +509,10 @@ static void build_verdict(const struct tui_state *st, const struct tui_run *r, s
 	int room = L->width - tui_big_width(word) - 2;
 
 	report_layers_label(res->layers, true, lbl);
-	tui_format_duration(res->ev.duration_ms, d, sizeof d);
+	tui_format_duration(res->ev.end.duration_ms, d, sizeof d);
 	snprintf(l1, sizeof l1, "%s, layers %s%s", res->snippet, res->rung == RUNG_INPROCESS ? "n/a, toggles " : "",
 	         lbl);
-	snprintf(l2, sizeof l2, "rung: %s, %s%s", lab_rung_key(res->rung), d, res->ev.aborted ? " (aborted)" : "");
+	snprintf(l2, sizeof l2, "rung: %s, %s%s", lab_rung_key(res->rung), d, res->ev.end.aborted ? " (aborted)" : "");
 	if (room >= 24) {
 		const char *side[3] = {word, l1, l2};
 		const attr_t sattr[3] = {vattr, A_NORMAL, A_NORMAL};
@@ -607,9 +607,9 @@ static void build_result(const struct tui_state *st, const struct tui_run *r, st
 	tui_rows_add(L, "", "  ", A_NORMAL, buf, A_NORMAL);
 	snprintf(what, sizeof what, "output (sanitised): %d line%s of %llu bytes%s%s", tui_count_lines(r->out_text),
 	         tui_count_lines(r->out_text) == 1 ? "" : "s",
-	         (unsigned long long)(res->ev.out_bytes ? res->ev.out_bytes
-	                                                : r->out_skipped + strlen(r->out_text ? r->out_text : "")),
-	         res->ev.out_truncated ? ", capped" : "", r->out_skipped ? ", only its end kept" : "");
+	         (unsigned long long)(res->ev.res.out_bytes ? res->ev.res.out_bytes
+	                                                    : r->out_skipped + strlen(r->out_text ? r->out_text : "")),
+	         res->ev.res.out_truncated ? ", capped" : "", r->out_skipped ? ", only its end kept" : "");
 	add_output(L, r->out_text, what);
 }
 

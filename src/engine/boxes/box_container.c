@@ -458,9 +458,9 @@ static int container_start(struct run *r, struct lab_evidence *ev)
 static void container_observe(struct run *r, struct lab_evidence *ev)
 {
 	(void)r;
-	ev->snippet_on_host = ev->started;
-	str_copy(ev->kernel_release, sizeof ev->kernel_release, ev->host_release);
-	str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, ev->host_boot_id);
+	ev->kernel.snippet_on_host = ev->started;
+	str_copy(ev->kernel.kernel_release, sizeof ev->kernel.kernel_release, ev->kernel.host_release);
+	str_copy(ev->kernel.kernel_boot_id, sizeof ev->kernel.kernel_boot_id, ev->kernel.host_boot_id);
 }
 
 static void container_sample(const struct run *r, bool memory, struct box_sample *out)

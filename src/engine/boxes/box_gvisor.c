@@ -856,7 +856,7 @@ static void gv_strace_line(const char *line, struct lab_evidence *ev)
 	 * cap, and only its EAGAIN (the Sentry's RLIMIT_NPROC) is evidence */
 	if (!strncmp(call, "clone(", 6) || !strncmp(call, "fork(", 5) || !strncmp(call, "vfork(", 6)) {
 		if (e == EAGAIN) {
-			ev->sentry_forks_refused++;
+			ev->res.sentry_forks_refused++;
 			trace_add(t, call, answer, "gVisor's Sentry: RLIMIT_NPROC (Resource-limits)");
 		}
 		return;
@@ -905,38 +905,38 @@ static void gvisor_observe(struct run *r, struct lab_evidence *ev)
 	 * kernel that served it; without that word nothing shows a sandbox ever
 	 * ran (a runsc that exits at once leaves a "contained" snippet that
 	 * never started), so the run cannot be judged */
-	if (r->kind != RUN_EXEC && ev->started && !ev->kernel_release[0] && !ev->aborted) {
+	if (r->kind != RUN_EXEC && ev->started && !ev->kernel.kernel_release[0] && !ev->end.aborted) {
 		ev->started = false;
-		if (ev->timed_out || ev->safety_net)
+		if (ev->end.timed_out || ev->end.safety_net)
 			snprintf(
 			    ev->error, sizeof ev->error,
 			    "the %s ended the run before runsc had started a sandbox the lab could see (its probe "
 			    "sandbox gave no word): nothing of the snippet is known to have run (a loaded machine?)",
-			    ev->timed_out ? "wall clock" : "safety net");
+			    ev->end.timed_out ? "wall clock" : "safety net");
 		else
 			snprintf(ev->error, sizeof ev->error,
 			         "runsc never started a sandbox the lab could see: its probe sandbox gave no word (the "
 			         "snippet's runsc ended with status %d); is runsc working? (runsc --version)",
-			         ev->exit_signal ? 128 + ev->exit_signal : ev->exit_code);
+			         ev->end.exit_signal ? 128 + ev->end.exit_signal : ev->end.exit_code);
 	}
 	gv_take_stats(g);
 	gv_take_strace(r, g, ev);
 	if (g->s_polls > 0) {
 		/* the Sentry's figures replace the host's (runsc's own) */
-		ev->guest_measured = true;
-		ev->peak_mem = g->s_mem;
-		ev->peak_mem_from_cgroup = true;
-		ev->peak_mem_sampled = false;
-		ev->peak_procs = g->s_pids;
-		ev->peak_vm = 0;
+		ev->res.guest_measured = true;
+		ev->res.peak_mem = g->s_mem;
+		ev->res.peak_mem_from_cgroup = true;
+		ev->res.peak_mem_sampled = false;
+		ev->res.peak_procs = g->s_pids;
+		ev->res.peak_vm = 0;
 		mech_add(ev,
 		         "figures from the Sentry's own accounting (runsc events --stats, polled %ld time(s) by the "
 		         "run's init: peak tasks, peak memory-file usage)",
 		         g->s_polls);
 	}
-	ev->snippet_on_host = g->python_seen;
-	ev->host_scans = g->scans;
-	ev->host_procs = g->host_procs;
+	ev->kernel.snippet_on_host = g->python_seen;
+	ev->kernel.host_scans = g->scans;
+	ev->kernel.host_procs = g->host_procs;
 	mech_add(ev, "gVisor runsc (ptrace platform, %s)", r->root_lab ? "root" : "rootless");
 	if (r->spec.net == SPEC_NET_ALLOWLIST)
 		mech_add(ev,

@@ -955,14 +955,14 @@ static int microvm_start(struct run *r, struct lab_evidence *ev)
 		snprintf(ev->error, sizeof ev->error,
 		         "exec --rw is not built on the microvm rung: the guest sees the current folder read-only "
 		         "(drop --rw, or use --rung container)");
-		ev->exit_code = 2;
+		ev->end.exit_code = 2;
 		return -1;
 	}
 	if (r->kind == RUN_EXEC && strchr(r->cwd, '\n')) {
 		snprintf(ev->error, sizeof ev->error,
 		         "the current folder's name holds a newline, which the guest's /lab/conf cannot carry: cd "
 		         "elsewhere");
-		ev->exit_code = 2;
+		ev->end.exit_code = 2;
 		return -1;
 	}
 	if (r->kind != RUN_EXEC && !r->have_decoys) {
@@ -1045,17 +1045,17 @@ static void take_guest_cgroup(const char *line, struct lab_evidence *ev)
 	if (sscanf(line, "C %lld %lld %lld %lld %lld %lld", &mem, &pids, &oom, &memmax, &pidsmax, &usec) != 6 ||
 	    mem < 0)
 		return;
-	ev->guest_measured = true;
-	ev->peak_mem = (uint64_t)mem;
-	ev->peak_mem_from_cgroup = true;
-	ev->peak_mem_sampled = false;
+	ev->res.guest_measured = true;
+	ev->res.peak_mem = (uint64_t)mem;
+	ev->res.peak_mem_from_cgroup = true;
+	ev->res.peak_mem_sampled = false;
 	if (pids >= 0)
-		ev->peak_procs = pids;
-	ev->oom_kills = oom > 0 ? oom : 0;
-	ev->mem_failcnt = memmax > 0 ? memmax : 0;
-	ev->pids_max_events = pidsmax > 0 ? pidsmax : 0;
+		ev->res.peak_procs = pids;
+	ev->res.oom_kills = oom > 0 ? oom : 0;
+	ev->res.mem_failcnt = memmax > 0 ? memmax : 0;
+	ev->res.pids_max_events = pidsmax > 0 ? pidsmax : 0;
 	if (usec >= 0)
-		ev->cpu_s = (double)usec / 1e6;
+		ev->res.cpu_s = (double)usec / 1e6;
 }
 
 /* "X NR ERRNO COUNT A0..A5 S0..S5" (vm/init.c report_refusals): one call
@@ -1099,7 +1099,7 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 {
 	static char line[48 << 10];
 	char rel[64] = "?", id[40] = "", accel[8] = "?";
-	ev->snippet_on_host = false;
+	ev->kernel.snippet_on_host = false;
 	size_t have = 0;
 	if (r->sync[0] >= 0) {
 		fcntl(r->sync[0], F_SETFL, O_NONBLOCK);
@@ -1139,8 +1139,8 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 	line[strcspn(line, "\n")] = '\0'; /* the K line only: " %n" would run on into the next */
 	int pos = 0;
 	if (sscanf(line, "K %63s %39s %7s %n", rel, id, accel, &pos) >= 3) {
-		str_copy(ev->kernel_release, sizeof ev->kernel_release, rel);
-		str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, id);
+		str_copy(ev->kernel.kernel_release, sizeof ev->kernel.kernel_release, rel);
+		str_copy(ev->kernel.kernel_boot_id, sizeof ev->kernel.kernel_boot_id, id);
 	}
 	bool why = pos > 0 && line[pos];
 	mech_add(ev, "microVM: QEMU microvm, guest kernel %s, %s%s%s, 9p /usr ro", rel, accel, why ? " " : "",
@@ -1165,7 +1165,7 @@ static void microvm_observe(struct run *r, struct lab_evidence *ev)
 		         "RLIMIT_CPU x%d in the guest (under TCG its CPU seconds are emulated: 10 to 20 for one "
 		         "of the host's)",
 		         TCG_CPU_SCALE);
-	if (ev->guest_measured)
+	if (ev->res.guest_measured)
 		mech_add(ev, "figures from the guest's cgroup (memory.peak, pids.peak, events), sent by its init");
 	if (refused_on >= 0)
 		mech_add(ev, "guest seccomp: Isolation's deny list, its init answers and reports");

@@ -606,14 +606,14 @@ static void wrapper_sample(const struct run *r, bool memory, struct box_sample *
  * process in the snippet's own PID namespace. */
 static void holders_out(const struct wr_seen *seen, struct lab_evidence *ev)
 {
-	for (int i = 0; i < seen->n_holders && ev->n_holders < 8; i++) {
+	for (int i = 0; i < seen->n_holders && ev->secrets.n_holders < 8; i++) {
 		const struct wr_holder *h = &seen->holder[i];
 		const char *last = strrchr(h->nspid, '\t');
 		last = last ? last + 1 : h->nspid;
-		str_copy(ev->holder[ev->n_holders].comm, sizeof ev->holder[0].comm, h->comm);
-		ev->holder[ev->n_holders].pid_in_view =
+		str_copy(ev->secrets.holder[ev->secrets.n_holders].comm, sizeof ev->secrets.holder[0].comm, h->comm);
+		ev->secrets.holder[ev->secrets.n_holders].pid_in_view =
 		    seen->python_pidns && h->pidns == seen->python_pidns ? atoi(last) : 0;
-		ev->holder[ev->n_holders++].in_cmdline = h->in_cmdline;
+		ev->secrets.holder[ev->secrets.n_holders++].in_cmdline = h->in_cmdline;
 	}
 }
 
@@ -628,30 +628,30 @@ static void measured(const struct wr_seen *seen, struct lab_evidence *ev)
 	struct cgroup_figures f;
 	cgroup_figures(&seen->meas, &f);
 	char mem[32];
-	if (seen->snippet_peak > ev->peak_procs)
-		ev->peak_procs = seen->snippet_peak;
+	if (seen->snippet_peak > ev->res.peak_procs)
+		ev->res.peak_procs = seen->snippet_peak;
 	if (seen->py_start_ms > seen->start_boot_ms)
-		ev->snippet_start_ms = (long)(seen->py_start_ms - seen->start_boot_ms);
+		ev->end.snippet_start_ms = (long)(seen->py_start_ms - seen->start_boot_ms);
 	if (seen->snippet_peak > 0) {
-		ev->cpu_proc_seen = true;
-		ev->cpu_proc_max_ms = (long)(seen->cpu_max * 1000 / (unsigned long long)sysconf(_SC_CLK_TCK));
+		ev->res.cpu_proc_seen = true;
+		ev->res.cpu_proc_max_ms = (long)(seen->cpu_max * 1000 / (unsigned long long)sysconf(_SC_CLK_TCK));
 	}
 	if (!seen->meas_on || f.pids_peak <= 0) {
-		snprintf(ev->measured_by, sizeof ev->measured_by,
+		snprintf(ev->res.measured_by, sizeof ev->res.measured_by,
 		         "a /proc walk of the wrapper's tree every 10 ms (every task of the snippet's, threads and "
 		         "zombies included): no measuring cgroup (%.160s)",
 		         seen->meas_why[0] ? seen->meas_why : "the init could not join it");
 		return;
 	}
 	long cg_tasks = (long)f.pids_peak - 1 - seen->helpers;
-	if (!seen->left_pids && cg_tasks > ev->peak_procs)
-		ev->peak_procs = cg_tasks;
+	if (!seen->left_pids && cg_tasks > ev->res.peak_procs)
+		ev->res.peak_procs = cg_tasks;
 	if (!seen->left_mem && f.mem_peak > 0) {
-		ev->peak_mem = (uint64_t)f.mem_peak;
-		ev->peak_mem_from_cgroup = true;
+		ev->res.peak_mem = (uint64_t)f.mem_peak;
+		ev->res.peak_mem_from_cgroup = true;
 	}
 	fmt_bytes(mem, sizeof mem, f.mem_peak > 0 ? (uint64_t)f.mem_peak : 0);
-	snprintf(ev->measured_by, sizeof ev->measured_by,
+	snprintf(ev->res.measured_by, sizeof ev->res.measured_by,
 	         "the lab's measuring cgroup (%s, no limits): pids.peak %lld less the init and the wrapper's %ld "
 	         "task(s)%s, %s charged%s; and a /proc walk (zombies included)",
 	         seen->meas.ops->name, f.pids_peak, seen->helpers,
@@ -663,7 +663,7 @@ static void wrapper_observe(struct run *r, struct lab_evidence *ev)
 {
 	struct wr_seen *seen = r->box_priv;
 	if (seen) {
-		ev->host_procs = seen->tree_peak;
+		ev->kernel.host_procs = seen->tree_peak;
 		holders_out(seen, ev);
 		measured(seen, ev);
 		measure_end(seen);
@@ -671,7 +671,7 @@ static void wrapper_observe(struct run *r, struct lab_evidence *ev)
 	free(seen);
 	r->box_priv = NULL;
 	mech_add(ev, "no layer of the lab's: the wrapper's own sandbox");
-	mech_add(ev, "resources: %s", ev->measured_by);
+	mech_add(ev, "resources: %s", ev->res.measured_by);
 }
 
 static void wrapper_describe(const struct run *r, struct lab_evidence *ev)

@@ -89,7 +89,7 @@ static int env_plan(struct run *r, struct lab_evidence *ev)
 	decoy_naive_env(&r->d, home, &naive);
 	lab_env_build(r->cfg, naive, clean, r->cfg->clean_home, &r->envp, &r->n_env);
 	lab_env_free(naive);
-	ev->creds_mounted = !clean;
+	ev->secrets.creds_mounted = !clean;
 	return 0;
 }
 

@@ -23,7 +23,7 @@
 
 static int isolation_plan(struct run *r, struct lab_evidence *ev)
 {
-	ev->host_visible = !run_on(r, LAYER_ISOLATION);
+	ev->host.host_visible = !run_on(r, LAYER_ISOLATION);
 	if (!run_on(r, LAYER_ISOLATION))
 		return 0;
 	r->inside_uid = 0;

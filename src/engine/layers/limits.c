@@ -30,7 +30,7 @@ static int limits_place(struct run *r, struct lab_evidence *ev)
 	snprintf(name, sizeof name, "run-%d-%u", getpid(), seq++);
 	if (cgroup_setup(&r->cg, &r->cfg->limits, name, r->cg_why, sizeof r->cg_why) < 0)
 		r->cg.ops = NULL;
-	ev->cgroup_used = r->cg.ops != NULL;
+	ev->res.cgroup_used = r->cg.ops != NULL;
 	return 0;
 }
 

@@ -30,14 +30,14 @@
 static int network_plan(struct run *r, struct lab_evidence *ev)
 {
 	r->netns = run_on(r, LAYER_NETWORK);
-	ev->own_netns = r->netns;
+	ev->exfil.own_netns = r->netns;
 	/* the trace: a process may have one filter with a listener; ours
 	 * holds it when the spec has no seccomp filter of Isolation's */
 	if (r->netns && r->tr.on && !r->spec.seccomp) {
 		r->tr.listen = true;
 		r->tr.layer = LAYER_NETWORK;
 	}
-	ev->net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
+	ev->egress.net_mode = run_allowlist(r) ? NET_MODE_ALLOWLIST : NET_MODE_NONE;
 	if (!run_allowlist(r) && !r->eg.inside)
 		return 0;
 	/* the door is a socket the lab takes from the box's network namespace:

@@ -282,8 +282,8 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 		return -1;
 	const char *base = strrchr(r->d.dir, '/');
 	pathf(r->inside_dir, sizeof r->inside_dir, "/tmp/%s", base ? base + 1 : r->d.dir);
-	ev->canaries_planted = r->d.n_secret;
-	str_copy(ev->host_target, sizeof ev->host_target, r->d.host_target);
+	ev->secrets.canaries_planted = r->d.n_secret;
+	str_copy(ev->host.host_target, sizeof ev->host.host_target, r->d.host_target);
 	if (plan_layers(r, ev) < 0)
 		return -1;
 	/* the task's inputs, where the snippet sees them */
@@ -311,7 +311,7 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	}
 	add_env(r, "LAB_HOST_TARGET=%s%s", iso ? r->d.host_target : r->inside_dir,
 	        iso ? "" : r->d.host_target + strlen(r->d.dir));
-	ev->env_vars = r->n_env;
+	ev->secrets.env_vars = r->n_env;
 	r->argv[0] = (char *)r->cfg->python;
 	r->argv[1] = "-u";
 	if (iso) {
@@ -390,7 +390,7 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 		         "exec shares the current folder with the command, and %.120s is a home folder (its ~/.ssh and "
 		         "~/.aws would be in view): cd into a project folder first",
 		         r->cwd);
-		ev->exit_code = 2;
+		ev->end.exit_code = 2;
 		return -1;
 	}
 	/* /run holds the host's service sockets, which the range covers: a
@@ -400,7 +400,7 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 		         "exec shares the current folder with the command, and %.120s is under /run, where the host's "
 		         "service sockets live (the range hides them): cd into a project folder first",
 		         r->cwd);
-		ev->exit_code = 2;
+		ev->end.exit_code = 2;
 		return -1;
 	}
 	static const char *const guarded[] = {"/root", "/home", "/run/user", "/tmp"};
@@ -412,7 +412,7 @@ static int plan_exec(struct run *r, struct lab_evidence *ev)
 			         "project folder first",
 			         r->cwd,
 			         !strcmp(g, "/tmp") || g == temp_dir() ? "other runs' folders" : "real home folders");
-			ev->exit_code = 2;
+			ev->end.exit_code = 2;
 			return -1;
 		}
 	}
@@ -522,13 +522,13 @@ static void find_exception(const char *tail, size_t len, struct lab_evidence *ev
 		while (l[k] == '_' || l[k] == '.' || (l[k] >= 'A' && l[k] <= 'Z') || (l[k] >= 'a' && l[k] <= 'z') ||
 		       (k && l[k] >= '0' && l[k] <= '9'))
 			k++;
-		if (k >= 5 && k < sizeof ev->exception && (l[k] == ':' || l[k] == '\0') &&
+		if (k >= 5 && k < sizeof ev->end.exception && (l[k] == ':' || l[k] == '\0') &&
 		    (strstr(l, "Error") || strstr(l, "Exception") || strstr(l, "Interrupt") || strstr(l, "Exit"))) {
 			const char *dot = memrchr(l, '.', k); /* "urllib.error.URLError" -> "URLError" */
 			size_t from = dot ? (size_t)(dot - l) + 1 : 0;
-			snprintf(ev->exception, sizeof ev->exception, "%.*s", (int)(k - from), l + from);
-			ev->exception_line = line;
-			exception_path(l, ev->exception_path, sizeof ev->exception_path);
+			snprintf(ev->end.exception, sizeof ev->end.exception, "%.*s", (int)(k - from), l + from);
+			ev->end.exception_line = line;
+			exception_path(l, ev->end.exception_path, sizeof ev->end.exception_path);
 		}
 	}
 	free(t);
@@ -539,7 +539,7 @@ static void watch_output(struct watch *w)
 	char buf[65536];
 	ssize_t n = read(w->r->out[0], buf, sizeof buf);
 	if (n > 0) {
-		w->ev->out_bytes += (uint64_t)n;
+		w->ev->res.out_bytes += (uint64_t)n;
 		keep_tail(w, buf, (size_t)n);
 		size_t keep = 0;
 		if (w->output->len < w->cap) {
@@ -554,8 +554,8 @@ static void watch_output(struct watch *w)
 			if ((size_t)n > keep)
 				decoy_scan(&w->r->d, &w->sc_dropped, buf + keep, (size_t)n - keep);
 		}
-		if (w->ev->out_bytes > w->cap)
-			w->ev->out_truncated = true;
+		if (w->ev->res.out_bytes > w->cap)
+			w->ev->res.out_truncated = true;
 	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
 		close(w->r->out[0]);
 		w->r->out[0] = -1;
@@ -618,7 +618,7 @@ static void watch_reap(struct watch *w, long now)
 	if (p != w->r->child_pid)
 		return;
 	w->main_done = true;
-	w->ev->duration_ms = now - (w->t_snippet ? w->t_snippet : w->t0);
+	w->ev->end.duration_ms = now - (w->t_snippet ? w->t_snippet : w->t0);
 	w->drain_deadline = now + DRAIN_MS;
 }
 
@@ -648,20 +648,20 @@ static void watch_sample(struct watch *w, long now)
 	w->box->sample(w->r, memory, &s);
 	s.mem += w->ipc_bytes;
 	w->last_scan = now;
-	if (s.procs > w->ev->peak_procs)
-		w->ev->peak_procs = s.procs;
-	if (s.vm_peak > w->ev->peak_vm)
-		w->ev->peak_vm = s.vm_peak;
+	if (s.procs > w->ev->res.peak_procs)
+		w->ev->res.peak_procs = s.procs;
+	if (s.vm_peak > w->ev->res.peak_vm)
+		w->ev->res.peak_vm = s.vm_peak;
 	if (!memory)
 		return;
 	w->last_mem = now;
-	w->ev->peak_mem_sampled = true;
-	if (s.mem > w->ev->peak_mem)
-		w->ev->peak_mem = s.mem;
-	if (s.unseen > w->ev->mem_unseen)
-		w->ev->mem_unseen = s.unseen;
+	w->ev->res.peak_mem_sampled = true;
+	if (s.mem > w->ev->res.peak_mem)
+		w->ev->res.peak_mem = s.mem;
+	if (s.unseen > w->ev->res.mem_unseen)
+		w->ev->res.mem_unseen = s.unseen;
 	if (run_on(w->r, LAYER_LIMITS) && !w->killed && s.mem > w->r->cfg->limits.memory)
-		watch_kill(w, &w->ev->mem_cap_killed);
+		watch_kill(w, &w->ev->res.mem_cap_killed);
 }
 
 /* With a cgroup: only the largest address space of one process (the
@@ -671,8 +671,8 @@ static void watch_sample_vm(struct watch *w, long now)
 	struct box_sample s;
 	w->box->sample(w->r, false, &s);
 	w->last_scan = now;
-	if (s.vm_peak > w->ev->peak_vm)
-		w->ev->peak_vm = s.vm_peak;
+	if (s.vm_peak > w->ev->res.peak_vm)
+		w->ev->res.peak_vm = s.vm_peak;
 }
 
 /* No-network off: the attacker's listener, made by the init in the
@@ -865,7 +865,7 @@ static void src_abort_ready(struct watch *w, const struct pollfd *pfd, int n, lo
 {
 	(void)now;
 	if (any_revents(pfd, n))
-		watch_kill(w, &w->ev->aborted);
+		watch_kill(w, &w->ev->end.aborted);
 }
 
 /* the run's init: its pidfd, or, without one, a wait each turn; last, so
@@ -910,9 +910,9 @@ static void watch_clocks(struct watch *w, long now)
 	         now - w->last_scan >= VM_SCAN_MS)
 		watch_sample_vm(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
-		watch_kill(w, &w->ev->timed_out);
+		watch_kill(w, &w->ev->end.timed_out);
 	if (!w->killed && !w->main_done && now >= w->safety_deadline)
-		watch_kill(w, &w->ev->safety_net);
+		watch_kill(w, &w->ev->end.safety_net);
 	if (w->killed && !w->main_done && now >= w->kill_deadline) {
 		w->box->kill(r, true);
 		w->kill_deadline = now + KILL_GRACE_MS;
@@ -986,31 +986,32 @@ static void parse_report(struct watch *w)
 			break;
 		*next++ = '\0';
 		if (line[0] == 'P') {
-			ev->net_probe_errno = atoi(line + 2);
+			ev->exfil.net_probe_errno = atoi(line + 2);
 		} else if (line[0] == 'R' && line[1] == ' ') {
-			ev->net_route_errno = atoi(line + 2);
+			ev->egress.net_route_errno = atoi(line + 2);
 		} else if (line[0] == 'K' && line[1] == ' ') {
 			/* a box's probe: the release its kernel answered */
-			str_copy(ev->kernel_release, sizeof ev->kernel_release, line + 2);
+			str_copy(ev->kernel.kernel_release, sizeof ev->kernel.kernel_release, line + 2);
 		} else if (line[0] == 'B' && line[1] == ' ') {
-			str_copy(ev->kernel_boot_id, sizeof ev->kernel_boot_id, strcmp(line + 2, "-") ? line + 2 : "");
+			str_copy(ev->kernel.kernel_boot_id, sizeof ev->kernel.kernel_boot_id,
+			         strcmp(line + 2, "-") ? line + 2 : "");
 		} else if (line[0] == 'S') {
 			w->status = atoi(line + 2);
 			w->status_said = true;
-		} else if (line[0] == 'U' && line[1] == ' ' && !ev->cpu_main_seen) {
+		} else if (line[0] == 'U' && line[1] == ' ' && !ev->res.cpu_main_seen) {
 			/* the snippet's own CPU, as its init read it before reaping
 			 * it (box_common.c, vm/init.c): what RLIMIT_CPU counted */
 			long ms = atol(line + 2);
-			ev->cpu_main_ms = ms > 0 ? ms : 0;
-			ev->cpu_main_seen = true;
+			ev->res.cpu_main_ms = ms > 0 ? ms : 0;
+			ev->res.cpu_main_seen = true;
 		} else if (line[0] == 'O' && line[1] == ' ') {
 			/* an audit's init: the snippet's processes alive when the
 			 * wrapper's command had exited */
-			char names[sizeof ev->outlived_what] = "";
+			char names[sizeof ev->end.outlived_what] = "";
 			int n = 0;
 			if (sscanf(line + 2, "%d %127s", &n, names) >= 1 && n > 0) {
-				ev->outlived = n;
-				str_copy(ev->outlived_what, sizeof ev->outlived_what, names);
+				ev->end.outlived = n;
+				str_copy(ev->end.outlived_what, sizeof ev->end.outlived_what, names);
 			}
 		} else if (line[0] == 'X' && line[1] == ' ' && w->n_sent < 4) {
 			int sig, code, pid;
@@ -1023,7 +1024,7 @@ static void parse_report(struct watch *w)
 			snprintf(ev->error, sizeof ev->error, "sandbox setup failed at %s: %s", stage ? stage + 1 : "?",
 			         strerror(e));
 			if (stage && !strncmp(stage + 1, "execve:", 7) && w->r->kind == RUN_EXEC)
-				ev->exit_code = e == ENOENT ? 127 : 126;
+				ev->end.exit_code = e == ENOENT ? 127 : 126;
 		}
 	}
 }
@@ -1052,16 +1053,16 @@ static void env_key_via(const struct run *r, const struct strbuf *output, int i,
 		return;
 	}
 	bool cmdline = !strcmp(what, "cmdline");
-	for (int h = 0; h < ev->n_holders; h++)
-		if (ev->holder[h].pid_in_view == pid && ev->holder[h].in_cmdline == cmdline) {
-			snprintf(via, cap, "%s's own %s via /proc/%d/%s", ev->holder[h].comm,
+	for (int h = 0; h < ev->secrets.n_holders; h++)
+		if (ev->secrets.holder[h].pid_in_view == pid && ev->secrets.holder[h].in_cmdline == cmdline) {
+			snprintf(via, cap, "%s's own %s via /proc/%d/%s", ev->secrets.holder[h].comm,
 			         cmdline ? "command line" : "environment", pid, what);
 			return;
 		}
 	snprintf(via, cap, "another process's %s via /proc/%d/%s", cmdline ? "command line" : "environment", pid, what);
 }
 
-/* ev->leaked: each source that leaked, the environment's keys by where
+/* ev->secrets.leaked: each source that leaked, the environment's keys by where
  * they were read, each decoy file by its own canaries ("~/.ssh/id_ed25519
  * (the private key)"). */
 static void leak_sources(const struct run *r, const struct strbuf *output, const bool out[DECOY_SECRETS],
@@ -1082,12 +1083,14 @@ static void leak_sources(const struct run *r, const struct strbuf *output, const
 			first &= !(out[j] && !strcmp(vias[j], vias[i]));
 		if (!first)
 			continue;
-		str_append(ev->leaked, sizeof ev->leaked, "%s", ev->leaked[0] ? "; " : "");
+		str_append(ev->secrets.leaked, sizeof ev->secrets.leaked, "%s", ev->secrets.leaked[0] ? "; " : "");
 		for (int j = i, k = 0; j < r->d.n_secret; j++)
 			if (out[j] && !strcmp(vias[j], vias[i]))
-				str_append(ev->leaked, sizeof ev->leaked, "%s%s", k++ ? ", " : "", r->d.secret[j].name);
-		str_append(ev->leaked, sizeof ev->leaked, " from %s", vias[i]);
-		str_append(ev->leak_places, sizeof ev->leak_places, "%s%s", ev->leak_places[0] ? ", " : "", vias[i]);
+				str_append(ev->secrets.leaked, sizeof ev->secrets.leaked, "%s%s", k++ ? ", " : "",
+				           r->d.secret[j].name);
+		str_append(ev->secrets.leaked, sizeof ev->secrets.leaked, " from %s", vias[i]);
+		str_append(ev->secrets.leak_places, sizeof ev->secrets.leak_places, "%s%s",
+		           ev->secrets.leak_places[0] ? ", " : "", vias[i]);
 	}
 	for (int i = 0; i < r->d.n_secret; i++) {
 		if (!out[i] || decoy_secret_in_env(&r->d, i))
@@ -1096,14 +1099,14 @@ static void leak_sources(const struct run *r, const struct strbuf *output, const
 		for (int j = 0; j < i; j++)
 			first &= !(out[j] && !strcmp(r->d.secret[j].file, r->d.secret[i].file));
 		if (first) {
-			str_append(ev->leaked, sizeof ev->leaked, "%s%s (%s", ev->leaked[0] ? "; " : "",
-			           r->d.secret[i].file, r->d.secret[i].name);
-			str_append(ev->leak_places, sizeof ev->leak_places, "%s%s", ev->leak_places[0] ? ", " : "",
-			           r->d.secret[i].file);
+			str_append(ev->secrets.leaked, sizeof ev->secrets.leaked, "%s%s (%s",
+			           ev->secrets.leaked[0] ? "; " : "", r->d.secret[i].file, r->d.secret[i].name);
+			str_append(ev->secrets.leak_places, sizeof ev->secrets.leak_places, "%s%s",
+			           ev->secrets.leak_places[0] ? ", " : "", r->d.secret[i].file);
 		} else
-			str_append(ev->leaked, sizeof ev->leaked, ", %s", r->d.secret[i].name);
+			str_append(ev->secrets.leaked, sizeof ev->secrets.leaked, ", %s", r->d.secret[i].name);
 		if (i + 1 >= r->d.n_secret || strcmp(r->d.secret[i + 1].file, r->d.secret[i].file) != 0 || !out[i + 1])
-			str_append(ev->leaked, sizeof ev->leaked, ")");
+			str_append(ev->secrets.leaked, sizeof ev->secrets.leaked, ")");
 	}
 }
 
@@ -1115,7 +1118,7 @@ static bool secret_cut_by_cap(const struct run *r, const struct watch *w, int i)
 {
 	const char *tok = r->d.secret[i].token;
 	size_t len = strlen(tok), have = w->output->len;
-	if (!w->ev->out_truncated || len < 2)
+	if (!w->ev->res.out_truncated || len < 2)
 		return false;
 	for (size_t k = len - 1; k >= (len + 1) / 2; k--)
 		if (have >= k && !memcmp(w->output->s + have - k, tok, k))
@@ -1126,24 +1129,24 @@ static bool secret_cut_by_cap(const struct run *r, const struct watch *w, int i)
 static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *ev)
 {
 	bool at_attacker[DECOY_SECRETS] = {0};
-	ev->attacker_from_run = decoy_attacker_from_run(&r->d, at_attacker);
+	ev->exfil.attacker_from_run = decoy_attacker_from_run(&r->d, at_attacker);
 	/* api.lab.test is out of the sandbox too: through the allow-list,
 	 * or straight at it with No-network off */
 	bool out[DECOY_SECRETS] = {0};
 	for (int i = 0; i < r->d.n_secret; i++)
 		if (w->sc.found[i] || at_attacker[i] || egress_secret_seen(&r->eg, i) || secret_cut_by_cap(r, w, i)) {
 			out[i] = true;
-			ev->canaries_leaked++;
-			ev->secrets_to_attacker += at_attacker[i];
+			ev->secrets.canaries_leaked++;
+			ev->exfil.secrets_to_attacker += at_attacker[i];
 		} else if (w->sc_dropped.found[i]) {
-			ev->secrets_past_cap++;
+			ev->secrets.secrets_past_cap++;
 		}
 	leak_sources(r, w->output, out, ev);
-	ev->attacker_conns = r->d.conns;
-	ev->attacker_bytes = r->d.bytes;
-	ev->attacker_untied_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_UNTIED];
-	ev->attacker_stranger_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_STRANGER];
-	ev->attacker_got_canary = decoy_attacker_got_canary(&r->d);
+	ev->exfil.attacker_conns = r->d.conns;
+	ev->exfil.attacker_bytes = r->d.bytes;
+	ev->exfil.attacker_untied_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_UNTIED];
+	ev->exfil.attacker_stranger_bytes = r->d.bytes_by_origin[DECOY_ORIGIN_STRANGER];
+	ev->exfil.attacker_got_canary = decoy_attacker_got_canary(&r->d);
 	/* the range's own host folder (Isolation off): watched while the run
 	 * lived, compared with what the lab planted, never through a symlink
 	 * the run left there; else the one on disk, which no sandbox had in
@@ -1153,22 +1156,22 @@ static void gather_decoys(struct run *r, struct watch *w, struct lab_evidence *e
 	if (own && r->d.host_watch) {
 		struct hostfs_result h;
 		hostfs_finish(r->d.host_watch, &h);
-		ev->host_target_written = h.target_there || h.target_seen;
-		ev->host_target_gone = h.target_seen && !h.target_there;
-		ev->host_target_size = h.target_size;
+		ev->host.host_target_written = h.target_there || h.target_seen;
+		ev->host.host_target_gone = h.target_seen && !h.target_there;
+		ev->host.host_target_size = h.target_size;
 		if (h.changed)
-			str_copy(ev->host_changed, sizeof ev->host_changed, h.changed_text);
-		str_copy(ev->host_seen, sizeof ev->host_seen, h.seen_text);
+			str_copy(ev->host.host_changed, sizeof ev->host.host_changed, h.changed_text);
+		str_copy(ev->host.host_seen, sizeof ev->host.host_seen, h.seen_text);
 	} else if (own ? hostfs_stat_beneath(r->host_fd, r->d.host_target + strlen(r->d.host) + 1, &st) == 0
 	               : lstat(r->d.host_target, &st) == 0) {
-		ev->host_target_written = true;
-		ev->host_target_size = (uint64_t)st.st_size;
+		ev->host.host_target_written = true;
+		ev->host.host_target_size = (uint64_t)st.st_size;
 	}
 	/* a setuid file or device node left where the run could write: the
 	 * range's host folder, or the run folder on disk (an audit's wrapper
 	 * writes the decoy home there) */
 	int fd = own ? r->host_fd : open(r->d.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	decoy_host_planted(fd, ev->host_planted, sizeof ev->host_planted);
+	decoy_host_planted(fd, ev->host.host_planted, sizeof ev->host.host_planted);
 	if (!own && fd >= 0)
 		close(fd);
 }
@@ -1178,11 +1181,11 @@ static void host_kernel(struct lab_evidence *ev)
 {
 	struct utsname u;
 	if (uname(&u) == 0)
-		str_copy(ev->host_release, sizeof ev->host_release, u.release);
+		str_copy(ev->kernel.host_release, sizeof ev->kernel.host_release, u.release);
 	char *id = read_file("/proc/sys/kernel/random/boot_id", NULL, 64);
 	if (id) {
 		id[strcspn(id, "\n")] = '\0';
-		str_copy(ev->host_boot_id, sizeof ev->host_boot_id, id);
+		str_copy(ev->kernel.host_boot_id, sizeof ev->kernel.host_boot_id, id);
 		free(id);
 	}
 }
@@ -1209,15 +1212,15 @@ static void trace_note(const struct run *r, const struct box_ops *box, struct la
  * /tmp/NAME (inside_dir), with Isolation on at its own path. */
 static void exception_path_on_host(const struct run *r, struct lab_evidence *ev)
 {
-	char *p = ev->exception_path;
+	char *p = ev->end.exception_path;
 	path_lexical(p);
 	size_t n = strlen(r->inside_dir);
 	if (!r->have_decoys || run_on(r, LAYER_ISOLATION) || !n || strncmp(p, r->inside_dir, n) != 0 ||
 	    (p[n] != '/' && p[n] != '\0'))
 		return;
-	char host[sizeof ev->exception_path];
+	char host[sizeof ev->end.exception_path];
 	if (pathf(host, sizeof host, "%s%s", r->d.dir, p + n) == 0)
-		str_copy(p, sizeof ev->exception_path, host);
+		str_copy(p, sizeof ev->end.exception_path, host);
 }
 
 /* ---------------- a signal the lab did not send ---------------- */
@@ -1286,12 +1289,13 @@ static void sender_uid(const struct run *r, const struct box_ops *box, long seen
 static void name_foreign_kill(const struct run *r, const struct box_ops *box, const struct watch *w,
                               struct lab_evidence *ev)
 {
-	int sig = ev->exit_signal;
+	int sig = ev->end.exit_signal;
 	const char *name = sent_signal_name(sig);
-	if (!ev->started || !sig || w->killed || ev->timed_out || ev->safety_net || ev->mem_cap_killed || ev->aborted)
+	if (!ev->started || !sig || w->killed || ev->end.timed_out || ev->end.safety_net || ev->res.mem_cap_killed ||
+	    ev->end.aborted)
 		return;
 	long oom = machine_oom_kills();
-	bool oom_killer = ev->oom_kills > 0 || (w->machine_oom0 >= 0 && oom > w->machine_oom0);
+	bool oom_killer = ev->res.oom_kills > 0 || (w->machine_oom0 >= 0 && oom > w->machine_oom0);
 	char who[160];
 	int k = w->n_sent - 1;
 	while (k >= 0 && w->sent[k].sig != sig)
@@ -1302,20 +1306,20 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 		return; /* the init passed on a kill() of a process of the run's own */
 	if (attested && own_pidns) {
 		sender_uid(r, box, w->sent[k].uid, who, sizeof who);
-		snprintf(ev->foreign, sizeof ev->foreign,
+		snprintf(ev->end.foreign, sizeof ev->end.foreign,
 		         "%s (%d) sent to the run's init from outside its PID namespace, by %s, passed on to the "
 		         "snippet",
 		         name ? name : "signal", sig, who);
 	} else if (k >= 0 && w->sent[k].code == SI_QUEUE && own_pidns) {
 		snprintf(
-		    ev->foreign, sizeof ev->foreign,
+		    ev->end.foreign, sizeof ev->end.foreign,
 		    "%s (%d) queued to the run's init with a siginfo its sender wrote itself (sigqueue), passed on "
 		    "to the snippet: from inside or outside, the lab cannot tell, and the lab did not send it",
 		    name ? name : "signal", sig);
 	} else if (!w->status_said && sig == SIGKILL && !oom_killer) {
 		/* the kernel keeps SIGKILL from a PID namespace's init from
 		 * inside it: only a process outside can end it so */
-		snprintf(ev->foreign, sizeof ev->foreign,
+		snprintf(ev->end.foreign, sizeof ev->end.foreign,
 		         "the run's %s was killed by SIGKILL, which no process inside the sandbox can send it: "
 		         "from outside the sandbox",
 		         box->pid1);
@@ -1323,7 +1327,7 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 	           !(sig == SIGKILL && run_on(r, LAYER_LIMITS) &&
 	             evidence_rlimit_cpu(ev, r->cfg->limits.cpu_time) == RLIMIT_CPU_HARD)) {
 		snprintf(
-		    ev->foreign, sizeof ev->foreign,
+		    ev->end.foreign, sizeof ev->end.foreign,
 		    "the snippet was killed by %s, and no clock or cap of the lab's, no OOM kill and no RLIMIT_CPU "
 		    "sent it: the snippet's own, or another process's from outside the sandbox (the kernel keeps "
 		    "no sender to tell)",
@@ -1331,7 +1335,7 @@ static void name_foreign_kill(const struct run *r, const struct box_ops *box, co
 	} else {
 		return;
 	}
-	ev->foreign_signal = sig;
+	ev->end.foreign_signal = sig;
 }
 
 /* Starts the box, watches it to the end, gathers the evidence. */
@@ -1340,16 +1344,16 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 {
 	const struct lab_config *cfg = r->cfg;
 	struct watch w = {.r = r, .box = box, .opts = opts, .ev = ev, .output = output};
-	ev->net_probe_errno = -1;
-	ev->net_route_errno = -1;
-	ev->exit_code = -1;
+	ev->exfil.net_probe_errno = -1;
+	ev->egress.net_route_errno = -1;
+	ev->end.exit_code = -1;
 	/* a slot of the machine's first, if layers.ini bounds them: the
 	 * clocks are the run's, not the queue's */
 	bool aborted = false;
 	r->slot_fd = run_slot_take(cfg, opts ? opts->abort_fd : -1, &aborted, ev->error, sizeof ev->error);
 	if (r->slot_fd == -2) {
 		r->slot_fd = -1;
-		ev->aborted = aborted;
+		ev->end.aborted = aborted;
 		return;
 	}
 	w.t0 = monotonic_ms();
@@ -1382,30 +1386,30 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	if (box->late_start && !w.clock_restarted && !ev->error[0])
 		snprintf(ev->error, sizeof ev->error,
 		         "the %s box never started the snippet (no word from its guest before the run ended%s)",
-		         box->name, ev->safety_net ? ": the safety net ended it" : "");
+		         box->name, ev->end.safety_net ? ": the safety net ended it" : "");
 	/* the report pipe closed on execve without an error line: it ran */
 	ev->started = w.main_done && !ev->error[0];
 	if (ev->started) {
 		if (WIFEXITED(w.status))
-			ev->exit_code = WEXITSTATUS(w.status);
+			ev->end.exit_code = WEXITSTATUS(w.status);
 		else if (WIFSIGNALED(w.status))
-			ev->exit_signal = WTERMSIG(w.status);
+			ev->end.exit_signal = WTERMSIG(w.status);
 	} else if (!ev->error[0]) {
 		snprintf(ev->error, sizeof ev->error, "the sandbox's first process could not be reaped");
 	}
 	/* the init's rusage holds every process of the run: all were reaped
 	 * by it, or by the kernel for the dying namespace, before it was */
-	ev->cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
-	            w.ru.ru_stime.tv_usec / 1e6;
+	ev->res.cpu_s = (double)w.ru.ru_utime.tv_sec + w.ru.ru_utime.tv_usec / 1e6 + (double)w.ru.ru_stime.tv_sec +
+	                w.ru.ru_stime.tv_usec / 1e6;
 	run_layers_gather(r, ev);
 	name_foreign_kill(r, box, &w, ev);
 	host_kernel(ev); /* before observe(): a box compares with it, the container copies it */
 	if (box->observe)
 		box->observe(r, ev);
-	if (ev->peak_mem_from_cgroup)
-		ev->peak_mem_sampled = false, ev->mem_unseen = 0; /* the cgroup charges what the sum misses */
-	else if ((uint64_t)w.ru.ru_maxrss * 1024 > ev->peak_mem)
-		ev->peak_mem = (uint64_t)w.ru.ru_maxrss * 1024; /* at least its largest process */
+	if (ev->res.peak_mem_from_cgroup)
+		ev->res.peak_mem_sampled = false, ev->res.mem_unseen = 0; /* the cgroup charges what the sum misses */
+	else if ((uint64_t)w.ru.ru_maxrss * 1024 > ev->res.peak_mem)
+		ev->res.peak_mem = (uint64_t)w.ru.ru_maxrss * 1024; /* at least its largest process */
 	find_exception(w.tail, w.tail_len, ev);
 	exception_path_on_host(r, ev);
 	if (r->have_decoys)
@@ -1529,9 +1533,9 @@ static void gather_work(const struct run *r, struct lab_evidence *ev)
 			char f[PATH_MAX];
 			if (e->d_name[0] == '.' || pathf(f, sizeof f, "%s/%s", p, e->d_name) < 0 || lstat(f, &st) < 0)
 				continue;
-			str_append(ev->work_planted, sizeof ev->work_planted, "%s.git/hooks/%.64s (%lld bytes%s)",
-			           ev->work_planted[0] ? ", " : "", e->d_name, (long long)st.st_size,
-			           st.st_mode & 0111 ? ", executable" : "");
+			str_append(ev->host.work_planted, sizeof ev->host.work_planted,
+			           "%s.git/hooks/%.64s (%lld bytes%s)", ev->host.work_planted[0] ? ", " : "", e->d_name,
+			           (long long)st.st_size, st.st_mode & 0111 ? ", executable" : "");
 		}
 		if (d)
 			closedir(d);
@@ -1539,14 +1543,14 @@ static void gather_work(const struct run *r, struct lab_evidence *ev)
 	static const char *const later[] = {".envrc", ".vscode/tasks.json"};
 	for (size_t i = 0; i < sizeof later / sizeof *later; i++)
 		if (pathf(p, sizeof p, "%s/%s", r->d.work, later[i]) == 0 && lstat(p, &st) == 0)
-			str_append(ev->work_planted, sizeof ev->work_planted, "%s%s (%lld bytes)",
-			           ev->work_planted[0] ? ", " : "", later[i], (long long)st.st_size);
+			str_append(ev->host.work_planted, sizeof ev->host.work_planted, "%s%s (%lld bytes)",
+			           ev->host.work_planted[0] ? ", " : "", later[i], (long long)st.st_size);
 	/* git runs what its config names (core.fsmonitor, core.hooksPath,
 	 * an alias with "!"): the config the lab wrote, changed, is a plant */
 	char *cfg = pathf(p, sizeof p, "%s/.git/config", r->d.work) == 0 ? read_file(p, NULL, 64 << 10) : NULL;
 	if (cfg ? strcmp(cfg, GIT_CONFIG) != 0 : lstat(p, &st) == 0)
-		str_append(ev->work_planted, sizeof ev->work_planted, "%s.git/config changed (%zu bytes)",
-		           ev->work_planted[0] ? ", " : "", cfg ? strlen(cfg) : (size_t)0);
+		str_append(ev->host.work_planted, sizeof ev->host.work_planted, "%s.git/config changed (%zu bytes)",
+		           ev->host.work_planted[0] ? ", " : "", cfg ? strlen(cfg) : (size_t)0);
 	free(cfg);
 }
 
@@ -1578,9 +1582,9 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 		snprintf(ev->error, sizeof ev->error, "cannot create %.200s: %s", dir, strerror(errno));
 		return -1;
 	}
-	ev->canaries_planted = r->d.n_secret;
-	str_copy(ev->host_target, sizeof ev->host_target, r->d.host_target);
-	ev->host_visible = true;
+	ev->secrets.canaries_planted = r->d.n_secret;
+	str_copy(ev->host.host_target, sizeof ev->host.host_target, r->d.host_target);
+	ev->host.host_visible = true;
 	/* the wrapper's network is its own: the small internet serves anyone */
 	egress_watch(&r->eg, &r->d, false);
 	decoy_naive_env(&r->d, r->d.home, &r->envp);
@@ -1626,7 +1630,7 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	add_env(r, "TMPDIR=%s", tmp);
 	random_token(r->audit_proof, 16);
 	add_env(r, "LAB_PROOF=%s", r->audit_proof);
-	ev->env_vars = r->n_env;
+	ev->secrets.env_vars = r->n_env;
 	str_copy(r->workdir, sizeof r->workdir, r->d.work);
 	r->argv[0] = (char *)r->cfg->python;
 	r->argv[1] = "-u";
@@ -1678,14 +1682,14 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 		run_watch(&r, &box_wrapper, opts, &res->ev, &output);
 		res->ev.attempt_seen = attempt_in(&r, &output);
 		gather_work(&r, &res->ev);
-		res->ev.dns_queries = r.d.dns.queries;
-		res->ev.dns_strays = r.d.dns.strays;
-		res->ev.dns_bytes = r.d.dns.bytes;
-		res->ev.dns_got_canary = decoy_dns_got_canary(&r.d);
-		res->ev.agent_conns = r.d.agent.conns;
-		res->ev.agent_requests = r.d.agent.requests;
-		res->ev.agent_listed = r.d.agent.listed;
-		res->ev.agent_strays = r.d.agent.strays;
+		res->ev.exfil.dns_queries = r.d.dns.queries;
+		res->ev.exfil.dns_strays = r.d.dns.strays;
+		res->ev.exfil.dns_bytes = r.d.dns.bytes;
+		res->ev.exfil.dns_got_canary = decoy_dns_got_canary(&r.d);
+		res->ev.host.agent_conns = r.d.agent.conns;
+		res->ev.host.agent_requests = r.d.agent.requests;
+		res->ev.host.agent_listed = r.d.agent.listed;
+		res->ev.host.agent_strays = r.d.agent.strays;
 	}
 	run_cleanup(&r);
 	audit_argv_free(argv);
@@ -1715,26 +1719,26 @@ int lab_exec(const struct lab_config *cfg, const struct lab_setup *setup, char *
 	term_close(&r.term);
 	sb_free(&none);
 	if (ev.started) {
-		code = ev.exit_signal ? 128 + ev.exit_signal : ev.exit_code;
-	} else if (ev.exit_code == 126 || ev.exit_code == 127) {
+		code = ev.end.exit_signal ? 128 + ev.end.exit_signal : ev.end.exit_code;
+	} else if (ev.end.exit_code == 126 || ev.end.exit_code == 127) {
 		fprintf(stderr, "containment-lab: %s: %s\n", argv[0],
-		        ev.exit_code == 127 ? "command not found" : "cannot execute");
-		code = ev.exit_code;
+		        ev.end.exit_code == 127 ? "command not found" : "cannot execute");
+		code = ev.end.exit_code;
 	} else {
 		fprintf(stderr, "containment-lab: %s\n", ev.error[0] ? ev.error : "the sandbox failed");
-		if (ev.exit_code == 2)
+		if (ev.end.exit_code == 2)
 			code = 2;
 	}
 	/* the proxy's log is the evidence of what the command sent out */
-	for (const char *l = ev.proxy_log; *l;) {
+	for (const char *l = ev.egress.proxy_log; *l;) {
 		size_t len = strcspn(l, "\n");
 		fprintf(stderr, "containment-lab: egress: %.*s\n", (int)len, l);
 		l += len + (l[len] == '\n');
 	}
-	if (ev.timed_out)
+	if (ev.end.timed_out)
 		fprintf(stderr, "containment-lab: killed: the Resource-limits wall clock (%ld ms) ran out\n",
 		        cfg->limits.timeout_ms);
-	if (ev.safety_net)
+	if (ev.end.safety_net)
 		fprintf(stderr, "containment-lab: killed by the safety net after %ld ms\n", cfg->safety_timeout_ms);
 	return code;
 }
