@@ -63,9 +63,6 @@ struct run {
 	struct spec_host host;
 	bool outside_range; /* audit: the wrapper runs without the range's namespaces (box_wrapper.c) */
 	bool root_lab;
-	/* namespaces: the range always has a user, PID and mount namespace;
-	 * the layers add to them */
-	bool netns;
 	uid_t uid;
 	gid_t gid;
 	uid_t inside_uid;       /* what the snippet is inside */
@@ -83,15 +80,30 @@ struct run {
 	int host_fd;
 	int work_tree; /* the work folder, taken before the child drops the lab's uid (run.c) */
 	int slot_fd;   /* one of the machine's run slots, flock()ed (run_slot.h), -1 if none */
-	struct lab_cgroup cg;
-	char cg_why[PATH_MAX + 200];
-	int n_rules;                          /* in Isolation's filter, for the record */
-	struct trace_state tr;                /* the trace's listener and its calls (trace_state.h; trace.c's own) */
-	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
-	int net_bpf_fd;                       /* No-network's own filter (memfd) */
-	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
-	char **envp;
-	int n_env;
+	/* each layer's own state for this run, written by its file in
+	 * layers/ (the boxes read what they render: the filters, the
+	 * environment, the cgroup) */
+	struct {
+		struct {
+			int n_rules;            /* in its filter, for the record */
+			int bpf_fd;             /* its compiled filter (memfd) */
+			struct sock_fprog prog; /* child: the filter, read in */
+		} isolation;
+		struct {
+			bool netns;             /* a network namespace of the run's own, with no interface */
+			int bpf_fd;             /* its own filter (memfd) */
+			struct sock_fprog prog; /* child: the filter, read in */
+		} network;
+		struct {
+			char **envp; /* what the snippet gets */
+			int n_env;
+		} env;
+		struct {
+			struct lab_cgroup cg;
+			char cg_why[PATH_MAX + 200]; /* why there is none, when there is none */
+		} limits;
+	} layer;
+	struct trace_state tr; /* the trace's listener and its calls (trace_state.h; trace.c's own) */
 	char *argv[16];
 	char audit_proof[24]; /* audit: the word each attack turns into its proof of attempt */
 	int end_cookie;       /* in the lab's "end the run" signal: a process inside can forge the rest */

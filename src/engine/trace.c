@@ -510,7 +510,7 @@ static void describe_sockaddr(const struct sockaddr_storage *sa, socklen_t len, 
 /* Who decided a connect(): the network the sandbox has. */
 static const char *connect_by(const struct run *r, int err, bool attacker)
 {
-	if (r->netns)
+	if (r->layer.network.netns)
 		return err == ENETUNREACH ? "no interface (No-network)" : "the sandbox's own netns (No-network)";
 	if (attacker && !err && r->eg.inside)
 		return "the lab's attacker listener, in the run's own netns (No-network off)";
@@ -575,7 +575,7 @@ static void call_answered(struct run *r, struct lab_trace *t, const char *call, 
 		answer_count(answer, sizeof answer, sent, delivered);
 	trace_add(t, call, answer, delivered ? connect_by(r, err, attacker) : NOT_DELIVERED_BY);
 	/* an attempt No-network's namespace met (a restarted call comes again) */
-	if (err && delivered && r->netns)
+	if (err && delivered && r->layer.network.netns)
 		t->net_refused++;
 }
 
@@ -754,7 +754,7 @@ static int caller_family(const struct seccomp_notif *req, unsigned long long add
  * namespace met, though the lab saw neither its address nor its errno. */
 static void own_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req, const char *call, int family)
 {
-	bool met = r->netns && family && no_route(req->pid, family);
+	bool met = r->layer.network.netns && family && no_route(req->pid, family);
 	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 	if (met && delivered) {
 		trace_add(t, call, "-1, no route (errno unseen)",
@@ -1247,7 +1247,7 @@ static void trace_sendmmsg(struct run *r, struct lab_trace *t, const struct secc
 	call_answered(r, t, s.call, sent ? 0 : err, sent, false, delivered);
 	/* a later message refused: the call says how many went, as the
 	 * kernel's does, but the namespace met the attempt all the same */
-	if (sent && err && err != EAGAIN && err != EWOULDBLOCK && delivered && r->netns)
+	if (sent && err && err != EAGAIN && err != EWOULDBLOCK && delivered && r->layer.network.netns)
 		t->net_refused++;
 }
 
@@ -1471,7 +1471,7 @@ static int connects_pass(struct run *r, struct lab_trace *t, bool final, int *de
 			continue;
 		const char *outcome = nonblocking_outcome(c->fd, p.revents != 0);
 		trace_add(t, c->call, outcome, connect_by(r, 0, c->attacker));
-		if (r->netns && strstr(outcome, "then failed"))
+		if (r->layer.network.netns && strstr(outcome, "then failed"))
 			t->net_refused++;
 		connect_free(c);
 		done++;

@@ -143,9 +143,9 @@ static void child_receive_go(struct run *r)
 		close(fds[i]);
 	}
 	if (byte[2])
-		run_read_filter(r, fds[byte[1]], &r->iso_prog);
+		run_read_filter(r, fds[byte[1]], &r->layer.isolation.prog);
 	if (byte[3])
-		run_read_filter(r, fds[byte[1] + byte[2]], &r->net_prog);
+		run_read_filter(r, fds[byte[1] + byte[2]], &r->layer.network.prog);
 }
 
 static void child_stdio(struct run *r)
@@ -192,9 +192,9 @@ static void __attribute__((noreturn)) child_exec(struct run *r)
 	const char *file = r->kind == RUN_EXEC ? r->user_argv[0] : r->argv[0];
 	char *const *argv = r->kind == RUN_EXEC ? r->user_argv : r->argv;
 	if (strchr(file, '/'))
-		execve(file, argv, r->envp);
+		execve(file, argv, r->layer.env.envp);
 	else
-		execvpe(file, argv, r->envp);
+		execvpe(file, argv, r->layer.env.envp);
 	run_fail(r, "execve", file, errno);
 }
 
@@ -311,13 +311,13 @@ static int write_maps(struct run *r, struct lab_evidence *ev)
 static int send_go(struct run *r, struct lab_evidence *ev)
 {
 	int fds[RUN_GO_FDS], n = 0;
-	for (int i = 0; i < r->cg.n_attach && n < RUN_GO_FDS - 2; i++)
-		fds[n++] = r->cg.attach_fd[i];
-	char byte[4] = {'g', (char)n, (char)(r->bpf_fd >= 0), (char)(r->net_bpf_fd >= 0)};
-	if (r->bpf_fd >= 0)
-		fds[n++] = r->bpf_fd;
-	if (r->net_bpf_fd >= 0)
-		fds[n++] = r->net_bpf_fd;
+	for (int i = 0; i < r->layer.limits.cg.n_attach && n < RUN_GO_FDS - 2; i++)
+		fds[n++] = r->layer.limits.cg.attach_fd[i];
+	char byte[4] = {'g', (char)n, (char)(r->layer.isolation.bpf_fd >= 0), (char)(r->layer.network.bpf_fd >= 0)};
+	if (r->layer.isolation.bpf_fd >= 0)
+		fds[n++] = r->layer.isolation.bpf_fd;
+	if (r->layer.network.bpf_fd >= 0)
+		fds[n++] = r->layer.network.bpf_fd;
 	union {
 		char buf[CMSG_SPACE(sizeof fds)];
 		struct cmsghdr align;
@@ -338,7 +338,7 @@ static int send_go(struct run *r, struct lab_evidence *ev)
 		         strerror(errno));
 		return -1;
 	}
-	cgroup_close_attach(&r->cg); /* the child has its own copies now */
+	cgroup_close_attach(&r->layer.limits.cg); /* the child has its own copies now */
 	return 0;
 }
 
@@ -350,8 +350,8 @@ static void container_kill(struct run *r, bool hard)
 		return;
 	/* the init is PID 1 of the run's namespace: its death ends them all */
 	kill(r->child_pid, SIGKILL);
-	if (r->cg.ops)
-		r->cg.ops->kill_all(&r->cg);
+	if (r->layer.limits.cg.ops)
+		r->layer.limits.cg.ops->kill_all(&r->layer.limits.cg);
 }
 
 /* The range's host folder (rootfs.c's range_host), sent while the child
@@ -403,13 +403,13 @@ struct clone3_args {
  * child moves itself in, as on v1. */
 static pid_t clone_into(struct run *r, unsigned long flags)
 {
-	if (r->cg.ops && r->cg.dir_fd >= 0) {
+	if (r->layer.limits.cg.ops && r->layer.limits.cg.dir_fd >= 0) {
 		struct clone3_args a = {.flags = (flags & ~(unsigned long)CSIGNAL) | CLONE_INTO_CGROUP,
 		                        .exit_signal = flags & CSIGNAL,
-		                        .cgroup = (uint64_t)r->cg.dir_fd};
+		                        .cgroup = (uint64_t)r->layer.limits.cg.dir_fd};
 		pid_t pid = (pid_t)syscall(SYS_clone3, &a, sizeof a);
 		if (pid > 0)
-			cgroup_born_in(&r->cg);
+			cgroup_born_in(&r->layer.limits.cg);
 		if (pid >= 0)
 			return pid;
 	}

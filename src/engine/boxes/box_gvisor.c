@@ -279,7 +279,7 @@ static int gv_write_bundles(struct run *r, struct gv_state *g, struct lab_eviden
 	char dir[PATH_MAX], port[16];
 	struct strbuf b = {0};
 	char *run_args[] = {r->argv[0], r->argv[1], r->argv[2], NULL};
-	gv_config(r, false, r->kind == RUN_EXEC ? r->user_argv : run_args, r->envp, &b);
+	gv_config(r, false, r->kind == RUN_EXEC ? r->user_argv : run_args, r->layer.env.envp, &b);
 	int rc = pathf(dir, sizeof dir, "%s/bundle", g->dir) < 0 ? -1 : gv_bundle(r, dir, &b, ev);
 	sb_free(&b);
 	if (rc < 0 || r->kind == RUN_EXEC)
@@ -693,7 +693,7 @@ static int gv_prepare(struct run *r, struct gv_state *g, struct lab_evidence *ev
 	}
 	/* the lab's cgroup would hold runsc's threads, not the snippet's */
 	if (r->spec.cgroup)
-		snprintf(r->cg_why, sizeof r->cg_why,
+		snprintf(r->layer.limits.cg_why, sizeof r->layer.limits.cg_why,
 		         "gVisor: the Sentry enforces the OCI rlimits; a cgroup would count the Sentry's own threads");
 	return gv_write_bundles(r, g, ev);
 }

@@ -12,7 +12,7 @@
  *
  * The initramfs is written at run time into a memfd (cpio newc, by the
  * code below): our static init, /lab/conf (what to mount, the probe, the
- * limits), /lab/argv, /lab/env (r->envp, LAB_ATTACKER rewritten to the
+ * limits), /lab/argv, /lab/env (r->layer.env.envp, LAB_ATTACKER rewritten to the
  * user-mode NIC's gateway) and the guest kernel's own modules for
  * virtio-mmio, 9p and (with a NIC) virtio-net. The host's /usr, the run's
  * work folder and, with Clean-env off, the decoy home are 9p shares that
@@ -263,7 +263,7 @@ static void env_block(const struct run *r, struct strbuf *b)
 	static const char *const names[] = {"LAB_ATTACKER", "LAB_API",    "HTTP_PROXY",
 	                                    "HTTPS_PROXY",  "http_proxy", "https_proxy"};
 	static const char local[] = "http://127.0.0.1:";
-	for (char **e = r->envp; e && *e; e++) {
+	for (char **e = r->layer.env.envp; e && *e; e++) {
 		const char *eq = strchr(*e, '='), *rest = NULL;
 		for (size_t i = 0; eq && i < sizeof names / sizeof *names; i++)
 			if ((size_t)(eq - *e) == strlen(names[i]) && !strncmp(*e, names[i], strlen(names[i])) &&

@@ -274,7 +274,7 @@ static void __attribute__((noreturn)) wr_init(struct run *r, struct wr_state *g)
 		run_fail(r, "fork", "the wrapper", errno);
 	if (g->wrapper == 0) {
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		execvpe(r->user_argv[0], r->user_argv, r->envp);
+		execvpe(r->user_argv[0], r->user_argv, r->layer.env.envp);
 		run_fail(r, "execve", r->user_argv[0], errno);
 	}
 	struct box_init bi = {.main = g->wrapper,

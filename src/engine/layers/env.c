@@ -78,7 +78,7 @@ static int env_plan(struct run *r, struct lab_evidence *ev)
 	if (!r->have_decoys) {
 		const char *home = lab_env_get(environ, "HOME");
 		lab_env_build(r->cfg, environ, clean, spec_private_root(&r->spec) || !home ? r->cfg->clean_home : home,
-		              &r->envp, &r->n_env);
+		              &r->layer.env.envp, &r->layer.env.n_env);
 		return 0;
 	}
 	char home[PATH_MAX + 8], **naive = NULL;
@@ -87,7 +87,7 @@ static int env_plan(struct run *r, struct lab_evidence *ev)
 	else
 		snprintf(home, sizeof home, "%s/home", r->inside_dir);
 	decoy_naive_env(&r->d, home, &naive);
-	lab_env_build(r->cfg, naive, clean, r->cfg->clean_home, &r->envp, &r->n_env);
+	lab_env_build(r->cfg, naive, clean, r->cfg->clean_home, &r->layer.env.envp, &r->layer.env.n_env);
 	lab_env_free(naive);
 	ev->secrets.creds_mounted = !clean;
 	return 0;
@@ -129,15 +129,15 @@ static void env_describe(const struct run *r, struct lab_evidence *ev)
 {
 	if (!run_on(r, LAYER_ENV))
 		return;
-	mech_add(ev, "env allow-list (%d vars)", r->n_env);
+	mech_add(ev, "env allow-list (%d vars)", r->layer.env.n_env);
 	mech_add(ev, "fds > 2 closed");
 }
 
 static void env_cleanup(struct run *r)
 {
-	lab_env_free(r->envp);
-	r->envp = NULL;
-	r->n_env = 0;
+	lab_env_free(r->layer.env.envp);
+	r->layer.env.envp = NULL;
+	r->layer.env.n_env = 0;
 }
 
 /* On: [env] allow and a clean HOME, nothing open beyond stdio. Off: the

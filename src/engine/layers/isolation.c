@@ -63,7 +63,7 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 	/* the trace also watches where writes aim, when there is a host
 	 * target to aim at (a run, not exec) */
 	scmp_filter_ctx f = lab_seccomp_build(r->tr.listen, r->tr.listen && spec_net_closed(&r->spec),
-	                                      r->tr.listen && r->have_decoys, &e, &r->n_rules);
+	                                      r->tr.listen && r->have_decoys, &e, &r->layer.isolation.n_rules);
 	/* the sends that name their address in memory, where a page the
 	 * child's listener handoff can use was mapped */
 	if (f && r->tr.listen && r->tr.handoff &&
@@ -71,7 +71,7 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 		seccomp_release(f);
 		f = NULL;
 	}
-	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->bpf_fd)) < 0) {
+	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->layer.isolation.bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;
 	}
@@ -102,9 +102,9 @@ static void isolation_child(struct run *r, enum run_phase ph)
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			run_fail(r, "prctl", "PR_SET_NO_NEW_PRIVS", errno);
 		if (r->tr.listen)
-			run_load_filter_listen(r, &r->iso_prog, "Isolation's seccomp filter");
+			run_load_filter_listen(r, &r->layer.isolation.prog, "Isolation's seccomp filter");
 		else
-			run_load_filter(r, &r->iso_prog, "Isolation's seccomp filter");
+			run_load_filter(r, &r->layer.isolation.prog, "Isolation's seccomp filter");
 		break;
 	default:
 		break;
@@ -121,7 +121,7 @@ static void isolation_describe(const struct run *r, struct lab_evidence *ev)
 	mech_add(ev, "uts/ipc/cgroup ns");
 	mech_add(ev, "caps dropped incl. bounding set (libcap-ng)");
 	mech_add(ev, "no_new_privs");
-	mech_add(ev, "seccomp (%d rules, foreign ABIs killed)", r->n_rules);
+	mech_add(ev, "seccomp (%d rules, foreign ABIs killed)", r->layer.isolation.n_rules);
 }
 
 /* On: a private root of the lab's, in the order rootfs.c builds it (and

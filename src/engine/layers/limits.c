@@ -28,9 +28,10 @@ static int limits_place(struct run *r, struct lab_evidence *ev)
 	char name[64];
 	static unsigned seq;
 	snprintf(name, sizeof name, "run-%d-%u", getpid(), seq++);
-	if (cgroup_setup(&r->cg, &r->cfg->limits, name, r->cg_why, sizeof r->cg_why) < 0)
-		r->cg.ops = NULL;
-	ev->res.cgroup_used = r->cg.ops != NULL;
+	if (cgroup_setup(&r->layer.limits.cg, &r->cfg->limits, name, r->layer.limits.cg_why,
+	                 sizeof r->layer.limits.cg_why) < 0)
+		r->layer.limits.cg.ops = NULL;
+	ev->res.cgroup_used = r->layer.limits.cg.ops != NULL;
 	return 0;
 }
 
@@ -49,18 +50,18 @@ static void limits_child(struct run *r, enum run_phase ph)
 
 static void limits_gather(struct run *r, struct lab_evidence *ev)
 {
-	if (r->cg.ops && r->kind != RUN_EXEC) /* exec has no verdict to feed */
-		r->cg.ops->read(&r->cg, ev);
+	if (r->layer.limits.cg.ops && r->kind != RUN_EXEC) /* exec has no verdict to feed */
+		r->layer.limits.cg.ops->read(&r->layer.limits.cg, ev);
 }
 
 static void limits_describe(const struct run *r, struct lab_evidence *ev)
 {
 	if (!run_on(r, LAYER_LIMITS))
 		return;
-	if (r->cg.ops)
-		mech_add(ev, "%s", r->cg.how);
+	if (r->layer.limits.cg.ops)
+		mech_add(ev, "%s", r->layer.limits.cg.how);
 	else
-		mech_add(ev, "rlimits-only (%s)", r->cg_why[0] ? r->cg_why : "no cgroup");
+		mech_add(ev, "rlimits-only (%s)", r->layer.limits.cg_why[0] ? r->layer.limits.cg_why : "no cgroup");
 	/* the rest as the spec has it: what runs is what is said */
 	char names[96] = "", size[32];
 	for (int i = 0; i < r->spec.n_rl; i++)
@@ -77,7 +78,7 @@ static void limits_describe(const struct run *r, struct lab_evidence *ev)
 
 static void limits_cleanup(struct run *r)
 {
-	cgroup_teardown(&r->cg);
+	cgroup_teardown(&r->layer.limits.cg);
 }
 
 /* On: the cgroup's caps, the rlimits (hard = soft; CPU's hard a second

@@ -29,11 +29,11 @@
 
 static int network_plan(struct run *r, struct lab_evidence *ev)
 {
-	r->netns = run_on(r, LAYER_NETWORK);
-	ev->exfil.own_netns = r->netns;
+	r->layer.network.netns = run_on(r, LAYER_NETWORK);
+	ev->exfil.own_netns = r->layer.network.netns;
 	/* the trace: a process may have one filter with a listener; ours
 	 * holds it when the spec has no seccomp filter of Isolation's */
-	if (r->netns && r->tr.on && !r->spec.seccomp) {
+	if (r->layer.network.netns && r->tr.on && !r->spec.seccomp) {
 		r->tr.listen = true;
 		r->tr.layer = LAYER_NETWORK;
 	}
@@ -68,7 +68,7 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 		seccomp_release(f);
 		f = NULL;
 	}
-	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-net", &r->net_bpf_fd)) < 0) {
+	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-net", &r->layer.network.bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 		return -1;
 	}
@@ -118,9 +118,9 @@ static void network_child(struct run *r, enum run_phase ph)
 	/* while we still hold the privilege to load a filter without
 	 * no_new_privs (Isolation sets that later anyway) */
 	if (ph == PHASE_FDS && r->tr.listen && r->tr.layer == LAYER_NETWORK)
-		run_load_filter_listen(r, &r->net_prog, "No-network's socket filter");
-	else if (ph == PHASE_FDS && r->net_prog.filter) /* else merged into Isolation's */
-		run_load_filter(r, &r->net_prog, "No-network's socket filter");
+		run_load_filter_listen(r, &r->layer.network.prog, "No-network's socket filter");
+	else if (ph == PHASE_FDS && r->layer.network.prog.filter) /* else merged into Isolation's */
+		run_load_filter(r, &r->layer.network.prog, "No-network's socket filter");
 }
 
 static void network_describe(const struct run *r, struct lab_evidence *ev)

@@ -63,8 +63,8 @@ int inprocess_plan(struct run *r, struct lab_evidence *ev)
 	}
 	new_token(r->app_token, sizeof r->app_token);
 	snprintf(kv, sizeof kv, "LAB_APP_SESSION=%s", r->app_token);
-	lab_env_add(&r->envp, &r->n_env, strdup(kv));
-	ev->secrets.env_vars = r->n_env;
+	lab_env_add(&r->layer.env.envp, &r->layer.env.n_env, strdup(kv));
+	ev->secrets.env_vars = r->layer.env.n_env;
 	/* python3 -u app_server.py SNIPPET: plan_snippet made argv[2] the snippet */
 	r->argv[3] = r->argv[2];
 	r->argv[2] = r->app_path;

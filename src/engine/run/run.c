@@ -109,7 +109,7 @@ static void add_env(struct run *r, const char *fmt, ...)
 	if (vasprintf(&kv, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	lab_env_add(&r->envp, &r->n_env, kv);
+	lab_env_add(&r->layer.env.envp, &r->layer.env.n_env, kv);
 }
 
 /* Every descriptor field starts closed (-1), so cleanup never mistakes
@@ -122,8 +122,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, const struct l
 	*r = (struct run){.cfg = cfg,
 	                  .setup = *setup,
 	                  .kind = kind,
-	                  .bpf_fd = -1,
-	                  .net_bpf_fd = -1,
+	                  .layer = {.isolation = {.bpf_fd = -1}, .network = {.bpf_fd = -1}},
 	                  .cwd_tree = -1,
 	                  .home_tree = -1,
 	                  .host_fd = -1,
@@ -159,15 +158,15 @@ static void drop_env(struct run *r, const char *name)
 {
 	size_t n = strlen(name);
 	int w = 0;
-	for (int i = 0; i < r->n_env; i++) {
-		if (!strncmp(r->envp[i], name, n) && r->envp[i][n] == '=')
-			free(r->envp[i]);
+	for (int i = 0; i < r->layer.env.n_env; i++) {
+		if (!strncmp(r->layer.env.envp[i], name, n) && r->layer.env.envp[i][n] == '=')
+			free(r->layer.env.envp[i]);
 		else
-			r->envp[w++] = r->envp[i];
+			r->layer.env.envp[w++] = r->layer.env.envp[i];
 	}
-	r->n_env = w;
-	if (r->envp)
-		r->envp[w] = NULL;
+	r->layer.env.n_env = w;
+	if (r->layer.env.envp)
+		r->layer.env.envp[w] = NULL;
 }
 
 /* Allow-list mode: the proxy is announced the way every HTTP client looks
@@ -311,7 +310,7 @@ static int plan_snippet(struct run *r, const struct snippet *s, struct lab_evide
 	}
 	add_env(r, "LAB_HOST_TARGET=%s%s", iso ? r->d.host_target : r->inside_dir,
 	        iso ? "" : r->d.host_target + strlen(r->d.dir));
-	ev->secrets.env_vars = r->n_env;
+	ev->secrets.env_vars = r->layer.env.n_env;
 	r->argv[0] = (char *)r->cfg->python;
 	r->argv[1] = "-u";
 	if (iso) {
@@ -625,7 +624,7 @@ static void watch_reap(struct watch *w, long now)
 static long watch_timeout(const struct watch *w, long now)
 {
 	long wait = 200;
-	if (!w->main_done && (w->r->pidfd < 0 || !w->r->cg.ops))
+	if (!w->main_done && (w->r->pidfd < 0 || !w->r->layer.limits.cg.ops))
 		wait = POLL_MS; /* counting processes in /proc, or no pidfd */
 	if (!w->killed && w->limit_deadline > 0 && w->limit_deadline - now < wait)
 		wait = w->limit_deadline - now;
@@ -904,9 +903,9 @@ static const struct watch_source watch_sources[] = {
 static void watch_clocks(struct watch *w, long now)
 {
 	struct run *r = w->r;
-	if (!w->main_done && !r->cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= POLL_MS)
+	if (!w->main_done && !r->layer.limits.cg.ops && r->kind != RUN_EXEC && now - w->last_scan >= POLL_MS)
 		watch_sample(w, now);
-	else if (!w->main_done && r->cg.ops && r->kind != RUN_EXEC && run_on(r, LAYER_LIMITS) &&
+	else if (!w->main_done && r->layer.limits.cg.ops && r->kind != RUN_EXEC && run_on(r, LAYER_LIMITS) &&
 	         now - w->last_scan >= VM_SCAN_MS)
 		watch_sample_vm(w, now);
 	if (!w->killed && !w->main_done && w->limit_deadline > 0 && now >= w->limit_deadline)
@@ -1429,9 +1428,21 @@ static void run_cleanup(struct run *r)
 		kill(r->child_pid, SIGKILL);
 		waitpid(r->child_pid, NULL, __WALL);
 	}
-	int *fds[] = {&r->sync[0],   &r->sync[1], &r->rep[0],    &r->rep[1],     &r->out[0],
-	              &r->out[1],    &r->pidfd,   &r->bpf_fd,    &r->net_bpf_fd, &r->cwd_tree,
-	              &r->home_tree, &r->host_fd, &r->d.lock_fd, &r->work_tree,  &r->slot_fd};
+	int *fds[] = {&r->sync[0],
+	              &r->sync[1],
+	              &r->rep[0],
+	              &r->rep[1],
+	              &r->out[0],
+	              &r->out[1],
+	              &r->pidfd,
+	              &r->layer.isolation.bpf_fd,
+	              &r->layer.network.bpf_fd,
+	              &r->cwd_tree,
+	              &r->home_tree,
+	              &r->host_fd,
+	              &r->d.lock_fd,
+	              &r->work_tree,
+	              &r->slot_fd};
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -1587,9 +1598,9 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	ev->host.host_visible = true;
 	/* the wrapper's network is its own: the small internet serves anyone */
 	egress_watch(&r->eg, &r->d, false);
-	decoy_naive_env(&r->d, r->d.home, &r->envp);
-	while (r->envp[r->n_env])
-		r->n_env++;
+	decoy_naive_env(&r->d, r->d.home, &r->layer.env.envp);
+	while (r->layer.env.envp[r->layer.env.n_env])
+		r->layer.env.n_env++;
 	add_env(r, "LAB_DATA=%s", r->d.csv);
 	add_env(r, "LAB_ATTACKER=http://127.0.0.1:%d/%s/", r->d.port, r->d.run_token);
 	add_env(r, "LAB_API=http://127.0.0.1:%d/", r->eg.api_port);
@@ -1630,7 +1641,7 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	add_env(r, "TMPDIR=%s", tmp);
 	random_token(r->audit_proof, 16);
 	add_env(r, "LAB_PROOF=%s", r->audit_proof);
-	ev->secrets.env_vars = r->n_env;
+	ev->secrets.env_vars = r->layer.env.n_env;
 	str_copy(r->workdir, sizeof r->workdir, r->d.work);
 	r->argv[0] = (char *)r->cfg->python;
 	r->argv[1] = "-u";
@@ -1641,10 +1652,10 @@ static int plan_audit(struct run *r, const struct snippet *s, struct lab_evidenc
 	                                     "LAB_PROOF", "LAB_DNS",      "LAB_AGENT"};
 	int n = 3;
 	for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++)
-		for (int i = 0; i < r->n_env; i++)
-			if (!strncmp(r->envp[i], inputs[k], strlen(inputs[k])) &&
-			    r->envp[i][strlen(inputs[k])] == '=') {
-				r->argv[n++] = r->envp[i];
+		for (int i = 0; i < r->layer.env.n_env; i++)
+			if (!strncmp(r->layer.env.envp[i], inputs[k], strlen(inputs[k])) &&
+			    r->layer.env.envp[i][strlen(inputs[k])] == '=') {
+				r->argv[n++] = r->layer.env.envp[i];
 				break;
 			}
 	r->argv[n] = NULL;
@@ -1677,7 +1688,7 @@ void lab_audit_run(const struct lab_config *cfg, const struct snippet *s, char *
 	struct strbuf output = {0};
 	char **argv = NULL;
 	if (plan_audit(&r, s, &res->ev) == 0) {
-		argv = audit_expand(wrapper, r.argv, r.d.work, r.envp);
+		argv = audit_expand(wrapper, r.argv, r.d.work, r.layer.env.envp);
 		r.user_argv = argv;
 		run_watch(&r, &box_wrapper, opts, &res->ev, &output);
 		res->ev.attempt_seen = attempt_in(&r, &output);
