@@ -172,9 +172,11 @@ static void rung_gaps(const struct run_spec *s, struct strbuf *b)
 		    "Sentry, so the rlimits only%s\n",
 		    s->creds_fd ? "; no fd 3 (runsc passes stdio only)" : "");
 	if (s->setup.rung == RUNG_MICROVM)
-		sb_puts(b, "  rendered otherwise here: the view is the guest's (9p /usr, the task's folder, the home); "
-		           "the snippet is uid 65534 in the guest, under the deny list as a seccomp filter the guest's "
-		           "init installs and answers; the cgroup is the guest's\n");
+		sb_puts(b,
+		        "  rendered otherwise here: the root is the guest's initramfs, the binds of folders 9p shares, "
+		        "/proc the guest kernel's own (nothing of the host's in it to hide); the snippet is uid 65534 "
+		        "in the guest, under the deny list as a seccomp filter the guest's init installs and answers; "
+		        "the cgroup is the guest's\n");
 }
 
 /* Who armed what the judge credits: "armed: wall clock (Resource-limits),

@@ -2,13 +2,15 @@
  * static as build/vm-init and put into the initramfs the lab writes for
  * each run. It is the guest's whole user space besides the snippet:
  *
- *   mount /proc /sys /dev /tmp; speak on /dev/ttyS0 (raw): our frames only
+ *   mount /proc /sys /dev; speak on /dev/ttyS0 (raw): our frames only
  *   report the guest kernel's release and boot id (before anything of the
  *     snippet runs: later frames cannot change them)
  *   load the modules (/lab/mod/NN-name.ko, in name order): virtio-mmio, 9p,
  *     and virtio-net when the run has a NIC
- *   mount the 9p shares read-only (/usr, /work, /root), /bin /lib /lib64
- *     /sbin as links into /usr (Debian's merged /usr)
+ *   walk the run spec's file-system steps ("fs" lines, in order): the 9p
+ *     shares read-only (/usr, the task's folder, the home), /bin /lib ...
+ *     as the host's links into /usr, folders, a minimal read-only /dev,
+ *     tmpfs mounts with their sizes
  *   lo up; eth0 10.0.2.15/24 via 10.0.2.2 when the run has a NIC
  *   No-network's probe: connect() to the attacker, its errno reported
  *   the snippet's cgroup v2 group, which measures it; with Resource-limits
@@ -26,7 +28,10 @@
  * on it. The other way (exec only) the lab sends 'I' frames, the command's
  * stdin (an empty one ends it): only we, PID 1, read the line.
  *
- * /lab/conf, one setting a line: "share TAG PATH", "net 1" (a NIC, default
+ * /lab/conf, one setting a line: the file-system steps ("fs share TAG
+ * PATH", "fs link TARGET PATH", "fs dir PATH MODE", "fs tmpfs PATH BYTES
+ * MODE", "fs proc PATH", "fs dev PATH"; box_microvm.c renders them from
+ * the run spec), "net 1" (a NIC, default
  * route) or "net 2" (the allow-list's: one route, to the gateway), "probe
  * IP PORT", "route IP PORT" (the probe off the door), "exec 1", "limit
  * memory|pids N" (the guest cgroup's caps), "rlimit RLIMIT_NAME SOFT HARD"
@@ -64,6 +69,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -71,7 +77,7 @@
 #include <unistd.h>
 
 #define MAX_ARGS   1024
-#define MAX_SHARES 4
+#define MAX_FS     40
 #define MAX_ENV    1024
 #define PATH_CAP   4096
 #define STDIN_PEND 65536 /* exec: the command's stdin held back while its pipe is full */
@@ -87,9 +93,18 @@ static const struct {
     {"RLIMIT_FSIZE", RLIMIT_FSIZE}, {"RLIMIT_NOFILE", RLIMIT_NOFILE}, {"RLIMIT_CORE", RLIMIT_CORE},
 };
 
+/* One file-system step of the run spec, as box_microvm.c rendered it */
+struct fs_step {
+	char kind[8]; /* share, link, dir, tmpfs, proc, dev */
+	char a[256];  /* share: the 9p tag; link: its target */
+	char path[PATH_CAP];
+	unsigned long long size; /* tmpfs */
+	unsigned mode;           /* dir, tmpfs */
+};
+
 struct conf {
-	char share_tag[MAX_SHARES][32], share_path[MAX_SHARES][PATH_CAP];
-	int n_share;
+	struct fs_step fs[MAX_FS];
+	int n_fs;
 	int net; /* 0 no NIC, 1 a NIC with a default route, 2 a NIC that reaches only the gateway */
 	char probe_ip[32], route_ip[32];
 	int probe_port, route_port;
@@ -242,6 +257,29 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
+/* "root /", "share TAG PATH", "link TARGET PATH", "dir PATH MODE", "tmpfs
+ * PATH BYTES MODE", "proc PATH", "dev PATH" */
+static void read_fs_step(struct conf *c, const char *val)
+{
+	if (c->n_fs >= MAX_FS)
+		fail("read /lab/conf", "more file-system steps than the guest takes", E2BIG);
+	struct fs_step *st = &c->fs[c->n_fs];
+	int n = 0;
+	if (sscanf(val, "%7s", st->kind) != 1)
+		fail("read /lab/conf", val, EINVAL);
+	if (!strcmp(st->kind, "share") || !strcmp(st->kind, "link"))
+		n = sscanf(val, "%*s %255s %4095s", st->a, st->path) == 2;
+	else if (!strcmp(st->kind, "dir"))
+		n = sscanf(val, "%*s %4095s %o", st->path, &st->mode) == 2;
+	else if (!strcmp(st->kind, "tmpfs"))
+		n = sscanf(val, "%*s %4095s %llu %o", st->path, &st->size, &st->mode) == 3;
+	else if (!strcmp(st->kind, "proc") || !strcmp(st->kind, "dev") || !strcmp(st->kind, "root"))
+		n = sscanf(val, "%*s %4095s", st->path) == 1;
+	if (!n || st->path[0] != '/')
+		fail("read /lab/conf", val, EINVAL);
+	c->n_fs++;
+}
+
 static void read_conf(struct conf *c)
 {
 	size_t n;
@@ -251,14 +289,8 @@ static void read_conf(struct conf *c)
 		if (!val)
 			fail("read /lab/conf", line, EINVAL);
 		*val++ = '\0';
-		if (!strcmp(line, "share") && c->n_share < MAX_SHARES) {
-			char *path = strchr(val, ' ');
-			if (!path)
-				fail("read /lab/conf", val, EINVAL);
-			*path++ = '\0';
-			snprintf(c->share_tag[c->n_share], sizeof c->share_tag[0], "%s", val);
-			snprintf(c->share_path[c->n_share], sizeof c->share_path[0], "%s", path);
-			c->n_share++;
+		if (!strcmp(line, "fs")) {
+			read_fs_step(c, val);
 		} else if (!strcmp(line, "net")) {
 			c->net = atoi(val);
 		} else if (!strcmp(line, "exec")) {
@@ -373,21 +405,72 @@ static void scale_cpu_for_tcg(struct conf *c)
 		}
 }
 
-static void mount_shares(const struct conf *c)
+/* The spec's minimal /dev (rootfs.c's): null, zero, full, random and
+ * urandom, the fd links, read-only; over the devtmpfs the init spoke on
+ * (its console stays open). */
+static void minimal_dev(const char *path)
 {
-	for (int i = 0; i < c->n_share; i++)
-		make_parents(c->share_path[i]);
-	for (int i = 0; i < c->n_share; i++)
-		must_mount(c->share_tag[i], c->share_path[i], "9p", MS_RDONLY | MS_NODEV | MS_NOSUID,
-		           "trans=virtio,version=9p2000.L,msize=262144,cache=loose");
-	static const char *const links[] = {"bin", "lib", "lib64", "sbin"};
-	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
-		char to[32], from[32];
-		snprintf(to, sizeof to, "usr/%s", links[i]);
-		snprintf(from, sizeof from, "/%s", links[i]);
-		if (symlink(to, from) < 0 && errno != EEXIST)
-			fail("symlink", from, errno);
+	static const struct {
+		const char *name;
+		unsigned minor;
+	} nodes[] = {{"null", 3}, {"zero", 5}, {"full", 7}, {"random", 8}, {"urandom", 9}};
+	static const char *const links[][2] = {{"fd", "/proc/self/fd"},
+	                                       {"stdin", "/proc/self/fd/0"},
+	                                       {"stdout", "/proc/self/fd/1"},
+	                                       {"stderr", "/proc/self/fd/2"}};
+	char p[PATH_CAP];
+	must_mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k");
+	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+		snprintf(p, sizeof p, "%s/%s", path, nodes[i].name);
+		if (mknod(p, S_IFCHR | 0666, makedev(1, nodes[i].minor)) < 0 || chmod(p, 0666) < 0)
+			fail("mknod", p, errno);
 	}
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(p, sizeof p, "%s/%s", path, links[i][0]);
+		if (symlink(links[i][1], p) < 0)
+			fail("symlink", p, errno);
+	}
+	if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) < 0)
+		fail("remount read-only", path, errno);
+}
+
+/* The run spec's file-system steps, in order, each failure naming its
+ * step and path. The guest's own /proc is the run's (the init mounted it
+ * first, to speak): a proc step elsewhere mounts one there. */
+static void walk_fs(const struct conf *c)
+{
+	char tmpfs_opts[64];
+	bool root = false;
+	for (int i = 0; i < c->n_fs; i++) {
+		const struct fs_step *st = &c->fs[i];
+		make_parents(st->path);
+		if (!strcmp(st->kind, "root")) {
+			root = true; /* read-only once built, below */
+		} else if (!strcmp(st->kind, "share")) {
+			must_mount(st->a, st->path, "9p", MS_RDONLY | MS_NODEV | MS_NOSUID,
+			           "trans=virtio,version=9p2000.L,msize=262144,cache=loose");
+		} else if (!strcmp(st->kind, "link")) {
+			if (symlink(st->a, st->path) < 0 && errno != EEXIST)
+				fail("symlink", st->path, errno);
+		} else if (!strcmp(st->kind, "dir")) {
+			if ((mkdir(st->path, st->mode) < 0 && errno != EEXIST) || chmod(st->path, st->mode) < 0)
+				fail("mkdir", st->path, errno);
+		} else if (!strcmp(st->kind, "tmpfs")) {
+			snprintf(tmpfs_opts, sizeof tmpfs_opts, "size=%llu,mode=%o", st->size, st->mode);
+			must_mount("tmpfs", st->path, "tmpfs", MS_NOSUID | MS_NODEV, tmpfs_opts);
+		} else if (!strcmp(st->kind, "proc")) {
+			if (strcmp(st->path, "/proc") != 0)
+				must_mount("proc", st->path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+		} else if (!strcmp(st->kind, "dev")) {
+			minimal_dev(st->path);
+		} else {
+			fail("walk the file-system steps", st->kind, EINVAL);
+		}
+	}
+	/* the root, the initramfs: no one's to write in once built (the
+	 * kernel made it 1777) */
+	if (root && (chmod("/", 0755) < 0 || mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0))
+		fail("remount read-only", "/", errno);
 }
 
 static void if_up(int s, const char *name)
@@ -966,11 +1049,10 @@ int main(void)
 	must_mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL);
 	open_console();
 	report_kernel();
-	must_mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 	read_conf(&c);
 	scale_cpu_for_tcg(&c);
 	load_modules();
-	mount_shares(&c);
+	walk_fs(&c);
 	setup_network(&c);
 	probe(&c);
 	setup_cgroup(&c);

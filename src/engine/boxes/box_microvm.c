@@ -297,12 +297,152 @@ static bool has_nic(const struct run *r)
 	return !spec_net_closed(&r->spec) || r->spec.net == SPEC_NET_ALLOWLIST;
 }
 
-/* The 9p shares, in QEMU's order (box_microvm's share_fd): the host's /usr,
- * then the run's work folder (exec: the current folder) and, for a run
- * with Clean-env off, the decoy home at /root. */
+/* ---- the guest's view, walked from the spec's file-system steps ----
+ *
+ * The spec's steps (spec.h), in order, become the guest init's "fs" lines
+ * (vm/init.c walks them as the container box's rootfs.c does): a folder
+ * the host binds (/usr), the task's folder, the current folder of an exec
+ * and the decoy home are 9p shares QEMU keeps read-only; a top-level
+ * folder the host has as a symlink into /usr is that symlink; folders,
+ * /proc, the minimal /dev and tmpfs mounts are the guest's own. The lab's
+ * small files and a host file bound read-only (/etc/ld.so.cache) travel in
+ * the initramfs. The root is the initramfs itself. */
+#define GUEST_SHARES_MAX 6
+
+struct guest_share {
+	const char *host, *guest;
+};
+
+/* The host folder behind a step that is a 9p share, or NULL */
+static const char *share_source(const struct run *r, const struct spec_fs_op *op)
+{
+	struct stat st;
+	switch (op->kind) {
+	case SPEC_FS_BIND:
+		return stat(op->src, &st) == 0 && S_ISDIR(st.st_mode) ? op->src : NULL;
+	case SPEC_FS_WORK:
+		return r->d.work;
+	case SPEC_FS_CWD:
+		return r->cwd;
+	case SPEC_FS_HOME:
+		return r->d.home;
+	default:
+		return NULL;
+	}
+}
+
+/* Where a step lands in the guest: exec's current folder at its own path */
+static const char *guest_path(const struct run *r, const struct spec_fs_op *op)
+{
+	return op->kind == SPEC_FS_CWD ? r->cwd : op->dst;
+}
+
+/* The 9p shares, in the spec's order (QEMU's tags s0, s1, ...) */
+static int guest_shares(const struct run *r, struct guest_share *sh)
+{
+	int n = 0;
+	for (int i = 0; i < r->spec.n_fs && n < GUEST_SHARES_MAX; i++) {
+		const char *host = share_source(r, &r->spec.fs[i]);
+		if (host)
+			sh[n++] = (struct guest_share){host, guest_path(r, &r->spec.fs[i])};
+	}
+	return n;
+}
+
 static int share_count(const struct run *r)
 {
-	return spec_has_step(&r->spec, SPEC_FS_HOME) ? 3 : 2;
+	struct guest_share sh[GUEST_SHARES_MAX];
+	return guest_shares(r, sh);
+}
+
+/* The "fs" lines of /lab/conf, one a step; 0, or -1 with ev->error naming
+ * the step this box cannot render. */
+static int fs_block(const struct run *r, struct strbuf *b, struct lab_evidence *ev)
+{
+	int share = 0;
+	for (int i = 0; i < r->spec.n_fs; i++) {
+		const struct spec_fs_op *op = &r->spec.fs[i];
+		const char *link = NULL;
+		if (share_source(r, op)) {
+			sb_printf(b, "fs share s%d %s\n", share++, guest_path(r, op));
+			continue;
+		}
+		switch (op->kind) {
+		case SPEC_FS_ROOT: /* the initramfs, read-only once built */
+			sb_puts(b, "fs root /\n");
+			break;
+		case SPEC_FS_FILE: /* in the initramfs (guest_files) */
+		case SPEC_FS_BIND: /* a host file: in the initramfs; nothing there: skipped, as rootfs.c does */
+			break;
+		case SPEC_FS_HOST_TOP:
+			if (!spec_host_top(&r->host, op->dst, &link))
+				break;
+			if (!*link) {
+				snprintf(ev->error, sizeof ev->error,
+				         "the microvm rung cannot render step %d: this host's %s is a folder of its "
+				         "own, not "
+				         "a symlink into /usr, and the guest is given /usr alone",
+				         i + 1, op->dst);
+				return -1;
+			}
+			sb_printf(b, "fs link %s %s\n", link, op->dst);
+			break;
+		case SPEC_FS_DIR:
+			sb_printf(b, "fs dir %s %o\n", op->dst, op->mode);
+			break;
+		case SPEC_FS_PROC:
+			sb_printf(b, "fs proc %s\n", op->dst);
+			break;
+		case SPEC_FS_DEV:
+			sb_printf(b, "fs dev %s\n", op->dst);
+			break;
+		case SPEC_FS_TMPFS:
+			sb_printf(b, "fs tmpfs %s %llu %o\n", op->dst, (unsigned long long)op->size, op->mode);
+			break;
+		default: /* the range's (Isolation off): the container box's alone */
+			snprintf(ev->error, sizeof ev->error,
+			         "the microvm rung cannot render step %d (%s): Isolation off "
+			         "runs in the container box",
+			         i + 1, op->dst ? op->dst : "?");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every folder above name, as initramfs entries (0755) */
+static int cpio_parents(FILE *f, const char *name)
+{
+	char dir[PATH_MAX];
+	int rc = 0;
+	for (const char *p = strchr(name, '/'); p && !rc; p = strchr(p + 1, '/')) {
+		snprintf(dir, sizeof dir, "%.*s", (int)(p - name), name);
+		rc = cpio_entry(f, dir, S_IFDIR | 0755, NULL, 0, 0, 0);
+	}
+	return rc;
+}
+
+/* The lab's small files and the host files the spec binds read-only, in
+ * the initramfs at their paths (mode 0644, root's: the snippet, uid 65534
+ * in the guest, cannot change them). */
+static int guest_files(const struct run *r, FILE *f, struct lab_evidence *ev)
+{
+	int rc = 0;
+	struct stat st;
+	for (int i = 0; i < r->spec.n_fs && !rc; i++) {
+		const struct spec_fs_op *op = &r->spec.fs[i];
+		bool file = op->kind == SPEC_FS_FILE;
+		bool host_file = op->kind == SPEC_FS_BIND && stat(op->src, &st) == 0 && S_ISREG(st.st_mode);
+		if (!file && !host_file)
+			continue;
+		const char *name = op->dst + (op->dst[0] == '/');
+		rc = cpio_parents(f, name);
+		if (!rc && file)
+			rc = cpio_entry(f, name, S_IFREG | 0644, op->text, strlen(op->text), 0, 0);
+		else if (!rc)
+			rc = cpio_file(f, name, op->src, 0644, ev);
+	}
+	return rc;
 }
 
 /* Isolation's deny list in the guest (the spec's seccomp): the filter is
@@ -324,13 +464,14 @@ static void filter_block(const struct run *r, struct strbuf *b)
 	}
 }
 
-static void conf_block(const struct run *r, struct strbuf *b)
+static int conf_block(const struct run *r, struct strbuf *b, struct lab_evidence *ev)
 {
-	sb_printf(b, "share usr /usr\nshare work %s\n", r->kind == RUN_EXEC ? r->cwd : "/work");
+	if (fs_block(r, b, ev) < 0)
+		return -1;
 	if (r->kind == RUN_EXEC)
 		sb_printf(b, "exec 1\n");
 	else if (spec_has_step(&r->spec, SPEC_FS_HOME)) /* the naive integration's credentials */
-		sb_printf(b, "share home /root\nleak /root/.aws/credentials\n");
+		sb_printf(b, "leak /root/.aws/credentials\n");
 	if (!spec_net_closed(&r->spec))
 		sb_printf(b, "net 1\n");
 	else if (r->spec.net == SPEC_NET_ALLOWLIST)
@@ -348,6 +489,7 @@ static void conf_block(const struct run *r, struct strbuf *b)
 		sb_printf(b, "rlimit %s %llu %llu\n", r->spec.rl[i].name, r->spec.rl[i].soft, r->spec.rl[i].hard);
 	sb_printf(b, "cwd %s\n", r->workdir);
 	filter_block(r, b);
+	return 0;
 }
 
 /* The initramfs goes into a memfd (fd): no file of the run's on disk, and
@@ -364,7 +506,9 @@ static int write_initramfs(const struct run *r, int fd, const char *init, const 
 		         strerror(errno));
 		return -1;
 	}
-	static const char *const dirs[] = {"dev", "proc", "sys", "tmp", "usr", "work", "root", "lab", "lab/mod"};
+	/* the guest init's own: where it mounts its /proc, /sys and /dev
+	 * before it reads its conf, and its files */
+	static const char *const dirs[] = {"dev", "proc", "sys", "lab", "lab/mod"};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs && !rc; i++)
 		rc = cpio_entry(f, dirs[i], S_IFDIR | 0755, NULL, 0, 0, 0);
@@ -372,8 +516,11 @@ static int write_initramfs(const struct run *r, int fd, const char *init, const 
 		rc = cpio_entry(f, "dev/console", S_IFCHR | 0600, NULL, 0, 5, 1);
 	if (!rc)
 		rc = cpio_file(f, "init", init, 0755, ev);
+	if (!rc)
+		rc = guest_files(r, f, ev);
 	struct strbuf b = {0};
-	conf_block(r, &b);
+	if (!rc && conf_block(r, &b, ev) < 0)
+		rc = -2;
 	if (!rc)
 		rc = cpio_entry(f, "lab/conf", S_IFREG | 0644, b.s, b.len, 0, 0);
 	sb_free(&b);
@@ -451,7 +598,7 @@ struct sup {
 	bool said_kernel, said_status, said_error, said_cgroup, said_cpu;
 	bool debug;
 	long tsc_khz;
-	int share_fd[3], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
+	int share_fd[GUEST_SHARES_MAX], initrd_fd; /* opened by the supervisor, kept across QEMU's execve */
 	/* exec: the lab's stdin to the guest, as "I" frames on QEMU's stdin
 	 * (an empty frame is its end) */
 	int qin;      /* QEMU's stdin, non-blocking; -1 when none */
@@ -740,12 +887,11 @@ static void build_args(struct sup *s)
 	/* lab.tcg=1: the guest init scales the spec's RLIMIT_CPU (vm/init.c) */
 	arg_add(a, "%s panic=-1 random.trust_cpu=on%s%s", s->debug ? "console=ttyS0 loglevel=7" : "quiet loglevel=1",
 	        tsc, kvm ? "" : " lab.tcg=1");
-	const char *tags[3] = {"usr", "work", "home"};
 	for (int i = 0; i < share_count(r); i++) {
 		arg_add(a, "-fsdev");
 		arg_add(a, "local,id=f%d,path=/proc/self/fd/%d,security_model=none,readonly=on", i, s->share_fd[i]);
 		arg_add(a, "-device");
-		arg_add(a, "virtio-9p-device,fsdev=f%d,mount_tag=%s", i, tags[i]);
+		arg_add(a, "virtio-9p-device,fsdev=f%d,mount_tag=s%d", i, i);
 	}
 	/* No-network off, or its allow-list: a user-mode NIC. QEMU runs in a
 	 * network namespace of the run's own then (supervise), where the
@@ -762,10 +908,11 @@ static void build_args(struct sup *s)
  * close-on-exec: QEMU opens them again as /proc/self/fd/N). */
 static void open_shares(struct run *r, struct sup *s)
 {
-	const char *paths[3] = {"/usr", r->kind == RUN_EXEC ? r->cwd : r->d.work, r->d.home};
-	for (int i = 0; i < share_count(r); i++)
-		if ((s->share_fd[i] = open(paths[i], O_PATH | O_DIRECTORY)) < 0) {
-			dprintf(r->rep[1], "E %d open a 9p share: %s\n", errno, paths[i]);
+	struct guest_share sh[GUEST_SHARES_MAX];
+	int n = guest_shares(r, sh);
+	for (int i = 0; i < n; i++)
+		if ((s->share_fd[i] = open(sh[i].host, O_PATH | O_DIRECTORY)) < 0) {
+			dprintf(r->rep[1], "E %d open a 9p share: %s\n", errno, sh[i].host);
 			_exit(125);
 		}
 	if ((s->initrd_fd = dup(s->initrd_memfd)) < 0) { /* without close-on-exec */
