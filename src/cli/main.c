@@ -875,89 +875,68 @@ static int audit_report(const struct audit_card *card, const struct report_opts 
 	return rc;
 }
 
-static int cmd_audit(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
+/* audit's command line: the report options, a preset or the wrapper's
+ * command after "--" (*cmd: its first word), the snippets to run. */
+struct audit_args {
+	struct report_opts o;
+	const char *preset, *names[AUDIT_SNIPPETS_MAX];
+	int n_names;
+	bool outside;
+	char **cmd;
+};
+
+static int audit_args_parse(int argc, char **argv, struct audit_args *a)
 {
-	struct report_opts o = {.quiet = quiet_global};
-	const char *preset = NULL, *names[AUDIT_SNIPPETS_MAX];
-	int n_names = 0, i = 1, took;
-	bool outside = false;
+	int i = 1, took;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
 		}
-		if ((took = report_option(&o, "audit", argc, argv, &i)) < 0)
+		if ((took = report_option(&a->o, "audit", argc, argv, &i)) < 0)
 			return EXIT_USAGE;
 		if (took)
 			continue;
 		if (!strcmp(argv[i], "--outside-range"))
-			outside = true;
+			a->outside = true;
 		else if (!strcmp(argv[i], "--preset") || !strcmp(argv[i], "--snippet")) {
 			if (i + 1 >= argc)
 				return usage_error("audit: %s needs a name", argv[i]);
 			if (argv[i][2] == 'p')
-				preset = argv[++i];
-			else if (n_names < AUDIT_SNIPPETS_MAX)
-				names[n_names++] = argv[++i];
+				a->preset = argv[++i];
+			else if (a->n_names < AUDIT_SNIPPETS_MAX)
+				a->names[a->n_names++] = argv[++i];
 			else
 				return usage_error("audit: at most %d snippets", AUDIT_SNIPPETS_MAX);
 		} else
 			return usage_error("audit: unknown option '%s' (put the sandbox's command after --)", argv[i]);
 	}
-	if (preset && i < argc)
-		return usage_error("audit: --preset %s or a command after --, not both", preset);
-	if (!preset && i >= argc)
+	if (a->preset && i < argc)
+		return usage_error("audit: --preset %s or a command after --, not both", a->preset);
+	if (!a->preset && i >= argc)
 		return usage_error("audit: which sandbox? --preset NAME (bwrap, firejail, srt, runsc, lab) or "
 		                   "-- PREFIX... e.g. audit -- bwrap --unshare-all ... {cmd}");
-	FILE *junit;
-	if (open_report("--junit", o.junit, &junit))
-		return EXIT_USAGE;
-	char **wrapper = NULL, why[LAB_LINE], note[LAB_LINE] = "";
-	if (preset) {
-		int rc = audit_preset(preset, cfg, setup, &wrapper, &outside, why, sizeof why, note, sizeof note);
-		if (rc < 0) {
-			drop_report(junit, o.junit);
-			return usage_error("audit: no preset '%s' (bwrap, firejail, srt, runsc, lab)", preset);
-		}
-		if (rc > 0)
-			return audit_skipped(preset, why, &o, junit);
-	}
-	if (!n_names)
+	if (!a->n_names)
 		for (int k = 0; audit_default_names[k]; k++)
-			names[n_names++] = audit_default_names[k];
-	struct audit_card *card = calloc(1, sizeof *card);
-	if (!card)
-		abort();
-	card->name = preset ? preset : "custom";
-	if (!wrapper)
-		wrapper = dup_args(&argv[i]);
-	if (audit_resolve_wrapper(wrapper, why, sizeof why) < 0) {
-		free(card);
-		audit_argv_free(wrapper);
-		drop_report(junit, o.junit);
-		return fail(EXIT_USAGE, "%s", why);
-	}
-	if (!preset && !outside && audit_custom(wrapper, &outside, why, sizeof why, note, sizeof note) > 0) {
-		free(card);
-		audit_argv_free(wrapper);
-		return audit_skipped("custom", why, &o, junit);
-	}
-	card->wrapper = wrapper;
-	if (outside && !note[0])
-		snprintf(note, sizeof note,
-		         "run outside the range (--outside-range): the lab ends the wrapper's "
-		         "process tree, but not what leaves it");
-	card->note = note;
+			a->names[a->n_names++] = audit_default_names[k];
+	a->cmd = &argv[i];
+	return EXIT_OK;
+}
+
+/* Every snippet of the card through the wrapper, in turn, judged; stops at
+ * a snippet it cannot find (EXIT_USAGE) or a signal. */
+static int audit_card_run(const struct lab_config *cfg, const struct audit_args *a, struct audit_card *card)
+{
 	int code = EXIT_OK;
 	struct progress line;
 	/* stopped (SIGINT, SIGTERM, SIGHUP): the running attack is killed and
 	 * cleaned up, the card so far printed with it as ERROR (exit 4) */
 	struct lab_run_opts opts = {.abort_fd = stop_on_signals()};
-	progress_start(&line, stderr, !o.quiet, "audit", "snippets");
-	for (int k = 0; k < n_names && code == EXIT_OK && !stop_signal; k++) {
+	progress_start(&line, stderr, !a->o.quiet, "audit", "snippets");
+	for (int k = 0; k < a->n_names && code == EXIT_OK && !stop_signal; k++) {
 		struct snippet s;
 		char err[512];
-		if (snippet_resolve(cfg, names[k], &s, err, sizeof err) < 0) {
+		if (snippet_resolve(cfg, a->names[k], &s, err, sizeof err) < 0) {
 			code = fail(EXIT_USAGE, "%s", err);
 			break;
 		}
@@ -965,19 +944,63 @@ static int cmd_audit(const struct lab_config *cfg, const struct lab_setup *setup
 		for (int r = 0; r < card->n; r++)
 			differ += card->res[r].verdict !=
 			          (card->res[r].threat == THREAT_LEGIT ? VERDICT_RAN_OK : VERDICT_CONTAINED);
-		progress_update(&line, k, n_names, differ, s.name);
+		progress_update(&line, k, a->n_names, differ, s.name);
 		struct lab_result *res = &card->res[card->n++];
-		lab_audit_run(cfg, &s, card->wrapper, outside, &opts, res);
+		lab_audit_run(cfg, &s, card->wrapper, a->outside, &opts, res);
 		lab_judge(&s, cfg, res);
 		snippet_free(&s);
 	}
 	progress_end(&line);
 	stop_said("audit");
+	return code;
+}
+
+static int cmd_audit(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
+{
+	struct audit_args a = {.o = {.quiet = quiet_global}};
+	int code = audit_args_parse(argc, argv, &a);
+	if (code != EXIT_OK)
+		return code;
+	FILE *junit;
+	if (open_report("--junit", a.o.junit, &junit))
+		return EXIT_USAGE;
+	char **wrapper = NULL, why[LAB_LINE], note[LAB_LINE] = "";
+	if (a.preset) {
+		int rc = audit_preset(a.preset, cfg, setup, &wrapper, &a.outside, why, sizeof why, note, sizeof note);
+		if (rc < 0) {
+			drop_report(junit, a.o.junit);
+			return usage_error("audit: no preset '%s' (bwrap, firejail, srt, runsc, lab)", a.preset);
+		}
+		if (rc > 0)
+			return audit_skipped(a.preset, why, &a.o, junit);
+	}
+	if (!wrapper)
+		wrapper = dup_args(a.cmd);
+	if (audit_resolve_wrapper(wrapper, why, sizeof why) < 0) {
+		audit_argv_free(wrapper);
+		drop_report(junit, a.o.junit);
+		return fail(EXIT_USAGE, "%s", why);
+	}
+	if (!a.preset && !a.outside && audit_custom(wrapper, &a.outside, why, sizeof why, note, sizeof note) > 0) {
+		audit_argv_free(wrapper);
+		return audit_skipped("custom", why, &a.o, junit);
+	}
+	if (a.outside && !note[0])
+		snprintf(note, sizeof note,
+		         "run outside the range (--outside-range): the lab ends the wrapper's "
+		         "process tree, but not what leaves it");
+	struct audit_card *card = calloc(1, sizeof *card);
+	if (!card)
+		abort();
+	card->name = a.preset ? a.preset : "custom";
+	card->wrapper = wrapper;
+	card->note = note;
+	code = audit_card_run(cfg, &a, card);
 	if (code == EXIT_OK) {
-		int rc = audit_report(card, &o, junit);
+		int rc = audit_report(card, &a.o, junit);
 		code = rc ? rc : audit_card_status(card);
 	} else {
-		drop_report(junit, o.junit);
+		drop_report(junit, a.o.junit);
 	}
 	for (int k = 0; k < card->n; k++)
 		lab_result_free(&card->res[k]);
