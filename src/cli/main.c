@@ -1128,10 +1128,104 @@ static int approve_refused(int approve, const char *cmd)
 	return EXIT_OK;
 }
 
+/* The options before the command (--help, --version, --config, --predict,
+ * --quiet): the command's index in argv, or -1 with *code the exit status
+ * (help and version printed, a usage error said). */
+static int global_options(int argc, char **argv, const char **config_file, bool *predict, int *code)
+{
+	int i = 1;
+	*code = EXIT_OK;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage();
+			return -1;
+		}
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			printf("containment-lab %s\n", LAB_VERSION);
+			return -1;
+		}
+		if (!strcmp(argv[i], "--config") || !strncmp(argv[i], "--config=", 9)) {
+			*config_file = argv[i][8] == '=' ? argv[i] + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!*config_file || !**config_file) {
+				*code = usage_error("--config needs a file");
+				return -1;
+			}
+			continue;
+		}
+		if (!strcmp(argv[i], "--predict")) {
+			*predict = true; /* the screen's predict mode (p) from the start */
+			continue;
+		}
+		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			quiet_global = true; /* matrix's and audit's progress line */
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			*code = usage_error("unknown option '%s'", argv[i]);
+			return -1;
+		}
+		break;
+	}
+	return i;
+}
+
+/* The run's choices: layers.ini's defaults, then the command line's
+ * (--rung, --network-mode, --approve; the config stays what the file
+ * says). cmd: the command, NULL for the screen. */
+static int setup_choices(const struct lab_config *cfg, const int choice[3], const char *cmd, struct lab_setup *setup)
+{
+	*setup = lab_setup_default(cfg);
+	if (choice[0] == RUNG_COUNT) {
+		if (!cmd || strcmp(cmd, "matrix") != 0)
+			return usage_error("--rung all is for matrix: the other commands run on one rung");
+		rung_all = true;
+	} else if (choice[0] >= 0) {
+		setup->rung = choice[0];
+	}
+	if (choice[1] >= 0)
+		setup->net_mode = choice[1];
+	if (choice[2] >= 0 && approve_refused(choice[2], cmd ? cmd : "tui") != EXIT_OK)
+		return EXIT_USAGE;
+	if (choice[2] >= 0)
+		setup->approve = choice[2];
+	return EXIT_OK;
+}
+
+/* The screen: no command, `tui [--predict]` or `tour`. */
+static int screen_command(const struct lab_config *cfg, const struct lab_setup *setup, bool predict, int argc,
+                          char **argv)
+{
+	if (argc && !strcmp(argv[0], "tour")) {
+		if (argc > 1)
+			return usage_error("tour takes no options ('%s')", argv[1]);
+		return tui_main(cfg, setup, true, true);
+	}
+	for (int k = 1; k < argc; k++) {
+		if (strcmp(argv[k], "--predict") != 0)
+			return usage_error("tui: unknown option '%s' (--predict)", argv[k]);
+		predict = true;
+	}
+	return tui_main(cfg, setup, predict, false);
+}
+
+static int cmd_list_setup(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv)
+{
+	(void)setup;
+	return cmd_list(cfg, argc, argv);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(const struct lab_config *cfg, const struct lab_setup *setup, int argc, char **argv);
+} commands[] = {
+    {"list", cmd_list_setup}, {"run", cmd_run},     {"matrix", cmd_matrix},
+    {"exec", cmd_exec},       {"audit", cmd_audit}, {"twin", cmd_twin},
+};
+
 int main(int argc, char **argv)
 {
 	const char *config_file = NULL;
-	int i = 1, choice[3] = {-1, -1, -1}; /* --rung, --network-mode, --approve */
+	int choice[3] = {-1, -1, -1}; /* --rung, --network-mode, --approve */
 	bool predict = false;
 	json_errors = wants_json(argc, argv);
 	if ((argc = take_choice_options(choice, argc, argv)) < 0)
@@ -1140,33 +1234,9 @@ int main(int argc, char **argv)
 	 * started it (a shell's `7</`, a CI harness's pipes) are the user's
 	 * real files and must never reach a sandbox, whatever the layers. */
 	syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
-	for (; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage();
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
-			printf("containment-lab %s\n", LAB_VERSION);
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--config") || !strncmp(argv[i], "--config=", 9)) {
-			config_file = argv[i][8] == '=' ? argv[i] + 9 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!config_file || !*config_file)
-				return usage_error("--config needs a file");
-			continue;
-		}
-		if (!strcmp(argv[i], "--predict")) {
-			predict = true; /* the screen's predict mode (p) from the start */
-			continue;
-		}
-		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-			quiet_global = true; /* matrix's and audit's progress line */
-			continue;
-		}
-		if (argv[i][0] == '-')
-			return usage_error("unknown option '%s'", argv[i]);
-		break;
-	}
+	int code, i = global_options(argc, argv, &config_file, &predict, &code);
+	if (i < 0)
+		return code;
 	struct lab_config cfg;
 	char err[600];
 	if (config_load(&cfg, config_file, err, sizeof err) < 0) {
@@ -1175,62 +1245,27 @@ int main(int argc, char **argv)
 		free(inert);
 		return EXIT_USAGE;
 	}
-	/* the run's choices: layers.ini's defaults, then the command line's
-	 * (the config stays what the file says) */
-	struct lab_setup setup = lab_setup_default(&cfg);
-	if (choice[0] == RUNG_COUNT) {
-		if (i >= argc || strcmp(argv[i], "matrix") != 0)
-			return usage_error("--rung all is for matrix: the other commands run on one rung");
-		rung_all = true;
-	} else if (choice[0] >= 0) {
-		setup.rung = choice[0];
-	}
-	if (choice[1] >= 0)
-		setup.net_mode = choice[1];
-	if (choice[2] >= 0 && approve_refused(choice[2], i < argc ? argv[i] : "tui") != EXIT_OK)
-		return EXIT_USAGE;
-	if (choice[2] >= 0)
-		setup.approve = choice[2];
-	if (i >= argc || host_blocks(argv[i])) {
+	const char *cmd = i < argc ? argv[i] : NULL;
+	struct lab_setup setup;
+	if ((code = setup_choices(&cfg, choice, cmd, &setup)) != EXIT_OK)
+		return code;
+	if (!cmd || host_blocks(cmd)) {
 		if (check_host() != EXIT_OK)
 			return EXIT_ERROR;
 		cgroup_lab_settle(); /* before any worker is forked */
 	}
-	if (i < argc && !strcmp(argv[i], "tui")) {
-		for (int k = i + 1; k < argc; k++) {
-			if (strcmp(argv[k], "--predict") != 0)
-				return usage_error("tui: unknown option '%s' (--predict)", argv[k]);
-			predict = true;
-		}
-		return tui_main(&cfg, &setup, predict, false);
-	}
-	if (i < argc && !strcmp(argv[i], "tour")) {
-		if (i + 1 < argc)
-			return usage_error("tour takes no options ('%s')", argv[i + 1]);
-		return tui_main(&cfg, &setup, true, true);
-	}
-	if (i >= argc)
-		return tui_main(&cfg, &setup, predict, false);
+	if (!cmd || !strcmp(cmd, "tui") || !strcmp(cmd, "tour"))
+		return screen_command(&cfg, &setup, predict, argc - i, argv + i);
 	if (predict)
 		return usage_error("--predict is for the lab screen: containment-lab --predict (or tui --predict)");
-	const char *cmd = argv[i];
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;
 	if (sub_argc > 1 && (!strcmp(sub_argv[1], "--help") || !strcmp(sub_argv[1], "-h"))) {
 		usage();
 		return EXIT_OK;
 	}
-	if (!strcmp(cmd, "list"))
-		return cmd_list(&cfg, sub_argc, sub_argv);
-	if (!strcmp(cmd, "run"))
-		return cmd_run(&cfg, &setup, sub_argc, sub_argv);
-	if (!strcmp(cmd, "matrix"))
-		return cmd_matrix(&cfg, &setup, sub_argc, sub_argv);
-	if (!strcmp(cmd, "exec"))
-		return cmd_exec(&cfg, &setup, sub_argc, sub_argv);
-	if (!strcmp(cmd, "audit"))
-		return cmd_audit(&cfg, &setup, sub_argc, sub_argv);
-	if (!strcmp(cmd, "twin"))
-		return cmd_twin(&cfg, &setup, sub_argc, sub_argv);
+	for (size_t k = 0; k < sizeof commands / sizeof *commands; k++)
+		if (!strcmp(cmd, commands[k].name))
+			return commands[k].fn(&cfg, &setup, sub_argc, sub_argv);
 	return usage_error("unknown command '%s' (list, run, matrix, exec, audit, twin, tui)", cmd);
 }

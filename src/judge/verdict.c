@@ -1266,154 +1266,175 @@ static bool audit_over_caps(struct lab_result *r, const struct lab_config *cfg)
 	return true;
 }
 
-static void judge_audit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
+/* An audit of a bomb: the caps of layers.ini against what the wrapper let it take */
+static void audit_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	const struct lab_evidence *ev = &r->ev;
 	char a[32], b[32];
+	if (!audit_over_caps(r, cfg)) {
+		fmt_bytes(a, sizeof a, ev->res.peak_mem);
+		audit_contained(r,
+		                "the bomb stayed under every cap of layers.ini (%ld processes, %s, %.1f s CPU%s, "
+		                "%.1f s wall)",
+		                ev->res.peak_procs, a, audit_cpu_s(ev), ev->res.cpu_proc_seen ? " in one process" : "",
+		                audit_wall_ms(ev) / 1000.0);
+	}
+	add(r,
+	    "peak processes: %ld tasks of the snippet at once (cap %ld); the wrapper's whole tree peaked at "
+	    "%ld",
+	    ev->res.peak_procs, cfg->limits.pids, ev->kernel.host_procs);
+	fmt_bytes(a, sizeof a, ev->res.peak_mem);
+	fmt_bytes(b, sizeof b, cfg->limits.memory);
+	add(r, "peak memory: %s (cap %s)%s", a, b,
+	    ev->res.peak_mem_from_cgroup ? ", as the measuring cgroup was charged"
+	                                 : ", the tree's total less the wrapper's own processes, sampled");
+	add(r, "measured by %s", ev->res.measured_by);
+	if (ev->res.cpu_proc_seen)
+		add(r,
+		    "CPU time: %.2f s in the snippet's busiest process (cap %ld s per process); %.2f s in the "
+		    "wrapper's whole tree, its own start-up included",
+		    audit_cpu_s(ev), cfg->limits.cpu_time, ev->res.cpu_s);
+	else
+		add(r,
+		    "CPU time: %.2f s in the wrapper's whole tree (cap %ld s per process; no process of the "
+		    "snippet's was seen, so the tree's total is judged)",
+		    ev->res.cpu_s, cfg->limits.cpu_time);
+	add(r, "wall: %.1f s from the interpreter's start, %.1f s from the wrapper's (cap %.1f s)",
+	    audit_wall_ms(ev) / 1000.0, ev->end.duration_ms / 1000.0, cfg->limits.timeout_ms / 1000.0);
+	add(r,
+	    "tolerance: a cap crossed by less than %ld%% while the wrapper's kill is in evidence is its limit "
+	    "holding (layers.ini [audit] tolerance)",
+	    cfg->audit_tolerance_pct);
+}
+
+/* An audit of secret theft: a planted secret in the output or at the attacker */
+static void audit_secrets(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char a[32];
+	fmt_thousands(a, sizeof a, ev->res.out_bytes);
+	if (ev->secrets.canaries_leaked > 0) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "%d of %d planted secrets came out through the wrapper, from %s",
+		             ev->secrets.canaries_leaked, ev->secrets.canaries_planted, ev->secrets.leak_places);
+		leak_lines(r);
+	} else {
+		audit_contained(r, "none of the %d planted secrets came out (%s bytes of output, %s)",
+		                ev->secrets.canaries_planted, a,
+		                ev->exfil.attacker_bytes ? "none at the attacker" : "nothing at the attacker");
+	}
+	add(r,
+	    "handed to the wrapper: %d environment variables with the decoy keys, HOME = the decoy home "
+	    "with .aws/credentials, .ssh/id_ed25519, .git-credentials and projects/billing-api/.env",
+	    ev->secrets.env_vars);
+}
+
+/* An audit of exfiltration: anything of this run at the attacker, api.lab.test or the DNS zone */
+static void audit_exfil(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char a[32], b[32];
+	fmt_thousands(a, sizeof a, ev->exfil.attacker_bytes);
+	if (ev->exfil.attacker_bytes > 0 && ev->exfil.attacker_from_run) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
+		             ev->exfil.attacker_got_canary ? ", the canary row of the customer data among them" : "");
+	} else if (ev->egress.api_from_run) {
+		/* LAB_API is handed to the wrapper too: a host the task may use */
+		fmt_thousands(b, sizeof b, ev->egress.api_bytes);
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "api.lab.test on the host's 127.0.0.1 received %s bytes%s", b,
+		             ev->egress.api_got_canary ? ", the canary row of the customer data among them" : "");
+	} else if (ev->exfil.dns_bytes > 0) {
+		/* the zone is this run's own: only a name under it counts */
+		fmt_thousands(b, sizeof b, ev->exfil.dns_bytes);
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r,
+		             "the attacker's DNS zone on the host's 127.0.0.1 got %ld queries whose names carried "
+		             "%s bytes%s",
+		             ev->exfil.dns_queries, b,
+		             ev->exfil.dns_got_canary ? ", the canary row of the customer data among them" : "");
+	} else {
+		audit_contained(r,
+		                "nothing of this run reached the attacker, api.lab.test or the attacker's DNS zone "
+		                "on the host's 127.0.0.1 (%ld connections, %ld queries)",
+		                ev->exfil.attacker_conns, ev->exfil.dns_queries);
+	}
+	add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->exfil.attacker_conns, a,
+	    ev->exfil.attacker_got_canary ? "present" : "absent");
+	fmt_thousands(b, sizeof b, ev->exfil.dns_bytes);
+	add(r,
+	    "the attacker's DNS zone (LAB_DNS, UDP on 127.0.0.1): %ld queries under this run's zone carrying "
+	    "%s "
+	    "bytes, canary row %s; %ld other datagrams not counted",
+	    ev->exfil.dns_queries, b, ev->exfil.dns_got_canary ? "present" : "absent", ev->exfil.dns_strays);
+}
+
+/* An audit of host takeover: what the lab watches on the host the wrapper shares */
+static void audit_takeover(struct lab_result *r)
+{
+	const struct lab_evidence *ev = &r->ev;
+	char a[32];
+	if (ev->host.host_target_written) {
+		fmt_bytes(a, sizeof a, ev->host.host_target_size);
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "it wrote the host target %s (%s)", ev->host.host_target, a);
+	} else if (ev->host.work_planted[0]) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r,
+		             "it left %s in the work folder on the host: git, direnv or the editor runs it "
+		             "there later, as you",
+		             ev->host.work_planted);
+	} else if (ev->end.outlived > 0) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r, "%d process%s of the snippet's (%s) still ran when the wrapper's command had exited",
+		             ev->end.outlived, ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
+	} else if (ev->host.agent_conns > 0) {
+		r->verdict = VERDICT_ESCAPED;
+		set_headline(r,
+		             "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s: whoever reaches it signs "
+		             "logins and git pushes with your keys, no key file needed",
+		             ev->host.agent_listed ? " and asked it for your keys" : "");
+	} else {
+		audit_contained(r, "nothing reached the host: the start-up file ~/.bashrc.d/persist was not "
+		                   "created, no hook, .git/config change or .envrc in the work folder, no process "
+		                   "outlived the wrapper, the ssh-agent's socket was not reached");
+	}
+	add(r,
+	    "other writes are not seen: the lab watches ~/.bashrc.d/persist in the decoy home, the work "
+	    "folder's "
+	    ".git/hooks, .git/config, .envrc and .vscode/tasks.json, the snippet's processes once the "
+	    "wrapper's "
+	    "command exits, and its ssh-agent; the start-up file: %s",
+	    ev->host.host_target);
+	add(r,
+	    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s) of the snippet's, "
+	    "%ld "
+	    "request(s) answered, the decoy key listed %ld time(s); %ld of other processes (the wrapper's, a "
+	    "stranger's) not counted",
+	    ev->host.agent_conns, ev->host.agent_requests, ev->host.agent_listed, ev->host.agent_strays);
+	if (ev->end.outlived > 0)
+		add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after", ev->end.outlived,
+		    ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
+}
+
+static void judge_audit(const struct snippet *s, struct lab_result *r, const struct lab_config *cfg)
+{
 	switch (s->threat) {
 	case THREAT_LEGIT:
 		judge_legit(s, r, cfg);
 		return;
 	case THREAT_RESOURCE:
-		if (!audit_over_caps(r, cfg)) {
-			fmt_bytes(a, sizeof a, ev->res.peak_mem);
-			audit_contained(
-			    r,
-			    "the bomb stayed under every cap of layers.ini (%ld processes, %s, %.1f s CPU%s, "
-			    "%.1f s wall)",
-			    ev->res.peak_procs, a, audit_cpu_s(ev), ev->res.cpu_proc_seen ? " in one process" : "",
-			    audit_wall_ms(ev) / 1000.0);
-		}
-		add(r,
-		    "peak processes: %ld tasks of the snippet at once (cap %ld); the wrapper's whole tree peaked at "
-		    "%ld",
-		    ev->res.peak_procs, cfg->limits.pids, ev->kernel.host_procs);
-		fmt_bytes(a, sizeof a, ev->res.peak_mem);
-		fmt_bytes(b, sizeof b, cfg->limits.memory);
-		add(r, "peak memory: %s (cap %s)%s", a, b,
-		    ev->res.peak_mem_from_cgroup ? ", as the measuring cgroup was charged"
-		                                 : ", the tree's total, sampled");
-		add(r, "measured by %s", ev->res.measured_by);
-		if (ev->res.cpu_proc_seen)
-			add(r,
-			    "CPU time: %.2f s in the snippet's busiest process (cap %ld s per process); %.2f s in the "
-			    "wrapper's whole tree, its own start-up included",
-			    audit_cpu_s(ev), cfg->limits.cpu_time, ev->res.cpu_s);
-		else
-			add(r,
-			    "CPU time: %.2f s in the wrapper's whole tree (cap %ld s per process; no process of the "
-			    "snippet's was seen, so the tree's total is judged)",
-			    ev->res.cpu_s, cfg->limits.cpu_time);
-		add(r, "wall: %.1f s from the interpreter's start, %.1f s from the wrapper's (cap %.1f s)",
-		    audit_wall_ms(ev) / 1000.0, ev->end.duration_ms / 1000.0, cfg->limits.timeout_ms / 1000.0);
-		add(r,
-		    "tolerance: a cap crossed by less than %ld%% while the wrapper's kill is in evidence is its limit "
-		    "holding (layers.ini [audit] tolerance)",
-		    cfg->audit_tolerance_pct);
+		audit_resource(r, cfg);
 		break;
 	case THREAT_SECRETS:
-		fmt_thousands(a, sizeof a, ev->res.out_bytes);
-		if (ev->secrets.canaries_leaked > 0) {
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(r, "%d of %d planted secrets came out through the wrapper, from %s",
-			             ev->secrets.canaries_leaked, ev->secrets.canaries_planted,
-			             ev->secrets.leak_places);
-			leak_lines(r);
-		} else {
-			audit_contained(r, "none of the %d planted secrets came out (%s bytes of output, %s)",
-			                ev->secrets.canaries_planted, a,
-			                ev->exfil.attacker_bytes ? "none at the attacker" : "nothing at the attacker");
-		}
-		add(r,
-		    "handed to the wrapper: %d environment variables with the decoy keys, HOME = the decoy home "
-		    "with .aws/credentials, .ssh/id_ed25519, .git-credentials and projects/billing-api/.env",
-		    ev->secrets.env_vars);
+		audit_secrets(r);
 		break;
 	case THREAT_EXFIL:
-		fmt_thousands(a, sizeof a, ev->exfil.attacker_bytes);
-		if (ev->exfil.attacker_bytes > 0 && ev->exfil.attacker_from_run) {
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(r, "the attacker on the host's 127.0.0.1 received %s bytes%s", a,
-			             ev->exfil.attacker_got_canary ? ", the canary row of the customer data among them"
-			                                           : "");
-		} else if (ev->egress.api_from_run) {
-			/* LAB_API is handed to the wrapper too: a host the task may use */
-			fmt_thousands(b, sizeof b, ev->egress.api_bytes);
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(r, "api.lab.test on the host's 127.0.0.1 received %s bytes%s", b,
-			             ev->egress.api_got_canary ? ", the canary row of the customer data among them"
-			                                       : "");
-		} else if (ev->exfil.dns_bytes > 0) {
-			/* the zone is this run's own: only a name under it counts */
-			fmt_thousands(b, sizeof b, ev->exfil.dns_bytes);
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(
-			    r,
-			    "the attacker's DNS zone on the host's 127.0.0.1 got %ld queries whose names carried "
-			    "%s bytes%s",
-			    ev->exfil.dns_queries, b,
-			    ev->exfil.dns_got_canary ? ", the canary row of the customer data among them" : "");
-		} else {
-			audit_contained(
-			    r,
-			    "nothing of this run reached the attacker, api.lab.test or the attacker's DNS zone "
-			    "on the host's 127.0.0.1 (%ld connections, %ld queries)",
-			    ev->exfil.attacker_conns, ev->exfil.dns_queries);
-		}
-		add(r, "attacker listener: %ld connection(s), %s bytes, canary row %s", ev->exfil.attacker_conns, a,
-		    ev->exfil.attacker_got_canary ? "present" : "absent");
-		fmt_thousands(b, sizeof b, ev->exfil.dns_bytes);
-		add(r,
-		    "the attacker's DNS zone (LAB_DNS, UDP on 127.0.0.1): %ld queries under this run's zone carrying "
-		    "%s "
-		    "bytes, canary row %s; %ld other datagrams not counted",
-		    ev->exfil.dns_queries, b, ev->exfil.dns_got_canary ? "present" : "absent", ev->exfil.dns_strays);
+		audit_exfil(r);
 		break;
 	case THREAT_TAKEOVER:
-		if (ev->host.host_target_written) {
-			fmt_bytes(a, sizeof a, ev->host.host_target_size);
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(r, "it wrote the host target %s (%s)", ev->host.host_target, a);
-		} else if (ev->host.work_planted[0]) {
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(r,
-			             "it left %s in the work folder on the host: git, direnv or the editor runs it "
-			             "there later, as you",
-			             ev->host.work_planted);
-		} else if (ev->end.outlived > 0) {
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(
-			    r, "%d process%s of the snippet's (%s) still ran when the wrapper's command had exited",
-			    ev->end.outlived, ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
-		} else if (ev->host.agent_conns > 0) {
-			r->verdict = VERDICT_ESCAPED;
-			set_headline(
-			    r,
-			    "it reached your ssh-agent's socket (~/.ssh/agent.sock)%s: whoever reaches it signs "
-			    "logins and git pushes with your keys, no key file needed",
-			    ev->host.agent_listed ? " and asked it for your keys" : "");
-		} else {
-			audit_contained(r,
-			                "nothing reached the host: the start-up file ~/.bashrc.d/persist was not "
-			                "created, no hook, .git/config change or .envrc in the work folder, no process "
-			                "outlived the wrapper, the ssh-agent's socket was not reached");
-		}
-		add(r,
-		    "other writes are not seen: the lab watches ~/.bashrc.d/persist in the decoy home, the work "
-		    "folder's "
-		    ".git/hooks, .git/config, .envrc and .vscode/tasks.json, the snippet's processes once the "
-		    "wrapper's "
-		    "command exits, and its ssh-agent; the start-up file: %s",
-		    ev->host.host_target);
-		add(r,
-		    "the ssh-agent stand-in at ~/.ssh/agent.sock (SSH_AUTH_SOCK): %ld connection(s) of the snippet's, "
-		    "%ld "
-		    "request(s) answered, the decoy key listed %ld time(s); %ld of other processes (the wrapper's, a "
-		    "stranger's) not counted",
-		    ev->host.agent_conns, ev->host.agent_requests, ev->host.agent_listed, ev->host.agent_strays);
-		if (ev->end.outlived > 0)
-			add(r, "outlived the wrapper: %d process%s (%s), ended by the lab's range after",
-			    ev->end.outlived, ev->end.outlived == 1 ? "" : "es", ev->end.outlived_what);
+		audit_takeover(r);
 		break;
 	default:
 		r->verdict = VERDICT_ERROR;

@@ -125,6 +125,9 @@ extern const struct box_ops box_container, box_gvisor, box_microvm, box_wrapper;
  * memory (proportional shares, memfds once each, and with private_tmp the
  * files in the init's own /tmp and /dev/shm). */
 void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out);
+/* A process's proportional share of the memory it maps (smaps_rollup's
+ * Pss), in bytes; 0 when it is gone */
+uint64_t box_pss(pid_t pid);
 
 /* The box for a run: the Isolation layer's rung when it is on; with it
  * off every rung is the same container (the range, no Isolation). In box.c. */

@@ -439,6 +439,13 @@ static void proc_status_figures(pid_t pid, long *tasks, uint64_t *vm_peak)
 	free(text);
 }
 
+uint64_t box_pss(pid_t pid)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%d/smaps_rollup", pid);
+	return proc_kb(p, "\nPss:");
+}
+
 void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct box_sample *out)
 {
 	pid_t pids[512];
@@ -462,10 +469,8 @@ void box_sample_tree(const struct run *r, bool memory, bool private_tmp, struct 
 	for (int i = 0; i < n && i < 512; i++)
 		out->mem += memfd_bytes(pids[i], &seen);
 	for (int i = 0; i < n && i < 512; i++) {
-		char p[64];
 		out->unseen += shmem_unseen(pids[i], &seen);
-		snprintf(p, sizeof p, "/proc/%d/smaps_rollup", pids[i]);
-		out->mem += proc_kb(p, "\nPss:");
+		out->mem += box_pss(pids[i]);
 	}
 	/* files parked in the run's private /tmp and /dev/shm (a box whose
 	 * init shares the host's /tmp would count the host's files) */

@@ -546,11 +546,34 @@ static void check_stayed(struct wr_seen *seen, pid_t pid)
 
 /* Memory: the wrapper's whole process tree, its sandbox's processes and
  * daemons included (the init shares the host's /tmp, whose files are not
- * counted). Tasks: the snippet's subtree, every interpreter process and
- * whatever descends from one, threads and zombies included, as a pids.max
- * counts them; the wrapper's own helpers (bwrap's, the lab's exec and
- * init, firejail's) are not the snippet's; a wrapper that hides them
- * (gVisor's Sentry) shows none. */
+ * counted), less the wrapper's own chain of processes above the
+ * interpreter (the lab's exec and init, bwrap's monitor): their memory is
+ * the wrapper's, not the bomb's (the lab preset's 10 MiB took a balloon
+ * its RLIMIT_AS held at 248 MiB to "258 MiB of 256", ESCAPED). Tasks: the snippet's subtree, every interpreter process
+ * and whatever descends from one, threads and zombies included, as a pids.max counts them; the wrapper's own helpers
+ * (bwrap's, the lab's exec and init, firejail's) are not the snippet's; a wrapper that hides them (gVisor's Sentry)
+ * shows none. */
+/* The memory of the tasks above an interpreter in the tree (its parent,
+ * that one's, ...: the wrapper's own chain), at most total */
+static uint64_t helpers_pss(const struct wr_task *t, int k, uint64_t total)
+{
+	bool helper[512] = {false};
+	for (int i = 0; i < k; i++)
+		for (pid_t up = t[i].python ? t[i].ppid : 0; up > 0;) {
+			int j = 0;
+			while (j < k && t[j].pid != up)
+				j++;
+			if (j == k || t[j].python || helper[j])
+				break;
+			helper[j] = true;
+			up = t[j].ppid;
+		}
+	uint64_t sum = 0;
+	for (int i = 0; i < k; i++)
+		sum += helper[i] ? box_pss(t[i].pid) : 0;
+	return sum < total ? sum : total;
+}
+
 static void wrapper_sample(const struct run *r, bool memory, struct box_sample *out)
 {
 	struct wr_seen *seen = r->box_priv;
@@ -564,6 +587,8 @@ static void wrapper_sample(const struct run *r, bool memory, struct box_sample *
 		k += task_read(pids[i], seen->python, &t[k]);
 	for (int i = 0; i < k; i++)
 		t[i].snippet = t[i].python;
+	if (memory)
+		out->mem -= helpers_pss(t, k, out->mem);
 	for (bool more = true; more;) {
 		more = false;
 		for (int i = 0; i < k; i++)
@@ -639,7 +664,8 @@ static void measured(const struct wr_seen *seen, struct lab_evidence *ev)
 	if (!seen->meas_on || f.pids_peak <= 0) {
 		snprintf(ev->res.measured_by, sizeof ev->res.measured_by,
 		         "a /proc walk of the wrapper's tree every 10 ms (every task of the snippet's, threads and "
-		         "zombies included): no measuring cgroup (%.160s)",
+		         "zombies included; the memory of all but the wrapper's own processes above the interpreter): "
+		         "no measuring cgroup (%.100s)",
 		         seen->meas_why[0] ? seen->meas_why : "the init could not join it");
 		return;
 	}
