@@ -290,7 +290,7 @@ wait_for main "Clean-env ON" 5
 
 # --- the matrix --------------------------------------------------------------
 if [ "$QUICK" = 1 ]; then
-	skip "the screen's matrix (make check's quick tier: make test runs it)"
+	skip "the screen's matrix" "make check's quick tier (make test runs it)"
 else
 n=$("$BIN" list 2>/dev/null | grep -c .)
 total=$((n * 16))

@@ -7,14 +7,15 @@
  * The runs go one at a time, a snippet's two in turn, so the rows fill in
  * side by side. Handlers never draw; tui_audit_draw paints from the state. */
 #define _GNU_SOURCE
-#define TUI_INTERNAL
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
 #include "audit.h"
 #include "report.h"
 #include "snippet.h"
-#include "tui.h"
+#include "tui_audit.h"
+#include "tui_look.h"
+#include "tui_state.h"
 #include "verdict.h"
 
 #include <stdio.h>

@@ -4,14 +4,18 @@
  * on, column 15 none; the four header rows spell which layers a column has.
  * Reads the state; the runs themselves are scheduled by the matrix runner
  * (matrix.c), which the loop in tui.c polls. */
-#define TUI_INTERNAL
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
 #include <stdio.h>
 #include <string.h>
 
-#include "tui.h"
+#include "report.h"
+#include "tui_look.h"
+#include "tui_matrix.h"
+#include "tui_pane.h"
+#include "tui_state.h"
+#include "verdict.h"
 
 #define NAME_W 18 /* row labels; also the header rows' layer names */
 #define CELL_W 3

@@ -6,15 +6,16 @@
  * in, abort it (not scored: ERROR), and answer again with what the output
  * showed: a right answer bought by aborting. With it, a rerun of the cell
  * reuses the guess without asking, and a run of that cell with predict
- * mode off scores it too. Actions only: nothing here draws. */
+ * mode off scores it too. Bookkeeping only: nothing here draws, runs or
+ * calls another part of the screen; Enter's ask-or-rerun
+ * (tui_predict_then_run) is in tui_jobs.c, beside the run it starts. */
 #define _GNU_SOURCE
-#define TUI_INTERNAL
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include "tui.h"
+#include "tui_predict.h"
+#include "tui_state.h"
 #include "util.h"
-#include "verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,19 +80,4 @@ void tui_guess_locks_free(struct tui_state *st)
 	free(st->locks);
 	st->locks = NULL;
 	st->n_locks = 0;
-}
-
-void tui_predict_then_run(struct tui_state *st)
-{
-	struct tui_cell c;
-	tui_cell_selected(st, &c);
-	int g = tui_guess_locked(st, &c);
-	if (g < 0) {
-		st->asking = true; /* the run starts with the answer */
-		return;
-	}
-	tui_message(st, "your guess stays: %s (this cell has had no verdict since you said it)",
-	            verdict_name((enum lab_verdict)g));
-	st->job_guess = g;
-	tui_run_selected(st);
 }

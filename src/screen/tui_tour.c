@@ -9,11 +9,14 @@
  * so a student can quit and resume. Actions and rows only: the result pane
  * (tui_pane.c) draws them. */
 #define _GNU_SOURCE
-#define TUI_INTERNAL
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include "tui.h"
+#include "tui_look.h"
+#include "tui_predict.h"
+#include "tui_rows.h"
+#include "tui_state.h"
+#include "tui_tour.h"
 #include "util.h"
 #include "verdict.h"
 
