@@ -29,6 +29,9 @@ int lab_seccomp_watch_sends(scmp_filter_ctx ctx, unsigned long long handoff);
  * notify, refused ENOSYS while the lab makes connect() itself (an LSM
  * checks the calling task, and that is then the lab). */
 bool lab_seccomp_is_landlock(int nr);
+/* memfd_secret: with notify, refused ENOSYS, its memory being the one the
+ * lab cannot read when it reads a stopped call's arguments. */
+bool lab_seccomp_is_secretmem(int nr);
 /* The names of the calls Isolation's filter refuses (EPERM), for a box
  * that traces them its own way (gvisor: runsc --strace). */
 size_t lab_seccomp_refused_names(const char *const **names);

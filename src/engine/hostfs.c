@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define LAB_PATH_SHOWN 160 /* a name in a list: longer ones are cut */
@@ -262,6 +263,68 @@ static const char *event_word(uint32_t m, const char **tail)
 	                                           : "changed";
 }
 
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* The folder's extended attributes, "name=value" each (values as bytes,
+ * cut at 4 KiB in all): malloc'd, NULL when it has none or they cannot be
+ * read */
+static char *root_xattrs(int fd)
+{
+	char names[4096];
+	ssize_t n = flistxattr(fd, names, sizeof names);
+	if (n <= 0)
+		return NULL;
+	char *out = calloc(1, 4096);
+	if (!out)
+		abort();
+	size_t used = 0;
+	for (char *k = names; k < names + n && used < 4000; k += strlen(k) + 1) {
+		char v[1024];
+		ssize_t vn = fgetxattr(fd, k, v, sizeof v);
+		int w = snprintf(out + used, 4096 - used, "%s=%.*s;", k, (int)(vn > 0 ? vn : 0), v);
+		used += w > 0 && (size_t)w < 4096 - used ? (size_t)w : 0;
+	}
+	return out;
+}
+
+/* What differs in the host folder itself from before: its mode, owner,
+ * modification time or extended attributes (tail says which); a time
+ * only when a.mtime is no entry's coming or going (top_changed). */
+static bool root_differs(const struct stat *b, const struct stat *a, const char *xb, const char *xa, bool top_changed,
+                         char *tail, size_t cap)
+{
+	tail[0] = '\0';
+	if (!b->st_ino || !a->st_ino)
+		return false;
+	if ((a->st_mode & 07777) != (b->st_mode & 07777))
+		snprintf(tail, cap, " (mode %04o to %04o)", (unsigned)(b->st_mode & 07777),
+		         (unsigned)(a->st_mode & 07777));
+	else if (a->st_uid != b->st_uid || a->st_gid != b->st_gid)
+		snprintf(tail, cap, " (owner %u:%u to %u:%u)", (unsigned)b->st_uid, (unsigned)b->st_gid,
+		         (unsigned)a->st_uid, (unsigned)a->st_gid);
+	else if (strcmp(xb ? xb : "", xa ? xa : "") != 0)
+		str_copy(tail, cap, " (extended attributes)");
+	else if (!top_changed && !same_time(a->st_mtim, b->st_mtim))
+		str_copy(tail, cap, " (modification time)");
+	return tail[0] != '\0';
+}
+
+/* The host folder now against before, while the run lives (an entry's
+ * coming or going moves its mtime: that is named by the entry's event) */
+static bool root_changed(const struct hostfs_watch *hw, char *tail, size_t cap)
+{
+	struct stat now;
+	if (fstat(hw->root, &now) < 0)
+		return false;
+	char *x = root_xattrs(hw->root);
+	bool changed = root_differs(&hw->root_before, &now, hw->xattrs_before, x, true, tail, cap);
+	free(x);
+	return changed;
+}
+
 static void one_event(struct hostfs_watch *hw, const struct inotify_event *e)
 {
 	if (e->mask & IN_Q_OVERFLOW) {
@@ -274,12 +337,14 @@ static void one_event(struct hostfs_watch *hw, const struct inotify_event *e)
 	if (!e->len) {
 		/* a folder's own attributes: its parent's watch names it, but
 		 * the host folder's parent is not the lab's to watch (round 7,
-		 * finding 3: its mode set to 0777 went unseen) */
-		if (!dir[0] && (e->mask & IN_ATTRIB)) {
+		 * finding 3: its mode set to 0777 went unseen). The event comes
+		 * for a chown() to the same owner too (round 8): a change only
+		 * where the folder differs from before, looked at now */
+		char tail[96];
+		if (!dir[0] && (e->mask & IN_ATTRIB) && !hw->root_seen && root_changed(hw, tail, sizeof tail)) {
 			hw->events++;
-			if (!strstr(hw->seen, ROOT_SHOWN))
-				list_add(hw->seen, sizeof hw->seen, &hw->n_seen, &hw->seen_more, "changed", ROOT_SHOWN,
-				         " (mode, owner, times or xattrs)");
+			hw->root_seen = true;
+			list_add(hw->seen, sizeof hw->seen, &hw->n_seen, &hw->seen_more, "changed", ROOT_SHOWN, tail);
 		}
 		return;
 	}
@@ -341,6 +406,7 @@ int hostfs_watch_start(struct hostfs_watch *hw, int host_fd, const char *target)
 		return -EBADF;
 	if (fstat(hw->root, &hw->root_before) < 0)
 		hw->root_before.st_ino = 0;
+	hw->xattrs_before = root_xattrs(hw->root);
 	snap_walk(&hw->before, hw, false, openat(hw->root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), "", 0);
 	hw->n_start = hw->n_w;
 	if (hw->fd >= 0 && hw->unwatched)
@@ -368,11 +434,6 @@ static const struct hostfs_entry *find(const struct hostfs_snap *s, const char *
 	return NULL;
 }
 
-static bool same_time(struct timespec a, struct timespec b)
-{
-	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
-
 /* Is anything named in the list below path? (a folder whose entries
  * changed is named only when nothing under it is) */
 static bool holds_named(const struct hostfs_snap *a, const struct hostfs_snap *b, const char *path)
@@ -387,6 +448,12 @@ static bool holds_named(const struct hostfs_snap *a, const struct hostfs_snap *b
 	return false;
 }
 
+/* The host folder itself, before and after */
+struct hostfs_root {
+	const struct stat *b, *a;
+	const char *xb, *xa; /* root_xattrs */
+};
+
 /* Did an entry right under the host folder come or go? (its times and
  * ctime move with that, and say nothing more) */
 static bool top_level_changed(const struct hostfs_snap *before, const struct hostfs_snap *after)
@@ -400,34 +467,16 @@ static bool top_level_changed(const struct hostfs_snap *before, const struct hos
 	return false;
 }
 
-/* The host folder itself, before and after: its mode or owner changed,
- * or its times or ctime (an xattr) when no entry under it came or went. */
-static void root_diff(const struct stat *b, const struct stat *a, bool top_changed, char *o, size_t cap, int *n,
-                      long *more)
-{
-	if (!b->st_ino || !a->st_ino)
-		return;
-	char tail[96] = "";
-	if ((a->st_mode & 07777) != (b->st_mode & 07777))
-		snprintf(tail, sizeof tail, " (mode %04o to %04o)", (unsigned)(b->st_mode & 07777),
-		         (unsigned)(a->st_mode & 07777));
-	else if (a->st_uid != b->st_uid || a->st_gid != b->st_gid)
-		snprintf(tail, sizeof tail, " (owner %u:%u to %u:%u)", (unsigned)b->st_uid, (unsigned)b->st_gid,
-		         (unsigned)a->st_uid, (unsigned)a->st_gid);
-	else if (!top_changed && (!same_time(a->st_mtim, b->st_mtim) || !same_time(a->st_ctim, b->st_ctim)))
-		str_copy(tail, sizeof tail, " (times or xattrs)");
-	if (tail[0])
-		list_add(o, cap, n, more, "changed", ROOT_SHOWN, tail);
-}
-
-static void diff(const struct hostfs_snap *before, const struct hostfs_snap *after, const struct stat *root_b,
-                 const struct stat *root_a, struct hostfs_result *out)
+static void diff(const struct hostfs_snap *before, const struct hostfs_snap *after, const struct hostfs_root *root,
+                 struct hostfs_result *out)
 {
 	int n = 0;
 	long more = 0;
 	char *o = out->changed_text;
 	size_t cap = sizeof out->changed_text;
-	root_diff(root_b, root_a, top_level_changed(before, after), o, cap, &n, &more);
+	char how[96];
+	if (root_differs(root->b, root->a, root->xb, root->xa, top_level_changed(before, after), how, sizeof how))
+		list_add(o, cap, &n, &more, "changed", ROOT_SHOWN, how);
 	for (int i = 0; i < after->n; i++) {
 		const struct hostfs_entry *a = &after->e[i], *b = find(before, a->path);
 		char tail[96];
@@ -490,9 +539,12 @@ void hostfs_finish(struct hostfs_watch *hw, struct hostfs_result *out)
 	struct stat root_after = {0};
 	if (hw->root >= 0 && fstat(hw->root, &root_after) < 0)
 		root_after.st_ino = 0;
+	char *x = hw->root >= 0 ? root_xattrs(hw->root) : NULL;
 	if (hw->root >= 0)
 		snap_walk(&after, NULL, true, openat(hw->root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), "", 0);
-	diff(&hw->before, &after, &hw->root_before, &root_after, out);
+	struct hostfs_root root = {&hw->root_before, &root_after, hw->xattrs_before, x};
+	diff(&hw->before, &after, &root, out);
+	free(x);
 	snap_free(&after);
 	out->changed = out->changed_text[0] || hw->events > 0 || hw->overflow;
 	if (!out->changed_text[0] && out->changed)
@@ -510,6 +562,7 @@ void hostfs_free(struct hostfs_watch *hw)
 		free(hw->w[i].path);
 	free(hw->target);
 	free(hw->moved_from);
+	free(hw->xattrs_before);
 	snap_free(&hw->before);
 	hw->fd = hw->root = -1;
 	hw->n_w = 0;

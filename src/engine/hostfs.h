@@ -52,6 +52,8 @@ struct hostfs_watch {
 	long seen_more;
 	struct hostfs_snap before;
 	struct stat root_before; /* the host folder itself, before (st_ino 0: unknown) */
+	char *xattrs_before;     /* its extended attributes, names and values (root_xattrs) */
+	bool root_seen;          /* a change of its own seen while the run lived */
 };
 
 /* What hostfs_finish found. */

@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -49,6 +50,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #ifndef CLONE_NEWTIME
@@ -564,6 +566,14 @@ static void answer_count(char *out, size_t cap, long long sent, bool delivered)
 		str_append(out, cap, ", not delivered");
 }
 
+/* An errno that is the network's answer (no route, no one there), not
+ * the call's own fault (EINVAL, EFAULT, EBADF, EISCONN...) */
+static bool net_errno(int err)
+{
+	return err == ENETUNREACH || err == EHOSTUNREACH || err == ECONNREFUSED || err == EADDRNOTAVAIL ||
+	       err == ETIMEDOUT || err == ENETDOWN || err == EHOSTDOWN || err == ECONNRESET;
+}
+
 /* The answer the caller got for a call the lab made: sent is a send's
  * count (-1 for a connect(), whose success is 0). */
 static void call_answered(struct run *r, struct lab_trace *t, const char *call, int err, long long sent, bool attacker,
@@ -574,8 +584,9 @@ static void call_answered(struct run *r, struct lab_trace *t, const char *call, 
 	if (!err && sent >= 0)
 		answer_count(answer, sizeof answer, sent, delivered);
 	trace_add(t, call, answer, delivered ? connect_by(r, err, attacker) : NOT_DELIVERED_BY);
-	/* an attempt No-network's namespace met (a restarted call comes again) */
-	if (err && delivered && r->layer.network.netns)
+	/* an attempt No-network's namespace met (a restarted call comes
+	 * again): a refusal of the network's, not a bad argument's */
+	if (net_errno(err) && delivered && r->layer.network.netns)
 		t->net_refused++;
 }
 
@@ -687,81 +698,14 @@ static int caller_socket(const struct run *r, const struct seccomp_notif *req, i
 	return dup;
 }
 
-/* True when the network namespace of the stopped thread tid has no route
- * at all for family, as its /proc/TID/net shows it now: for IPv4 an empty
- * FIB (fib_trie lists nothing: lo is down, no interface has an address),
- * for IPv6 nothing but reject routes (RTF_REJECT, 0x200, in ipv6_route's
- * flags). No-network's namespace is so (layers/network.c), and nothing of
- * that family can leave it, whatever the call's address or control data:
- * the kernel's route lookup fails (ENETUNREACH). */
-static bool no_route(unsigned tid, int family)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%u/net/%s", tid, family == AF_INET ? "fib_trie" : "ipv6_route");
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	bool none = true;
-	while (none && fgets(line, sizeof line, f)) {
-		unsigned flags = 0;
-		none = family == AF_INET6 &&
-		       sscanf(line, "%*32s %*2s %*32s %*2s %*32s %*8s %*8s %*8s %8x", &flags) == 1 && (flags & 0x200);
-	}
-	fclose(f);
-	return none;
-}
-
-/* True when addr is inside one of tid's mappings (/proc/TID/maps) */
-static bool mapped(unsigned tid, unsigned long long addr)
-{
-	char path[64], line[512];
-	snprintf(path, sizeof path, "/proc/%u/maps", tid);
-	FILE *f = fopen(path, "re");
-	bool in = false;
-	unsigned long long lo, hi;
-	while (f && !in && fgets(line, sizeof line, f))
-		in = sscanf(line, "%llx-%llx", &lo, &hi) == 2 && addr >= lo && addr < hi;
-	if (f)
-		fclose(f);
-	return in;
-}
-
-/* For a call whose memory at addr the lab could not read although the
- * caller can (secret memory, memfd_secret's, is not in /proc/PID/mem):
- * the family of the caller's socket (args[0]) if IPv4 or IPv6, else 0.
- * 0 too when addr is in no mapping of the caller's: its own call fails
- * with EFAULT, and the namespace meets nothing. */
-static int caller_family(const struct seccomp_notif *req, unsigned long long addr)
-{
-	if (!mapped(req->pid, addr))
-		return 0;
-	int pfd = caller_pidfd(req->pid), domain = 0;
-	int fd = pfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, (int)req->data.args[0], 0);
-	socklen_t l = sizeof domain;
-	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &l) < 0)
-		domain = 0;
-	if (fd >= 0)
-		close(fd);
-	if (pfd >= 0)
-		close(pfd);
-	return domain == AF_INET || domain == AF_INET6 ? domain : 0;
-}
-
 /* A stopped call the lab does not make: it goes on as the caller's own
- * (CONTINUE), and the trace says its result is not the lab's to see;
- * unless it is an IPv4 or IPv6 one (family) in No-network's namespace with
- * no route for it, looked at before the call goes on: an attempt the
- * namespace met, though the lab saw neither its address nor its errno. */
-static void own_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req, const char *call, int family)
+ * (CONTINUE), and the trace says its result is not the lab's to see. No
+ * layer is credited with it: the kernel may have refused it for a reason
+ * of its own (bad control data, a bad pointer) before any route was
+ * looked up (red team round 8). */
+static void own_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req, const char *call)
 {
-	bool met = r->layer.network.netns && family && no_route(req->pid, family);
 	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
-	if (met && delivered) {
-		trace_add(t, call, "-1, no route (errno unseen)",
-		          "its own call: the sandbox's netns has no route (No-network)");
-		t->net_refused++;
-		return;
-	}
 	trace_add(t, call, delivered ? "?" : "?, not delivered",
 	          delivered ? "its own call, result not observed by the lab" : NOT_DELIVERED_BY);
 }
@@ -896,8 +840,7 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 			return; /* answered when the thread is done (trace_connects_ready) */
 		connect_free(c);
 	}
-	/* an address the lab could not read: the socket says what it was */
-	own_call(r, t, req, call, inet ? sa.ss_family : !have ? caller_family(req, req->data.args[1]) : 0);
+	own_call(r, t, req, call);
 }
 
 /* ---------------- sends with an address: the lab makes them too ---------------- */
@@ -909,6 +852,7 @@ static void trace_connect(struct run *r, struct lab_trace *t, const struct secco
 #define SEND_DGRAM_MAX  65536
 #define SEND_STREAM_MAX ((size_t)1024 * 1024)
 #define SEND_IOV_MAX    1024
+#define SEND_CTL_MAX    512 /* control data the lab passes on: a few small messages */
 
 /* How the lab makes a send with an address on the caller's socket */
 enum send_kind {
@@ -923,8 +867,11 @@ struct send_req {
 	socklen_t len;
 	int flags;
 	bool attacker;
-	int family; /* AF_INET or AF_INET6 when it is one (the address's, or the socket's if unreadable); 0 */
-	char *buf;  /* the bytes, malloc'd, n of them */
+	char *buf; /* the bytes, malloc'd, n of them */
+	/* the caller's control data, passed on (ctl_ok: every message one of
+	 * ctl_allowed's), ctl_len bytes of it */
+	char ctl[SEND_CTL_MAX] __attribute__((aligned(__alignof__(struct cmsghdr))));
+	size_t ctl_len;
 	size_t n;
 	char call[128];
 };
@@ -950,23 +897,16 @@ static bool read_at(int mem, unsigned long long addr, void *dst, size_t n)
 
 /* The address at addr (alen bytes), shown in where; true for AF_INET or
  * AF_INET6 no longer than the kernel takes (a longer one: its own call
- * says EINVAL). s->family: the address's family if inet; the caller's
- * socket's if the address is there but the lab cannot read it. */
-static bool read_address(const struct run *r, const struct seccomp_notif *req, int mem, unsigned long long addr,
-                         unsigned long long alen, struct send_req *s, char *where, size_t cap)
+ * says EINVAL). */
+static bool read_address(const struct run *r, int mem, unsigned long long addr, unsigned long long alen,
+                         struct send_req *s, char *where, size_t cap)
 {
 	s->len = (socklen_t)(alen < sizeof s->sa ? alen : sizeof s->sa);
-	if (!addr || !s->len)
+	if (!addr || !s->len || !read_at(mem, addr, &s->sa, s->len))
 		return false;
-	if (!read_at(mem, addr, &s->sa, s->len)) {
-		str_copy(where, cap, "an address the lab cannot read");
-		s->family = caller_family(req, addr);
-		return false;
-	}
 	describe_sockaddr(&s->sa, s->len, where, cap);
 	bool inet = alen <= sizeof s->sa && (s->sa.ss_family == AF_INET || s->sa.ss_family == AF_INET6);
 	s->attacker = inet && is_attacker(r, &s->sa);
-	s->family = inet ? s->sa.ss_family : 0;
 	return inet;
 }
 
@@ -1025,8 +965,14 @@ static void send_for_caller(struct run *r, struct lab_trace *t, const struct sec
 	if (!s->buf)
 		kind = SEND_OWN;
 	if (kind == SEND_DATAGRAM && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0) {
-		ssize_t sent =
-		    sendto(fd, s->buf, s->n, s->flags | MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&s->sa, s->len);
+		struct iovec one = {s->buf, s->n};
+		struct msghdr m = {.msg_name = &s->sa,
+		                   .msg_namelen = s->len,
+		                   .msg_iov = &one,
+		                   .msg_iovlen = 1,
+		                   .msg_control = s->ctl_len ? s->ctl : NULL,
+		                   .msg_controllen = s->ctl_len};
+		ssize_t sent = sendmsg(fd, &m, s->flags | MSG_DONTWAIT | MSG_NOSIGNAL);
 		int err = sent < 0 ? errno : 0;
 		if (err != EAGAIN && err != EWOULDBLOCK) {
 			close(fd);
@@ -1059,7 +1005,7 @@ static void send_for_caller(struct run *r, struct lab_trace *t, const struct sec
 	if (fd >= 0)
 		close(fd);
 	free(s->buf);
-	own_call(r, t, req, s->call, s->family);
+	own_call(r, t, req, s->call);
 }
 
 /* sendto() with an address: like connect(), the lab makes the call on the
@@ -1070,7 +1016,7 @@ static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccom
 	size_t n = (size_t)req->data.args[2];
 	char where[96] = "?";
 	int mem = caller_mem(r, req, O_RDONLY);
-	bool inet = read_address(r, req, mem, req->data.args[4], req->data.args[5], &s, where, sizeof where);
+	bool inet = read_address(r, mem, req->data.args[4], req->data.args[5], &s, where, sizeof where);
 	snprintf(s.call, sizeof s.call, "sendto(%s, %zu bytes%s)", where, n,
 	         s.flags & MSG_FASTOPEN ? ", MSG_FASTOPEN" : "");
 	int fd = inet ? caller_socket(r, req, s.sa.ss_family) : -1;
@@ -1083,35 +1029,63 @@ static void trace_sendto(struct run *r, struct lab_trace *t, const struct seccom
 	send_for_caller(r, t, req, fd, kind, &s);
 }
 
+/* Control data the lab may pass on with a datagram it sends for the
+ * caller: what no privilege decides (SO_MARK, IPv6's hop options and a
+ * source address are checked against the sender's capabilities, and the
+ * lab's are not the caller's). The kernel checks the values itself, on
+ * the lab's call as on the caller's (IP_TTL 0: EINVAL). */
+static bool ctl_allowed(int level, int type)
+{
+	return (level == IPPROTO_IP && (type == IP_TOS || type == IP_TTL)) ||
+	       (level == IPPROTO_IPV6 && (type == IPV6_TCLASS || type == IPV6_HOPLIMIT)) ||
+	       (level == IPPROTO_UDP && type == 103 /* UDP_SEGMENT */);
+}
+
+/* The caller's control data into s->ctl: true when it is all readable,
+ * small and every message of it one ctl_allowed passes on. */
+static bool read_control(int mem, const struct msghdr *m, struct send_req *s)
+{
+	if (m->msg_controllen > sizeof s->ctl ||
+	    !read_at(mem, (unsigned long long)(uintptr_t)m->msg_control, s->ctl, m->msg_controllen))
+		return false;
+	s->ctl_len = m->msg_controllen;
+	struct msghdr mine = {.msg_control = s->ctl, .msg_controllen = s->ctl_len};
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mine); c; c = CMSG_NXTHDR(&mine, c))
+		if (!ctl_allowed(c->cmsg_level, c->cmsg_type))
+			return false;
+	return true;
+}
+
 /* sendmsg(): the address is in the caller's struct msghdr. Without one
  * (a connected socket, a socketpair: most sendmsg() calls) the call goes
  * on at once, unlogged: the namespace decides nothing there. With one, as
- * sendto(). Control data (msg_control) is not the lab's to pass on: some
- * of it (IP_TTL's kind, SO_MARK) is checked against the caller's
- * privileges, not the lab's, so such a call goes on as the caller's own. */
+ * sendto(), control data and all when ctl_allowed passes all of it on a
+ * datagram; other control data (SO_MARK's kind, checked against the
+ * caller's privileges, not the lab's) goes on as the caller's own call,
+ * its result unseen and credited to no layer. */
 static void trace_sendmsg(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
 {
 	struct msghdr m;
 	int mem = caller_mem(r, req, O_RDONLY);
-	bool readable = read_at(mem, req->data.args[1], &m, sizeof m);
-	if (!readable || !m.msg_name || !m.msg_namelen) {
+	if (!read_at(mem, req->data.args[1], &m, sizeof m) || !m.msg_name || !m.msg_namelen) {
+		/* unreadable: the caller's own call says EFAULT (memory only the
+		 * caller reads, memfd_secret's, is refused where the trace
+		 * listens: seccomp_filter.c) */
 		if (mem >= 0)
 			close(mem);
-		/* a header the lab cannot read: where it is the caller's, an
-		 * attempt all the same */
-		if (!readable && mem >= 0)
-			own_call(r, t, req, "sendmsg(a message header the lab cannot read)",
-			         caller_family(req, req->data.args[1]));
-		else
-			respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		return;
 	}
 	struct send_req s = {.flags = (int)req->data.args[2]};
 	char where[96] = "?", bytes[40] = "";
-	bool inet = read_address(r, req, mem, (unsigned long long)(uintptr_t)m.msg_name, m.msg_namelen, &s, where,
-	                         sizeof where);
-	int fd = inet && !m.msg_controllen ? caller_socket(r, req, s.sa.ss_family) : -1;
+	bool inet =
+	    read_address(r, mem, (unsigned long long)(uintptr_t)m.msg_name, m.msg_namelen, &s, where, sizeof where);
+	bool ctl = m.msg_controllen > 0;
+	bool ctl_ok = !ctl || read_control(mem, &m, &s);
+	int fd = inet && ctl_ok ? caller_socket(r, req, s.sa.ss_family) : -1;
 	enum send_kind kind = send_kind_of(fd, s.flags);
+	if (ctl && kind != SEND_DATAGRAM)
+		kind = SEND_OWN; /* a Fast Open send carries no control data of the lab's */
 	struct iovec *iov =
 	    kind != SEND_OWN && m.msg_iovlen <= SEND_IOV_MAX ? calloc(m.msg_iovlen + 1, sizeof *iov) : NULL;
 	if (iov && read_at(mem, (unsigned long long)(uintptr_t)m.msg_iov, iov, m.msg_iovlen * sizeof *iov))
@@ -1135,28 +1109,34 @@ struct mmsg_part {
 	size_t n;
 };
 
-/* Reads the vlen messages at vec: false where the lab cannot make the call
- * as the kernel would (control data, an address it cannot take, bytes
- * past the caps, memory the caller's own call would fault on). */
-static bool read_mmsg(int mem, const struct mmsghdr *mv, unsigned vlen, struct mmsg_part *p)
+/* Reads the messages at vec, in order, up to the first the lab cannot
+ * make as the kernel would (control data, an address it cannot take,
+ * memory the caller's own call would fault on) or that would take the
+ * bytes past SEND_STREAM_MAX: how many it read. The lab sends those, and
+ * the call says so, as a kernel's sendmmsg() may send fewer than asked
+ * (red team round 7: 1.4 MiB in one call went on unseen). */
+static unsigned read_mmsg(int mem, const struct mmsghdr *mv, unsigned vlen, struct mmsg_part *p)
 {
 	size_t total = 0;
 	for (unsigned i = 0; i < vlen; i++) {
 		const struct msghdr *m = &mv[i].msg_hdr;
 		if (m->msg_controllen || m->msg_iovlen > SEND_IOV_MAX || m->msg_namelen > sizeof p[i].sa)
-			return false;
+			return i;
 		p[i].len = m->msg_name ? m->msg_namelen : 0;
 		if (!read_at(mem, (unsigned long long)(uintptr_t)m->msg_name, &p[i].sa, p[i].len))
-			return false;
+			return i;
 		struct iovec *iov = calloc(m->msg_iovlen + 1, sizeof *iov);
 		bool ok =
 		    iov && read_at(mem, (unsigned long long)(uintptr_t)m->msg_iov, iov, m->msg_iovlen * sizeof *iov);
 		p[i].buf = ok ? read_pieces(mem, iov, m->msg_iovlen, SEND_DGRAM_MAX, &p[i].n) : NULL;
 		free(iov);
-		if (!p[i].buf || (total += p[i].n) > SEND_STREAM_MAX)
-			return false;
+		if (!p[i].buf || (total += p[i].n) > SEND_STREAM_MAX) {
+			free(p[i].buf);
+			p[i].buf = NULL;
+			return i;
+		}
 	}
-	return true;
+	return vlen;
 }
 
 /* The messages sent, one by one as the kernel's sendmmsg() does, up to
@@ -1199,40 +1179,38 @@ static void trace_sendmmsg(struct run *r, struct lab_trace *t, const struct secc
 	int mem = caller_mem(r, req, O_RDONLY);
 	struct mmsghdr *mv = mem >= 0 && vlen ? calloc(vlen, sizeof *mv) : NULL;
 	unsigned named = 0;
-	bool readable = mv && read_at(mem, req->data.args[1], mv, vlen * sizeof *mv);
-	while (readable && named < vlen && (!mv[named].msg_hdr.msg_name || !mv[named].msg_hdr.msg_namelen))
-		named++;
-	if (!readable || named == vlen) {
+	if (mv && read_at(mem, req->data.args[1], mv, vlen * sizeof *mv))
+		while (named < vlen && (!mv[named].msg_hdr.msg_name || !mv[named].msg_hdr.msg_namelen))
+			named++;
+	if (!mv || named == vlen) {
 		free(mv);
 		if (mem >= 0)
 			close(mem);
-		if (!readable && mem >= 0 && vlen)
-			own_call(r, t, req, "sendmmsg(message headers the lab cannot read)",
-			         caller_family(req, req->data.args[1]));
-		else
-			respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+		respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 		return;
 	}
 	struct send_req s = {.flags = (int)req->data.args[3]};
 	char where[96] = "?";
-	bool inet = read_address(r, req, mem, (unsigned long long)(uintptr_t)mv[named].msg_hdr.msg_name,
+	bool inet = read_address(r, mem, (unsigned long long)(uintptr_t)mv[named].msg_hdr.msg_name,
 	                         mv[named].msg_hdr.msg_namelen, &s, where, sizeof where);
 	int fd = inet ? caller_socket(r, req, s.sa.ss_family) : -1;
 	struct mmsg_part *p = calloc(vlen, sizeof *p);
-	bool ok = p && send_kind_of(fd, s.flags) == SEND_DATAGRAM && read_mmsg(mem, mv, vlen, p);
+	unsigned n = p && send_kind_of(fd, s.flags) == SEND_DATAGRAM ? read_mmsg(mem, mv, vlen, p) : 0;
 	close(mem);
 	size_t total = 0;
-	for (unsigned i = 0; ok && i < vlen; i++)
+	for (unsigned i = 0; i < n; i++)
 		total += p[i].n;
 	snprintf(s.call, sizeof s.call, "sendmmsg(%s", where);
 	str_append(s.call, sizeof s.call, ", %u messages", vlen);
-	if (ok)
+	if (n == vlen)
 		str_append(s.call, sizeof s.call, ", %zu bytes", total);
+	else if (n)
+		str_append(s.call, sizeof s.call, ", the first %u made by the lab: %zu bytes", n, total);
 	str_append(s.call, sizeof s.call, ")");
 	int err = EAGAIN;
 	unsigned sent = 0;
-	if (ok && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0)
-		sent = send_mmsg(r, req, fd, p, vlen, &err);
+	if (n && seccomp_notify_id_valid(r->tr.notify_fd, req->id) == 0)
+		sent = send_mmsg(r, req, fd, p, n, &err);
 	for (unsigned i = 0; p && i < vlen; i++)
 		free(p[i].buf);
 	free(p);
@@ -1240,14 +1218,14 @@ static void trace_sendmmsg(struct run *r, struct lab_trace *t, const struct secc
 	if (fd >= 0)
 		close(fd);
 	if (!sent && (err == EAGAIN || err == EWOULDBLOCK)) {
-		own_call(r, t, req, s.call, s.family);
+		own_call(r, t, req, s.call);
 		return;
 	}
 	bool delivered = respond_val(r, req->id, sent ? 0 : err, sent, 0);
 	call_answered(r, t, s.call, sent ? 0 : err, sent, false, delivered);
 	/* a later message refused: the call says how many went, as the
 	 * kernel's does, but the namespace met the attempt all the same */
-	if (sent && err && err != EAGAIN && err != EWOULDBLOCK && delivered && r->layer.network.netns)
+	if (sent && net_errno(err) && delivered && r->layer.network.netns)
 		t->net_refused++;
 }
 
@@ -1326,11 +1304,31 @@ static void open_flags(char *out, size_t cap, unsigned long f)
  * whose name only LAB_HOST_TARGET tells), it is the takeover's attempt,
  * and the private root is what answers it: counted. Elsewhere in the run's
  * folder it is logged as missing the target; anywhere else, not logged. */
+/* False when the kernel refuses the call for its arguments (EINVAL,
+ * E2BIG) before it looks the path up: then no private root answered it
+ * (red team round 8: truncate(path, -1), utimensat()'s unknown flag). */
+static bool path_args_valid(const struct lab_seccomp_path_call *pc, const unsigned long long *a)
+{
+	const unsigned long long at = AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH;
+	const char *n = pc->name;
+	if (!strcmp(n, "truncate"))
+		return (long long)a[1] >= 0;
+	if (!strcmp(n, "utimensat") || !strcmp(n, "fchmodat2"))
+		return !(a[3] & ~at);
+	if (!strcmp(n, "fchownat"))
+		return !(a[4] & ~at);
+	if (!strcmp(n, "setxattr") || !strcmp(n, "lsetxattr"))
+		return !(a[4] & ~(unsigned long long)(XATTR_CREATE | XATTR_REPLACE)) && a[3] <= XATTR_SIZE_MAX;
+	if (!strcmp(n, "setxattrat") || !strcmp(n, "removexattrat"))
+		return !(a[2] & ~at);
+	return true;
+}
+
 static void trace_path(struct run *r, struct lab_trace *t, const struct seccomp_notif *req,
                        const struct lab_seccomp_path_call *pc)
 {
 	char where[PATH_MAX];
-	bool have = r->have_decoys && call_path(r, req, pc, where, sizeof where);
+	bool have = r->have_decoys && path_args_valid(pc, req->data.args) && call_path(r, req, pc, where, sizeof where);
 	bool delivered = respond(r, req->id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 	if (!have || !path_is_or_holds(r->d.dir, where) || !strcmp(where, r->d.dir))
 		return;
@@ -1599,15 +1597,18 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 		 * merged or not */
 		bool net = r->tr.layer == LAYER_NETWORK || req->data.nr == SCMP_SYS(socket) ||
 		           req->data.nr == SCMP_SYS(socketpair);
-		bool own = lab_seccomp_is_landlock(req->data.nr) || req->data.nr == SCMP_SYS(clone3);
+		bool secretmem = lab_seccomp_is_secretmem(req->data.nr);
+		bool own = lab_seccomp_is_landlock(req->data.nr) || secretmem || req->data.nr == SCMP_SYS(clone3);
 		trace_add(t, call, answer,
 		          !delivered                              ? NOT_DELIVERED_BY
 		          : lab_seccomp_is_landlock(req->data.nr) ? "seccomp (trace: the lab makes connect() itself)"
+		          : secretmem                             ? "seccomp (trace: the lab reads the calls it stops)"
 		          : net                                   ? "seccomp (No-network)"
 		                                                  : "seccomp (Isolation)");
 		/* the attempts a layer met; clone3 and Landlock's calls are libc's
-		 * and libraries' own (threads, best-effort sandboxing), not one */
-		if (delivered && net)
+		 * and libraries' own (threads, best-effort sandboxing), and
+		 * memfd_secret the trace's own need: none is a layer's */
+		if (delivered && !own && net)
 			t->net_refused++;
 		else if (delivered && !own)
 			t->iso_refused++;

@@ -3,15 +3,18 @@
 # lab:layer: network
 # lab:consequence: test
 # adversary: --on all => CONTAINED network
-# adversary: --on network => CONTAINED network ~ no route
+# adversary: --on network => CONTAINED network ~ ENETUNREACH
 # adversary: --off network => ESCAPED exfil
 """The red team's round 7, finding 1: memfd_secret() (Linux 5.14) maps
 pages that no other process can read, /proc/PID/mem included. The
 connect()'s address lives there, so the lab, stopping the call, could read
 neither where it went nor what it was, let it go on as the snippet's own
 and judged the run BROKE: "nothing tried to leave". The namespace refused
-it all the same (no route), and that is the attempt No-network met: the
-lab reads the namespace's routes (/proc/PID/net) before the call goes on."""
+it all the same (no route). Where the trace listens, memfd_secret() is
+refused ENOSYS (round 8: crediting an unread call by the namespace's
+routes credited calls the kernel refused for their own faults), so the
+snippet falls back to ordinary memory, and the lab makes its connect()
+and sees ENETUNREACH."""
 import ctypes
 import mmap
 import os

@@ -3,11 +3,13 @@
 # lab:layer: isolation
 # lab:consequence: test
 # adversary: --off isolation => BROKE
-# adversary: --on all => CONTAINED isolation
+# adversary: --on all => BROKE ~ no attempt the lab could see
 """(Red team, round 8.) chown(host, -1, -1) and utime() to the times the folder already has:
 nothing of the folder changes but its ctime (the kernel still sends
 IN_ATTRIB). Also every file under the host folder is read (atimes). The
-lab says the host folder itself was changed: a takeover."""
+lab says the host folder itself was changed: a takeover. With Isolation
+on the host folder is not there to stat, so nothing is tried: BROKE, "no
+attempt the lab could see"."""
 import os
 
 t = os.environ["LAB_HOST_TARGET"]
