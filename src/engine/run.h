@@ -89,7 +89,9 @@ struct run {
 	struct trace_state tr;                /* the trace's listener and its calls (trace_state.h; trace.c's own) */
 	int bpf_fd;                           /* Isolation's compiled filter (memfd) */
 	int net_bpf_fd;                       /* No-network's own filter (memfd) */
+	int lim_bpf_fd;                       /* Resource-limits' watch in a filter of its own (memfd) */
 	struct sock_fprog iso_prog, net_prog; /* child: the filters, read in */
+	struct sock_fprog lim_prog;
 	char **envp;
 	int n_env;
 	char *argv[16];

@@ -21,6 +21,7 @@
 #include "trace.h"
 
 #include "evidence.h"
+#include "limits_watch.h"
 #include "seccomp_filter.h"
 #include "system.h"
 #include "util.h"
@@ -541,6 +542,11 @@ static bool respond_val(struct run *r, unsigned long long id, int err, long long
 static bool respond(struct run *r, unsigned long long id, int err, unsigned flags)
 {
 	return respond_val(r, id, err, 0, flags);
+}
+
+bool trace_continue(struct run *r, unsigned long long id)
+{
+	return respond(r, id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
 }
 
 /* "0", "-1 ECONNREFUSED", with ", not delivered" when the caller had gone. */
@@ -1494,6 +1500,11 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			trace_sendmmsg(r, t, req);
 			continue;
 		}
+		/* Resource-limits' watch: it looks, and the kernel answers */
+		if (limits_watch_takes(r, req)) {
+			limits_watch_answer(r, t, req);
+			continue;
+		}
 		const struct lab_seccomp_path_call *pc = lab_seccomp_path_call(req->data.nr);
 		if (pc) {
 			trace_path(r, t, req, pc);
@@ -1538,6 +1549,7 @@ void trace_close(struct run *r)
 			close(r->tr.connect_wake[i]);
 			r->tr.connect_wake[i] = -1;
 		}
+	limits_watch_close(r);
 	close_listener(r);
 	if (r->tr.handoff)
 		munmap(r->tr.handoff, 4096);
@@ -1562,12 +1574,14 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	 * where any local process can reach it, a connection counts when it
 	 * carried the run's token, or (at least one) when what reached the
 	 * listener carried a canary. */
-	t->watch_net = r->tr.watched;
+	/* Resource-limits' own filter watches no connect() */
+	t->watch_net = r->tr.watched && r->tr.layer != LAYER_LIMITS;
 	t->watch_iso = r->tr.watched && run_on(r, LAYER_ISOLATION);
+	t->watch_limits = r->tr.watched && r->tr.watch_limits;
 	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
 	if (mine == 0 && ev->attacker_from_run)
 		mine = 1;
-	if (!r->tr.watched && mine > 0) {
+	if (!t->watch_net && mine > 0) {
 		char call[48];
 		snprintf(call, sizeof call, "connect(127.0.0.1:%d)", r->d.port);
 		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)", mine);
