@@ -151,9 +151,9 @@ static bool user_ns(pid_t pid, char *out, size_t cap)
  * start time (a reused pid is another process) and its exit status (a
  * zombie's: a signal's number in its low bits). */
 struct proc_stat {
-	char state;
 	unsigned long long start;
 	int exit_code;
+	char state;
 };
 
 static bool proc_stat(pid_t pid, struct proc_stat *ps)
@@ -584,7 +584,7 @@ static void watch_wait(struct run *r, struct lab_trace *t, const struct seccomp_
 
 /* ---------------- the listener's side ---------------- */
 
-bool limits_watch_takes(const struct run *r, const struct seccomp_notif *req)
+static bool watch_takes(const struct run *r, const struct seccomp_notif *req)
 {
 	if (!r->tr.watch_limits)
 		return false;
@@ -601,14 +601,16 @@ bool limits_watch_takes(const struct run *r, const struct seccomp_notif *req)
 	       nr == SCMP_SYS(fork) || nr == SCMP_SYS(vfork);
 }
 
-void limits_watch_answer(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
+bool limits_watch_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
 {
 	struct limits_watch *lw = &r->tr.lw;
 	struct task_status st;
 	int nr = req->data.nr;
+	if (!watch_takes(r, req))
+		return false;
 	if (!task_status((pid_t)req->pid, &st) || !still_valid(r, req->id)) {
 		let_go(r, req->id);
-		return;
+		return true;
 	}
 	if (!lw->main_pid && st.tgid != r->child_pid) {
 		lw->main_pid = st.tgid;
@@ -617,13 +619,14 @@ void limits_watch_answer(struct run *r, struct lab_trace *t, const struct seccom
 	}
 	if (nr == SCMP_SYS(wait4) || nr == SCMP_SYS(waitid)) {
 		watch_wait(r, t, req, &st);
-		return;
+		return true;
 	}
 	if (nr == SCMP_SYS(mmap) || nr == SCMP_SYS(mremap))
 		watch_mapping(r, t, req, &st);
 	else
 		watch_task(r, t, req, &st);
 	let_go(r, req->id);
+	return true;
 }
 
 bool limits_watch_holding(const struct run *r)

@@ -8,7 +8,7 @@
  * go on (CONTINUE): the kernel answers each one itself, never the lab.
  *
  * Life cycle within a run (run.c's event loop):
- *   limits_watch_takes / limits_watch_answer for each notification ->
+ *   limits_watch_call for each notification (through the trace) ->
  *   limits_watch_poll + limits_watch_recheck each turn while waits are held
  *   -> limits_watch_close (trace_close). */
 #ifndef LAB_LIMITS_WATCH_H
@@ -60,13 +60,13 @@ struct limits_watch {
 	char run_ns[64];
 };
 
-/* Whether the notification is the watch's to answer: a call of its rules
- * that no filter of Isolation's refuses (clone with a namespace flag and
- * clone3 are Isolation's refusals, when its filter holds the listener). */
-bool limits_watch_takes(const struct run *r, const struct seccomp_notif *req);
-/* Reads what the call meets, records it in t and lets it go on; a wait
- * that would block on a live child is held instead (answered later). */
-void limits_watch_answer(struct run *r, struct lab_trace *t, const struct seccomp_notif *req);
+/* A notification of the watch's rules (trace_state's watch, which the
+ * trace calls for each it takes): false when it is not the watch's (clone
+ * with a namespace flag and clone3 are Isolation's refusals, when its
+ * filter holds the listener), else the call is read, recorded in t and let
+ * go on, or held (a wait that would block on a live child: answered
+ * later), and true. */
+bool limits_watch_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req);
 /* The pidfds of the children held waits wait for (at most max). */
 int limits_watch_poll(const struct run *r, struct pollfd *pfd, int max);
 /* Whether waits are held: the loop looks again every turn, and soon. */
@@ -74,7 +74,8 @@ bool limits_watch_holding(const struct run *r);
 /* Looks again at every held wait: the children that ended are read, and
  * a wait one of whose children ended, or whose caller has gone, is let go. */
 void limits_watch_recheck(struct run *r, struct lab_trace *t);
-/* Lets every held wait go and closes the pidfds; safe to call twice. */
+/* Lets every held wait go and closes the pidfds, before the listener
+ * closes (trace_close); safe to call twice. */
 void limits_watch_close(struct run *r);
 
 #endif

@@ -21,7 +21,6 @@
 #include "trace.h"
 
 #include "evidence.h"
-#include "limits_watch.h"
 #include "seccomp_filter.h"
 #include "system.h"
 #include "util.h"
@@ -1501,10 +1500,8 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			continue;
 		}
 		/* Resource-limits' watch: it looks, and the kernel answers */
-		if (limits_watch_takes(r, req)) {
-			limits_watch_answer(r, t, req);
+		if (r->tr.watch && r->tr.watch(r, t, req))
 			continue;
-		}
 		const struct lab_seccomp_path_call *pc = lab_seccomp_path_call(req->data.nr);
 		if (pc) {
 			trace_path(r, t, req, pc);
@@ -1549,7 +1546,6 @@ void trace_close(struct run *r)
 			close(r->tr.connect_wake[i]);
 			r->tr.connect_wake[i] = -1;
 		}
-	limits_watch_close(r);
 	close_listener(r);
 	if (r->tr.handoff)
 		munmap(r->tr.handoff, 4096);

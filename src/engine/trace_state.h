@@ -47,6 +47,10 @@ struct run_connect {
 	char call[128];
 };
 
+struct run;
+struct lab_trace;
+struct seccomp_notif;
+
 struct trace_state {
 	bool on;       /* the trace is on (LAB_TRACE is not "0") */
 	bool listen;   /* a filter asks the lab (SCMP_ACT_NOTIFY) */
@@ -67,6 +71,10 @@ struct trace_state {
 	/* the listener's filter has Resource-limits' watch in it (a layer's
 	 * plan says so): the calls its rules stop are limits_watch.c's */
 	bool watch_limits;
+	/* lab: the watch's answer to a notification of its rules, true when
+	 * it took it (limits_watch_call, set by the layer's plan: the trace
+	 * hands the calls over without knowing whose they are) */
+	bool (*watch)(struct run *r, struct lab_trace *t, const struct seccomp_notif *req);
 	struct limits_watch lw; /* lab: limits_watch.c's own */
 	/* a page at a random address, mapped before the clone (the child has
 	 * it too): the child's listener handoff, a sendmsg(), builds its

@@ -9,6 +9,7 @@
  * it. The lab's own safety net (run.c) is not part of this layer. */
 #define _GNU_SOURCE
 #include "layer.h"
+#include "limits_watch.h"
 #include "seccomp_filter.h"
 #include "util.h"
 
@@ -30,6 +31,7 @@ static int limits_plan(struct run *r, struct lab_evidence *ev)
 	if (!run_on(r, LAYER_LIMITS) || !r->tr.on || r->spec.rung != RUNG_CONTAINER || r->kind != RUN_SNIPPET)
 		return 0;
 	r->tr.watch_limits = true;
+	r->tr.watch = limits_watch_call;
 	if (!r->tr.listen) {
 		r->tr.listen = true;
 		r->tr.layer = LAYER_LIMITS;

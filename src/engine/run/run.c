@@ -1405,7 +1405,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	}
 	r->child_pid = -1; /* reaped: its pid may be anyone's now */
 	trace_connects_ready(r, &ev->trace, true);
-	trace_close(r); /* every caller under the filter is gone */
+	limits_watch_close(r); /* before the listener goes */
+	trace_close(r);        /* every caller under the filter is gone */
 	parse_report(&w);
 	sb_free(&w.rep);
 	if (box->late_start && !w.clock_restarted && !ev->error[0])
@@ -1462,6 +1463,7 @@ static void run_cleanup(struct run *r)
 			close(*fds[i]);
 			*fds[i] = -1;
 		}
+	limits_watch_close(r);
 	trace_close(r);
 	run_layers_cleanup(r);
 	egress_close(&r->eg);
