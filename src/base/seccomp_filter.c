@@ -167,8 +167,9 @@ int lab_seccomp_watch_sends(scmp_filter_ctx ctx, unsigned long long handoff)
  * on an mmap of 1 MiB or more, which is seen). Every new task (clone,
  * clone3, fork, vfork), against RLIMIT_NPROC. Every wait (wait4, waitid),
  * for the lab to read the children that ended, RLIMIT_CPU's kills among
- * them, before their parent reaps them. */
-static const char *const limits_tasks[] = {"clone", "clone3", "fork", "vfork", "wait4", "waitid"};
+ * them, before their parent reaps them. And mlockall(), after which a
+ * process's mappings meet RLIMIT_MEMLOCK before RLIMIT_AS. */
+static const char *const limits_calls[] = {"clone", "clone3", "fork", "vfork", "wait4", "waitid", "mlockall"};
 
 int lab_seccomp_watch_limits(scmp_filter_ctx ctx)
 {
@@ -176,8 +177,8 @@ int lab_seccomp_watch_limits(scmp_filter_ctx ctx)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(mremap), 1,
 		                      SCMP_A2(SCMP_CMP_GE, LAB_WATCH_MAP_MIN));
-	for (size_t i = 0; rc == 0 && i < sizeof limits_tasks / sizeof *limits_tasks; i++) {
-		int nr = seccomp_syscall_resolve_name(limits_tasks[i]);
+	for (size_t i = 0; rc == 0 && i < sizeof limits_calls / sizeof *limits_calls; i++) {
+		int nr = seccomp_syscall_resolve_name(limits_calls[i]);
 		if (nr != __NR_SCMP_ERROR) /* fork and vfork: not on every architecture */
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
 	}

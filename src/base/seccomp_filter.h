@@ -50,8 +50,8 @@ const struct lab_seccomp_path_call *lab_seccomp_path_call(int nr);
 scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out);
 /* Resource-limits' watch, added to a notify filter: mmap() and mremap()
  * of LAB_WATCH_MAP_MIN bytes or more, clone(), clone3(), fork(), vfork(),
- * wait4() and waitid() stop for the lab to look (limits_watch.c), which
- * lets each go on. 0 or -errno. */
+ * wait4(), waitid() and mlockall() stop for the lab to look
+ * (limits_watch.c), which lets each go on. 0 or -errno. */
 #define LAB_WATCH_MAP_MIN (1ull << 20)
 int lab_seccomp_watch_limits(scmp_filter_ctx ctx);
 /* The watch alone, in a filter of its own (no other layer's filter holds

@@ -77,9 +77,10 @@
 
 struct task_status {
 	pid_t tgid;
-	long uid;              /* real uid, as the lab's user namespace maps it */
-	long threads;          /* tasks of the process */
-	unsigned long long vm; /* VmSize, bytes */
+	long uid;               /* real uid, as the lab's user namespace maps it */
+	long threads;           /* tasks of the process */
+	unsigned long long vm;  /* VmSize, bytes */
+	unsigned long long lck; /* VmLck, bytes: mlock()ed memory (a locked mapping meets RLIMIT_MEMLOCK first) */
 	unsigned long long cap_eff;
 	int depth;      /* PID namespaces it is seen in, from the lab's down */
 	pid_t nspid[8]; /* its pid in each */
@@ -102,6 +103,8 @@ static bool task_status(pid_t pid, struct task_status *st)
 		st->threads = strtol(v + 9, NULL, 10);
 	if ((v = strstr(text, "\nVmSize:")))
 		st->vm = strtoull(v + 8, NULL, 10) << 10;
+	if ((v = strstr(text, "\nVmLck:")))
+		st->lck = strtoull(v + 7, NULL, 10) << 10;
 	if ((v = strstr(text, "\nCapEff:")))
 		st->cap_eff = strtoull(v + 8, NULL, 16);
 	if ((v = strstr(text, "\nNSpid:"))) {
@@ -280,12 +283,15 @@ static bool read_maps(pid_t pid, unsigned long long lo, unsigned long long hi, u
 	return true;
 }
 
-static long max_map_count(void)
+/* A number of /proc/sys/vm (max_map_count, mmap_min_addr), else dflt. */
+static unsigned long long vm_sysctl(const char *name, unsigned long long dflt)
 {
-	char *t = read_file("/proc/sys/vm/max_map_count", NULL, 64);
-	long v = t ? strtol(t, NULL, 10) : 0;
+	char p[64];
+	snprintf(p, sizeof p, "/proc/sys/vm/%s", name);
+	char *t = read_file(p, NULL, 64);
+	unsigned long long v = t ? strtoull(t, NULL, 10) : 0;
 	free(t);
-	return v > 0 ? v : 65530;
+	return v > 0 ? v : dflt;
 }
 
 /* What mmap() would add to the address space, 0 when the lab cannot tell
@@ -301,8 +307,14 @@ static unsigned long long mmap_growth(pid_t pid, const unsigned long long a[6], 
 	    (a[2] & ~(unsigned long long)(PROT_READ | PROT_WRITE | PROT_EXEC)) || (a[5] & (PAGE - 1)) || !len ||
 	    len > MAP_LARGEST)
 		return 0;
+	/* the file offset's pages past the end of the page count: EOVERFLOW */
+	if ((a[5] >> 12) + (len >> 12) < (a[5] >> 12))
+		return 0;
 	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
-	if (fixed && ((addr & (PAGE - 1)) || addr + len > (1ULL << 47) - PAGE))
+	/* a fixed address: aligned (EINVAL), below the top of user space and
+	 * not under mmap_min_addr (ENOMEM, EPERM) */
+	if (fixed &&
+	    ((addr & (PAGE - 1)) || addr + len > (1ULL << 47) - PAGE || addr < vm_sysctl("mmap_min_addr", 65536)))
 		return 0;
 	/* only a fixed address may overlap what is mapped (a hint never does) */
 	if (!fixed)
@@ -322,6 +334,24 @@ static unsigned long long mremap_growth(pid_t pid, const unsigned long long a[6]
 	if (!read_maps(pid, 0, 0, addr, m) || !m->holder_anon || addr + old > m->holder_end)
 		return 0;
 	return len - old;
+}
+
+/* mlockall(MCL_FUTURE): the process's later mappings are locked, and
+ * RLIMIT_MEMLOCK's check comes before RLIMIT_AS's. Remembered by pid for
+ * the rest of the run (an exec ends it: counting fewer is the safe side). */
+static bool locks_future(const struct limits_watch *lw, pid_t tgid)
+{
+	int n = lw->n_locking < LIMITS_WATCH_LOCKING_MAX ? lw->n_locking : LIMITS_WATCH_LOCKING_MAX;
+	for (int i = 0; i < n; i++)
+		if (lw->locking[i] == tgid)
+			return true;
+	return false;
+}
+
+static void watch_mlockall(struct limits_watch *lw, const struct seccomp_notif *req, const struct task_status *st)
+{
+	if ((req->data.args[0] & MCL_FUTURE) && !locks_future(lw, st->tgid))
+		lw->locking[lw->n_locking++ % LIMITS_WATCH_LOCKING_MAX] = st->tgid;
 }
 
 static void trace_mapping(struct run *r, struct lab_trace *t, bool mremap, unsigned long long growth,
@@ -348,22 +378,54 @@ static void watch_mapping(struct run *r, struct lab_trace *t, const struct secco
 	unsigned long long cap = r->cfg->limits.memory;
 	unsigned long long growth =
 	    mremap ? mremap_growth(st->tgid, req->data.args, &m) : mmap_growth(st->tgid, req->data.args, &m);
-	/* may_expand_vm(): total_vm + npages > rlimit >> PAGE_SHIFT */
-	if (!growth || (st->vm + growth) / PAGE <= cap / PAGE || soft_limit(st->tgid, "Max address space") > cap)
+	/* may_expand_vm(): total_vm + npages > rlimit >> PAGE_SHIFT. A
+	 * process that locks its mappings (mlockall(MCL_FUTURE), or memory
+	 * locked already) meets RLIMIT_MEMLOCK first: not counted */
+	if (!growth || (st->vm + growth) / PAGE <= cap / PAGE || st->lck || locks_future(&r->tr.lw, st->tgid) ||
+	    soft_limit(st->tgid, "Max address space") > cap)
 		return;
 	/* the map count's own ENOMEM comes first */
 	if (!m.count && !read_maps(st->tgid, 0, 0, 0, &m))
 		return;
-	if (m.count > max_map_count() || !still_valid(r, req->id))
+	if ((unsigned long long)m.count > vm_sysctl("max_map_count", 65530) || !still_valid(r, req->id))
 		return;
 	trace_mapping(r, t, mremap, growth, st->vm);
 }
 
 /* ---------------- RLIMIT_NPROC: a new task ---------------- */
 
-/* The clone flags of the call; false for a shape the lab does not count
- * (a new user namespace counts its tasks apart; CLONE_PARENT and an
- * invalid pair of flags fail on their own first). */
+/* The flags a fork or a thread is made with (glibc's fork, vfork,
+ * pthread_create, posix_spawn), the only ones counted: with any other
+ * (a namespace, whose new user namespace counts its tasks apart;
+ * CLONE_PARENT, CLONE_PIDFD, CLONE_INTO_CGROUP...) a check of its own may
+ * refuse the call before RLIMIT_NPROC's. */
+#define CLONE_COUNTED                                                                                                  \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD | CLONE_SYSVSEM |              \
+	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_IO)
+
+/* clone3's struct clone_args, its first version (64 bytes): flags,
+ * pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls */
+static bool clone3_flags(const struct run *r, const struct seccomp_notif *req, unsigned long long *flags)
+{
+	unsigned long long ca[11] = {0};
+	size_t size = req->data.args[1];
+	if (size < 64 || size > sizeof ca) /* past the 88 bytes of version 2: E2BIG unless zero */
+		return false;
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%u/mem", req->pid);
+	int mem = open(p, O_RDONLY | O_CLOEXEC);
+	bool ok = mem >= 0 && pread(mem, ca, size, (off_t)req->data.args[0]) == (ssize_t)size;
+	if (mem >= 0)
+		close(mem);
+	if (!ok || !still_valid(r, req->id))
+		return false;
+	*flags = ca[0];
+	/* clone3_args_valid(): the exit signal apart (none for a thread), no
+	 * CSIGNAL bits, a stack with a size, no set_tid (version 1) */
+	return !(ca[0] & CSIGNAL) && ca[4] <= 64 && !((ca[0] & CLONE_THREAD) && ca[4]) && !ca[5] == !ca[6] &&
+	       (size < 80 || !ca[9]);
+}
+
 static bool clone_flags(const struct run *r, const struct seccomp_notif *req, unsigned long long *flags)
 {
 	int nr = req->data.nr;
@@ -372,24 +434,26 @@ static bool clone_flags(const struct run *r, const struct seccomp_notif *req, un
 	else if (nr == SCMP_SYS(vfork))
 		*flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	else if (nr == SCMP_SYS(clone))
-		*flags = req->data.args[0];
-	else {
-		/* clone3: struct clone_args, its flags first */
-		char p[64];
-		snprintf(p, sizeof p, "/proc/%u/mem", req->pid);
-		int mem = req->data.args[1] >= 64 ? open(p, O_RDONLY | O_CLOEXEC) : -1;
-		bool ok =
-		    mem >= 0 && pread(mem, flags, sizeof *flags, (off_t)req->data.args[0]) == (ssize_t)sizeof *flags;
-		if (mem >= 0)
-			close(mem);
-		if (!ok || !still_valid(r, req->id))
-			return false;
-	}
-	const unsigned long long ns = CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID |
-	                              CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME;
+		*flags = req->data.args[0] & ~(unsigned long long)CSIGNAL; /* the exit signal, in the low byte */
+	else if (!clone3_flags(r, req, flags))
+		return false;
 	unsigned long long f = *flags;
-	return !(f & ns) && !(f & CLONE_PARENT) && !((f & CLONE_THREAD) && !(f & CLONE_SIGHAND)) &&
+	/* copy_process()'s own EINVAL: a thread shares the signal handlers,
+	 * which share the memory */
+	return !(f & ~(unsigned long long)CLONE_COUNTED) && !((f & CLONE_THREAD) && !(f & CLONE_SIGHAND)) &&
 	       !((f & CLONE_SIGHAND) && !(f & CLONE_VM));
+}
+
+/* A thread of a process whose next children go to another PID namespace
+ * than its own (unshare(CLONE_NEWPID)) is EINVAL. */
+static bool same_pid_ns_for_children(pid_t tid)
+{
+	char p[64], a[64], b[64];
+	snprintf(p, sizeof p, "/proc/%d/ns/pid", tid);
+	ssize_t na = readlink(p, a, sizeof a - 1);
+	snprintf(p, sizeof p, "/proc/%d/ns/pid_for_children", tid);
+	ssize_t nb = readlink(p, b, sizeof b - 1);
+	return na > 0 && na == nb && !memcmp(a, b, (size_t)na);
 }
 
 /* The tasks of the caller's user, in its user namespace, in the run. */
@@ -433,7 +497,8 @@ static void watch_task(struct run *r, struct lab_trace *t, const struct seccomp_
 	if (soft_limit(st->tgid, "Max processes") > (unsigned long long)cap)
 		return;
 	long tasks = user_tasks(r, st, ns);
-	if (tasks + 1 <= cap || !still_valid(r, req->id))
+	if (tasks + 1 <= cap || ((flags & CLONE_THREAD) && !same_pid_ns_for_children((pid_t)req->pid)) ||
+	    !still_valid(r, req->id))
 		return;
 	char by[96];
 	snprintf(by, sizeof by, "RLIMIT_NPROC %ld, seen at the call (Resource-limits)", cap);
@@ -511,7 +576,9 @@ static void look_at_children(struct run *r, struct lab_trace *t, const struct li
 		if (!proc_stat(kids[i], &ps[i]))
 			ps[i].state = '?';
 		bool target = !h->target || kids[i] == h->target;
-		if (target && (ps[i].state == 'Z' || ps[i].state == 'X'))
+		/* stopped, or stopped for a tracer: a wait may return for it,
+		 * the lab lets it go (it holds only for an end) */
+		if (target && strchr("ZXtT", ps[i].state))
 			*ended = true;
 		else if (target && ps[i].state != '?')
 			(*alive)++;
@@ -557,6 +624,38 @@ static pid_t wait_target(const struct seccomp_notif *req, const struct task_stat
 	return -1; /* no such child: the kernel answers ECHILD */
 }
 
+/* Whether a thread of process tgid traces a task of the run: a tracer's
+ * wait returns at each of its tracee's stops, which no pidfd tells. */
+static bool traces_in_run(const struct run *r, pid_t tgid)
+{
+	pid_t *pids = malloc(TASKS_MAX * sizeof *pids);
+	if (!pids)
+		return true;
+	int n = run_processes(r->child_pid, pids, TASKS_MAX);
+	bool traces = false;
+	for (int i = 0; i < n && !traces; i++) {
+		char p[64];
+		snprintf(p, sizeof p, "/proc/%d/task", pids[i]);
+		DIR *d = opendir(p);
+		for (struct dirent *e; d && !traces && (e = readdir(d));) {
+			if (e->d_name[0] < '1' || e->d_name[0] > '9')
+				continue;
+			char sp[64 + sizeof e->d_name];
+			snprintf(sp, sizeof sp, "/proc/%d/task/%s/status", pids[i], e->d_name);
+			char *text = read_file(sp, NULL, 1 << 16);
+			const char *v = text ? strstr(text, "\nTracerPid:") : NULL;
+			pid_t tracer = v ? (pid_t)strtol(v + 11, NULL, 10) : 0;
+			free(text);
+			struct task_status st;
+			traces = tracer > 0 && task_status(tracer, &st) && st.tgid == tgid;
+		}
+		if (d)
+			closedir(d);
+	}
+	free(pids);
+	return traces;
+}
+
 static bool let_go(struct run *r, unsigned long long id)
 {
 	return trace_continue(r, id);
@@ -571,7 +670,10 @@ static void watch_wait(struct run *r, struct lab_trace *t, const struct seccomp_
 	bool ended = false;
 	if (h.target >= 0)
 		look_at_children(r, t, &h, &alive, &ended);
-	if (h.target < 0 || ended || !alive || !wait_blocks(req) || lw->n_held >= LIMITS_WATCH_HELD_MAX) {
+	/* held only where nothing but an end returns from it: no tracer
+	 * (Isolation's filter refuses ptrace) */
+	if (h.target < 0 || ended || !alive || !wait_blocks(req) || lw->n_held >= LIMITS_WATCH_HELD_MAX ||
+	    (r->tr.layer != LAYER_ISOLATION && traces_in_run(r, st->tgid))) {
 		let_go(r, req->id);
 		return;
 	}
@@ -598,7 +700,7 @@ static bool watch_takes(const struct run *r, const struct seccomp_notif *req)
 		return !(iso && (req->data.args[0] & ns));
 	}
 	return nr == SCMP_SYS(mmap) || nr == SCMP_SYS(mremap) || nr == SCMP_SYS(wait4) || nr == SCMP_SYS(waitid) ||
-	       nr == SCMP_SYS(fork) || nr == SCMP_SYS(vfork);
+	       nr == SCMP_SYS(fork) || nr == SCMP_SYS(vfork) || nr == SCMP_SYS(mlockall);
 }
 
 bool limits_watch_call(struct run *r, struct lab_trace *t, const struct seccomp_notif *req)
@@ -623,6 +725,8 @@ bool limits_watch_call(struct run *r, struct lab_trace *t, const struct seccomp_
 	}
 	if (nr == SCMP_SYS(mmap) || nr == SCMP_SYS(mremap))
 		watch_mapping(r, t, req, &st);
+	else if (nr == SCMP_SYS(mlockall))
+		watch_mlockall(lw, req, &st);
 	else
 		watch_task(r, t, req, &st);
 	let_go(r, req->id);

@@ -2,7 +2,8 @@
  * layer's meets the run, seen by the lab as the caller is stopped in them.
  *
  * The trace's listener (trace.c) hands over what the watch's rules stop
- * (lab_seccomp_watch_limits): mappings of 1 MiB or more, new tasks, waits.
+ * (lab_seccomp_watch_limits): mappings of 1 MiB or more, new tasks, waits
+ * (and mlockall(), which puts RLIMIT_MEMLOCK before RLIMIT_AS).
  * The lab reads the kernel's own figures from /proc while the caller is
  * stopped, records what the kernel is about to refuse, and lets every call
  * go on (CONTINUE): the kernel answers each one itself, never the lab.
@@ -29,6 +30,8 @@ struct pollfd;
 #define LIMITS_WATCH_PIDFD_MAX 32
 /* zombies already read, so that one end counts once (a ring) */
 #define LIMITS_WATCH_SEEN_MAX 64
+/* processes that called mlockall(MCL_FUTURE) (a ring) */
+#define LIMITS_WATCH_LOCKING_MAX 16
 
 struct limits_watch_held {
 	unsigned long long id; /* the notification */
@@ -49,6 +52,8 @@ struct limits_watch {
 		unsigned long long start; /* its start time, so a reused pid is another process */
 	} seen[LIMITS_WATCH_SEEN_MAX];
 	int n_seen;
+	pid_t locking[LIMITS_WATCH_LOCKING_MAX];
+	int n_locking;
 	/* the snippet's own process: the first caller that is not the run's
 	 * init (every other process descends from it, and it is stopped in
 	 * its first fork before any exists). Its end is the init's to read
