@@ -578,7 +578,7 @@ static void look_at_children(struct run *r, struct lab_trace *t, const struct li
 		bool target = !h->target || kids[i] == h->target;
 		/* stopped, or stopped for a tracer: a wait may return for it,
 		 * the lab lets it go (it holds only for an end) */
-		if (target && strchr("ZXtT", ps[i].state))
+		if (target && ps[i].state && strchr("ZXtT", ps[i].state))
 			*ended = true;
 		else if (target && ps[i].state != '?')
 			(*alive)++;
@@ -682,6 +682,7 @@ static void watch_wait(struct run *r, struct lab_trace *t, const struct seccomp_
 		if (lw->held[i].tid == h.tid)
 			lw->held[i--] = lw->held[--lw->n_held];
 	lw->held[lw->n_held++] = h;
+	lw->fresh = true; /* its children's pidfds, at once */
 }
 
 /* ---------------- the listener's side ---------------- */
@@ -774,9 +775,13 @@ static void watch_children(struct limits_watch *lw, const struct limits_watch_he
 	}
 }
 
-void limits_watch_recheck(struct run *r, struct lab_trace *t)
+void limits_watch_recheck(struct run *r, struct lab_trace *t, bool woke, long now)
 {
 	struct limits_watch *lw = &r->tr.lw;
+	if (!woke && !lw->fresh && now - lw->last_look < LIMITS_WATCH_LOOK_MS)
+		return;
+	lw->fresh = false;
+	lw->last_look = now;
 	close_pidfds(lw);
 	for (int i = 0; i < lw->n_held; i++) {
 		struct limits_watch_held *h = &lw->held[i];

@@ -30,6 +30,10 @@ struct pollfd;
 #define LIMITS_WATCH_PIDFD_MAX 32
 /* zombies already read, so that one end counts once (a ring) */
 #define LIMITS_WATCH_SEEN_MAX 64
+/* how often held waits are looked at again without an event: a child
+ * another thread forked, or a caller a signal took out of its wait, has
+ * no pidfd of the lab's yet */
+#define LIMITS_WATCH_LOOK_MS 50
 /* processes that called mlockall(MCL_FUTURE) (a ring) */
 #define LIMITS_WATCH_LOCKING_MAX 16
 
@@ -52,6 +56,8 @@ struct limits_watch {
 		unsigned long long start; /* its start time, so a reused pid is another process */
 	} seen[LIMITS_WATCH_SEEN_MAX];
 	int n_seen;
+	bool fresh;     /* a wait was held since the last look */
+	long last_look; /* ms, monotonic */
 	pid_t locking[LIMITS_WATCH_LOCKING_MAX];
 	int n_locking;
 	/* the snippet's own process: the first caller that is not the run's
@@ -77,8 +83,10 @@ int limits_watch_poll(const struct run *r, struct pollfd *pfd, int max);
 /* Whether waits are held: the loop looks again every turn, and soon. */
 bool limits_watch_holding(const struct run *r);
 /* Looks again at every held wait: the children that ended are read, and
- * a wait one of whose children ended, or whose caller has gone, is let go. */
-void limits_watch_recheck(struct run *r, struct lab_trace *t);
+ * a wait one of whose children ended, or whose caller has gone, is let go.
+ * Each turn of the loop calls it; it looks when a pidfd woke the loop
+ * (woke), a wait was just held, or LIMITS_WATCH_LOOK_MS went by (now, ms). */
+void limits_watch_recheck(struct run *r, struct lab_trace *t, bool woke, long now);
 /* Lets every held wait go and closes the pidfds, before the listener
  * closes (trace_close); safe to call twice. */
 void limits_watch_close(struct run *r);

@@ -60,11 +60,6 @@
 #define KILL_GRACE_MS 300
 #define TAIL_MAX      4096
 
-/* while Resource-limits' watch holds a wait (limits_watch.h), how often
- * it looks again without an event: a child another thread forked, or a
- * caller a signal took out of its wait, has no pidfd of the lab's yet */
-#define HELD_WAIT_LOOK_MS 50
-
 /* ---------------- stale runs ---------------- */
 
 /* A lab that was SIGKILLed could not clean up. Its temp folder and cgroups
@@ -637,8 +632,8 @@ static long watch_timeout(const struct watch *w, long now)
 		wait = POLL_MS; /* counting processes in /proc, or no pidfd */
 	/* held waits: a child forked meanwhile by another thread, or a
 	 * caller a signal took out of its wait, is seen by looking again */
-	if (!w->main_done && limits_watch_holding(w->r) && wait > HELD_WAIT_LOOK_MS)
-		wait = HELD_WAIT_LOOK_MS;
+	if (!w->main_done && limits_watch_holding(w->r) && wait > LIMITS_WATCH_LOOK_MS)
+		wait = LIMITS_WATCH_LOOK_MS;
 	if (!w->killed && w->limit_deadline > 0 && w->limit_deadline - now < wait)
 		wait = w->limit_deadline - now;
 	if (!w->killed && w->safety_deadline - now < wait)
@@ -837,8 +832,9 @@ static void src_notify_ready(struct watch *w, const struct pollfd *pfd, int n, l
 }
 
 /* Resource-limits' watch: the children its held waits wait for (after
- * the listener, which may have held one this turn); every turn while
- * waits are held, for a child forked meanwhile, or a caller gone */
+ * the listener, which may have held one this turn), and a look now and
+ * then while waits are held, for a child forked meanwhile, or a caller
+ * gone */
 static int src_held_add(struct watch *w, struct pollfd *pfd, int max)
 {
 	return w->main_done ? 0 : limits_watch_poll(w->r, pfd, max);
@@ -846,9 +842,8 @@ static int src_held_add(struct watch *w, struct pollfd *pfd, int max)
 
 static void src_held_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
 {
-	(void)pfd, (void)n, (void)now;
 	if (limits_watch_holding(w->r))
-		limits_watch_recheck(w->r, &w->ev->trace);
+		limits_watch_recheck(w->r, &w->ev->trace, any_revents(pfd, n), now);
 }
 
 /* the connect()s the lab makes for stopped callers, and their wake pipe */
