@@ -1064,6 +1064,26 @@ static void test_seccomp_notify(void)
 	close(qfd);
 	CHECK("exec's filter (no host target) lets opens and mkdir run unstopped",
 	      len > 0 && !strstr(pfc3, "syscall \"openat\"") && !strstr(pfc3, "syscall \"mkdir\""));
+	/* Resource-limits' watch in a filter of its own: it stops, it refuses nothing */
+	scmp_filter_ctx watch = lab_seccomp_build_limits(&e);
+	int wfd = memfd_create("pfc4", 0);
+	if (watch)
+		seccomp_export_pfc(watch, wfd);
+	seccomp_release(watch);
+	static char pfc4[65536];
+	len = pread(wfd, pfc4, sizeof pfc4 - 1, 0);
+	pfc4[len > 0 ? len : 0] = '\0';
+	close(wfd);
+	CHECK("Resource-limits' own filter stops mappings, new tasks and waits, and refuses nothing",
+	      len > 0 && strstr(pfc4, notify) && !strstr(pfc4, "action ERRNO") && !strstr(pfc4, "action KILL") &&
+	          strstr(pfc4, "syscall \"mmap\"") && strstr(pfc4, "syscall \"mremap\"") &&
+	          strstr(pfc4, "syscall \"clone\"") && strstr(pfc4, "syscall \"clone3\"") &&
+	          strstr(pfc4, "syscall \"wait4\"") && strstr(pfc4, "syscall \"waitid\"") &&
+	          strstr(pfc4, "syscall \"mlockall\"") && !strstr(pfc4, "syscall \"unshare\""));
+	char min[48];
+	snprintf(min, sizeof min, "$a1.lo32 >= %llu", LAB_WATCH_MAP_MIN & 0xffffffffULL);
+	CHECK("... an mmap() only from 1 MiB on (the interpreter's small ones go by unasked)",
+	      strstr(pfc4, "$a1.hi32 > 0") || strstr(pfc4, min));
 	const struct lab_seccomp_path_call *oc = lab_seccomp_path_call(SCMP_SYS(openat));
 	CHECK("openat's path is its second argument, relative to its first, flags third",
 	      oc && oc->path_arg == 1 && oc->dirfd_arg == 0 && oc->flags_arg == 2 &&
