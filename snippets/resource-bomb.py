@@ -11,8 +11,9 @@ of them are alive together however slowly the machine forks; a child exits
 after at most 10 s whatever happens.
 Phase 2 (memory balloon): grow to 320 MiB in 4 MiB chunks, writing every
 byte so the memory is really resident, hold it for 0.5 s, then let go. Small
-chunks, as a real balloon grows until refused: it stops only when a cap bites,
-so its address space shows the cap was met (RLIMIT_AS leaves no other trace).
+chunks, as a real balloon grows until refused: it stops only when a cap bites
+(the chunk whose mmap RLIMIT_AS refuses, which the lab sees at the call, or
+the cgroup's memory cap).
 
 A real bomb loops forever; this one stops at fixed sizes. When a limit bites
 it says so: fork failing with EAGAIN, MemoryError, or (with a cgroup memory

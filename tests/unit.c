@@ -685,9 +685,46 @@ static void test_verdicts(void)
 	CHECK("address space 200 MiB under RLIMIT_AS = no credit (F4)", r.caught_by == -1);
 	r.ev.res.peak_vm = cfg.limits.memory - (2u << 20);
 	verdict_decide(&bomb, &cfg, &r);
-	CHECK("address space 2 MiB under RLIMIT_AS, no thread stack fits = CONTAINED naming RLIMIT_AS (F5)",
-	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "RLIMIT_AS"));
+	/* a peak near the cap is no refusal either (round 7, F4: a PROT_NONE
+	 * mapping the kernel granted, 6 MiB under the cap) */
+	CHECK("address space 2 MiB under RLIMIT_AS, nothing refused = BROKE, 'no limit was seen to fire'",
+	      r.verdict == VERDICT_BROKE && r.caught_by == -1 && strstr(r.headline, "no limit was seen to fire"));
 	r.ev.res.peak_vm = 0;
+	r.ev.trace.watch_limits = true;
+	r.ev.trace.as_refused = 2;
+	r.ev.trace.as_len = 300ll << 20;
+	r.ev.trace.as_vm = 14ll << 20;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("an mmap() the watch saw past RLIMIT_AS = CONTAINED naming it (round 7, F7)",
+	      r.verdict == VERDICT_CONTAINED && r.caught_by == LAYER_LIMITS &&
+	          strstr(r.headline, "mmap() of 300 MiB") && strstr(r.headline, "RLIMIT_AS"));
+	r.ev.trace.as_refused = 0;
+	r.ev.trace.nproc_refused = 1;
+	r.ev.trace.nproc_tasks = cfg.limits.pids;
+	r.ev.res.cpu_throttled = 40;
+	r.ev.res.cpu_s = 2.5;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("a fork the watch saw at RLIMIT_NPROC, and a throttled hog: the refusal heads (round 7, F7, F9)",
+	      r.verdict == VERDICT_CONTAINED && strstr(r.headline, "Resource-limits: fork refused") &&
+	          strstr(r.headline, "RLIMIT_NPROC"));
+	r.ev.trace.nproc_refused = 0;
+	r.ev.trace.cpu_kills = 1;
+	r.ev.trace.cpu_kill_ms = 2000;
+	r.ev.trace.cpu_kill_sig = SIGXCPU;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("a child RLIMIT_CPU killed, its end read by the watch, and a throttle: the kill heads (round 7, F6, F9)",
+	      r.verdict == VERDICT_CONTAINED &&
+	          strstr(r.headline, "Resource-limits: a child process killed by RLIMIT_CPU"));
+	r.ev.trace.cpu_kills = 0;
+	r.ev.res.cpu_throttled = 0;
+	r.ev.res.cpu_s = 0;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("nothing seen, watched: BROKE, and the evidence says what the watch covers",
+	      r.verdict == VERDICT_BROKE && evidence_has(&r, "every mapping of 1 MiB or more"));
+	r.ev.trace.watch_limits = false;
+	verdict_decide(&bomb, &cfg, &r);
+	CHECK("nothing seen, unwatched: BROKE, and the evidence says refusals leave no count",
+	      r.verdict == VERDICT_BROKE && evidence_has(&r, "no call of the run's was watched"));
 	r.ev.res.peak_procs = cfg.limits.pids + 1;
 	verdict_decide(&bomb, &cfg, &r);
 	CHECK("bomb one process over = ESCAPED", r.verdict == VERDICT_ESCAPED);
@@ -1028,6 +1065,26 @@ static void test_seccomp_notify(void)
 	close(qfd);
 	CHECK("exec's filter (no host target) lets opens and mkdir run unstopped",
 	      len > 0 && !strstr(pfc3, "syscall \"openat\"") && !strstr(pfc3, "syscall \"mkdir\""));
+	/* Resource-limits' watch in a filter of its own: it stops, it refuses nothing */
+	scmp_filter_ctx watch = lab_seccomp_build_limits(&e);
+	int wfd = memfd_create("pfc4", 0);
+	if (watch)
+		seccomp_export_pfc(watch, wfd);
+	seccomp_release(watch);
+	static char pfc4[65536];
+	len = pread(wfd, pfc4, sizeof pfc4 - 1, 0);
+	pfc4[len > 0 ? len : 0] = '\0';
+	close(wfd);
+	CHECK("Resource-limits' own filter stops mappings, new tasks and waits, and refuses nothing",
+	      len > 0 && strstr(pfc4, notify) && !strstr(pfc4, "action ERRNO") && !strstr(pfc4, "action KILL") &&
+	          strstr(pfc4, "syscall \"mmap\"") && strstr(pfc4, "syscall \"mremap\"") &&
+	          strstr(pfc4, "syscall \"clone\"") && strstr(pfc4, "syscall \"clone3\"") &&
+	          strstr(pfc4, "syscall \"wait4\"") && strstr(pfc4, "syscall \"waitid\"") &&
+	          strstr(pfc4, "syscall \"mlockall\"") && !strstr(pfc4, "syscall \"unshare\""));
+	char min[48];
+	snprintf(min, sizeof min, "$a1.lo32 >= %llu", LAB_WATCH_MAP_MIN & 0xffffffffULL);
+	CHECK("... an mmap() only from 1 MiB on (the interpreter's small ones go by unasked)",
+	      strstr(pfc4, "$a1.hi32 > 0") || strstr(pfc4, min));
 	const struct lab_seccomp_path_call *oc = lab_seccomp_path_call(SCMP_SYS(openat));
 	CHECK("openat's path is its second argument, relative to its first, flags third",
 	      oc && oc->path_arg == 1 && oc->dirfd_arg == 0 && oc->flags_arg == 2 &&

@@ -171,6 +171,54 @@ int lab_seccomp_watch_sends(scmp_filter_ctx ctx, unsigned long long handoff)
 	return rc == 0 ? seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmmsg), 0) : rc;
 }
 
+/* Resource-limits' watch (limits_watch.c): where a cap of the layer's
+ * meets the run, the filter stops the caller for the lab to look, and the
+ * lab lets every one go on (CONTINUE): the kernel answers it, never the
+ * lab. Mappings of LAB_WATCH_MAP_MIN or more (mmap's length, mremap's new
+ * length), against RLIMIT_AS: smaller ones, the interpreter's own by the
+ * hundred, go by unasked (glibc's malloc, when brk is refused, falls back
+ * on an mmap of 1 MiB or more, which is seen). Every new task (clone,
+ * clone3, fork, vfork), against RLIMIT_NPROC. Every wait (wait4, waitid),
+ * for the lab to read the children that ended, RLIMIT_CPU's kills among
+ * them, before their parent reaps them. And mlockall(), after which a
+ * process's mappings meet RLIMIT_MEMLOCK before RLIMIT_AS. */
+static const char *const limits_calls[] = {"clone", "clone3", "fork", "vfork", "wait4", "waitid", "mlockall"};
+
+int lab_seccomp_watch_limits(scmp_filter_ctx ctx)
+{
+	int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(mmap), 1, SCMP_A1(SCMP_CMP_GE, LAB_WATCH_MAP_MIN));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(mremap), 1,
+		                      SCMP_A2(SCMP_CMP_GE, LAB_WATCH_MAP_MIN));
+	for (size_t i = 0; rc == 0 && i < sizeof limits_calls / sizeof *limits_calls; i++) {
+		int nr = seccomp_syscall_resolve_name(limits_calls[i]);
+		if (nr != __NR_SCMP_ERROR) /* fork and vfork: not on every architecture */
+			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+	}
+	return rc;
+}
+
+/* Resource-limits' own filter, when no filter of Isolation's or
+ * No-network's holds the listener: it refuses nothing and kills nothing
+ * (a foreign ABI goes by, as with the layers off: the watch only looks). */
+scmp_filter_ctx lab_seccomp_build_limits(int *err_out)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		*err_out = -ENOMEM;
+		return NULL;
+	}
+	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
+	if (rc == 0)
+		rc = lab_seccomp_watch_limits(ctx);
+	if (rc < 0) {
+		seccomp_release(ctx);
+		*err_out = rc;
+		return NULL;
+	}
+	return ctx;
+}
+
 /* The calls that create or replace a file or folder at a path, or change
  * one's mode, owner, times, extended attributes or size: which argument is
  * the path, and the folder descriptor it is relative to (-1: the current

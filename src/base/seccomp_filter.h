@@ -51,6 +51,15 @@ const struct lab_seccomp_path_call *lab_seccomp_path_call(int nr);
  * namespace does not fence them), socketpair() of any type but SOCK_STREAM
  * (a datagram pair can be pointed at any socket file), io_uring too. */
 scmp_filter_ctx lab_seccomp_build_network(bool notify, int *err_out);
+/* Resource-limits' watch, added to a notify filter: mmap() and mremap()
+ * of LAB_WATCH_MAP_MIN bytes or more, clone(), clone3(), fork(), vfork(),
+ * wait4(), waitid() and mlockall() stop for the lab to look
+ * (limits_watch.c), which lets each go on. 0 or -errno. */
+#define LAB_WATCH_MAP_MIN (1ull << 20)
+int lab_seccomp_watch_limits(scmp_filter_ctx ctx);
+/* The watch alone, in a filter of its own (no other layer's filter holds
+ * the listener): it refuses nothing. */
+scmp_filter_ctx lab_seccomp_build_limits(int *err_out);
 /* Isolation's filter for the microvm guest's init to install, as BPF
  * (malloc'd in *bpf): every refusal SCMP_ACT_NOTIFY, for the guest init
  * to answer with lab_seccomp_refusal_errno and report. Its listener is

@@ -72,6 +72,20 @@ struct lab_trace {
 	                        make those by themselves) */
 	long target_touches; /* opens for writing, mkdir, rename, link... of the host target or a parent of it
 	                        in the run's folder: the private root answered them, not the host */
+	/* Resource-limits' watch (limits_watch.c): where a cap met the run,
+	 * read from /proc while the caller was stopped in the call, which the
+	 * kernel then answered itself. Counts only where watch_limits */
+	bool watch_limits;  /* mappings of 1 MiB or more, new tasks and waits stopped for the lab */
+	long nproc_refused; /* fork()s and clone()s asked with the caller's user at RLIMIT_NPROC: EAGAIN */
+	long nproc_tasks;   /* the tasks of that user in the run at the first one */
+	long as_refused;    /* mmap()s and mremap()s that asked past RLIMIT_AS: ENOMEM */
+	long long as_len;   /* the first one's growth of the address space, bytes */
+	long long as_vm;    /* the caller's address space at it, bytes */
+	bool as_mremap;     /* it was an mremap() growing a mapping, not an mmap() */
+	long ends_seen;     /* other processes' ends the lab read, each while a zombie */
+	long cpu_kills;     /* of them, the ones RLIMIT_CPU ended (their own CPU at the cap) */
+	long cpu_kill_ms;   /* the first one's own CPU at its end (its PROF clock, as RLIMIT_CPU counts) */
+	int cpu_kill_sig;   /* how: SIGXCPU (the soft cap) or SIGKILL (the hard one, SIGXCPU ignored) */
 };
 /* One entry as a line: "unshare(CLONE_NEWUSER) = -1 EPERM  seccomp (Isolation)",
  * with "  (x10000)" when it happened more than once; out holds

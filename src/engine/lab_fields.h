@@ -110,6 +110,17 @@
 	X("net_refused", ev->trace.net_refused, COUNT)                \
 	X("iso_refused", ev->trace.iso_refused, COUNT)                \
 	X("target_touches", ev->trace.target_touches, COUNT)          \
+	X("watch_limits", ev->trace.watch_limits, BOOL)               \
+	X("nproc_refused", ev->trace.nproc_refused, COUNT)            \
+	X("nproc_tasks", ev->trace.nproc_tasks, COUNT)                \
+	X("as_refused", ev->trace.as_refused, COUNT)                  \
+	X("as_len", ev->trace.as_len, 0, LLONG_MAX)                   \
+	X("as_vm", ev->trace.as_vm, 0, LLONG_MAX)                     \
+	X("as_mremap", ev->trace.as_mremap, BOOL)                     \
+	X("ends_seen", ev->trace.ends_seen, COUNT)                    \
+	X("cpu_kills", ev->trace.cpu_kills, COUNT)                    \
+	X("cpu_kill_ms", ev->trace.cpu_kill_ms, COUNT)                \
+	X("cpu_kill_sig", ev->trace.cpu_kill_sig, 0, 127)             \
 	X("tools_served", ev->tools.tools_served, BOOL)                     \
 	X("tool_calls", ev->tools.tool_calls, COUNT)                        \
 	X("tool_bytes_in", ev->tools.tool_bytes_in, 0, LLONG_MAX)           \

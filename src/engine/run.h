@@ -101,6 +101,8 @@ struct run {
 		struct {
 			struct lab_cgroup cg;
 			char cg_why[PATH_MAX + 200]; /* why there is none, when there is none */
+			int bpf_fd; /* its watch in a filter of its own (memfd), when no other holds the listener */
+			struct sock_fprog prog; /* child: that filter, read in */
 		} limits;
 	} layer;
 	struct trace_state tr; /* the trace's listener and its calls (trace_state.h; trace.c's own) */

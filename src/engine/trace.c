@@ -545,6 +545,11 @@ static bool respond(struct run *r, unsigned long long id, int err, unsigned flag
 	return respond_val(r, id, err, 0, flags);
 }
 
+bool trace_continue(struct run *r, unsigned long long id)
+{
+	return respond(r, id, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+}
+
 /* "0", "-1 ECONNREFUSED", with ", not delivered" when the caller had gone. */
 static void answer_text(char *out, size_t cap, int err, bool delivered)
 {
@@ -1583,6 +1588,9 @@ int trace_answer(struct run *r, struct lab_trace *t, int max)
 			trace_sendmmsg(r, t, req);
 			continue;
 		}
+		/* Resource-limits' watch: it looks, and the kernel answers */
+		if (r->tr.watch && r->tr.watch(r, t, req))
+			continue;
 		const struct lab_seccomp_path_call *pc = lab_seccomp_path_call(req->data.nr);
 		if (pc) {
 			trace_path(r, t, req, pc);
@@ -1654,12 +1662,14 @@ void trace_after_run(const struct run *r, struct lab_evidence *ev)
 	 * where any local process can reach it, a connection counts when it
 	 * carried the run's token, or (at least one) when what reached the
 	 * listener carried a canary. */
-	t->watch_net = r->tr.watched;
+	/* Resource-limits' own filter watches no connect() */
+	t->watch_net = r->tr.watched && r->tr.layer != LAYER_LIMITS;
 	t->watch_iso = r->tr.watched && run_on(r, LAYER_ISOLATION);
+	t->watch_limits = r->tr.watched && r->tr.watch_limits;
 	long mine = !r->have_decoys ? 0 : r->d.inside ? r->d.conns : r->d.conns_from_run;
 	if (mine == 0 && ev->exfil.attacker_from_run)
 		mine = 1;
-	if (!r->tr.watched && mine > 0) {
+	if (!t->watch_net && mine > 0) {
 		char call[48];
 		snprintf(call, sizeof call, "connect(127.0.0.1:%d)", r->d.port);
 		trace_add_n(t, call, "0", "accepted by the lab's attacker listener (no filter watched the call)", mine);

@@ -39,6 +39,9 @@ int trace_take_listener(struct run *r);
  * the errno its rule gives. Returns how many it answered, -1 when the
  * listener is dead (closed here). */
 int trace_answer(struct run *r, struct lab_trace *t, int max);
+/* Lets a stopped caller's call go on, for the kernel to answer
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE); false when it had gone. */
+bool trace_continue(struct run *r, unsigned long long id);
 /* The connect() calls the lab made that are done: the caller is answered
  * with the kernel's result, and each is logged. final: the run is over,
  * stop the calls still waiting (joining their threads) and log what is

@@ -6,6 +6,8 @@
 #ifndef LAB_TRACE_STATE_H
 #define LAB_TRACE_STATE_H
 
+#include "limits_watch.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -45,12 +47,16 @@ struct run_connect {
 	char call[128];
 };
 
+struct run;
+struct lab_trace;
+struct seccomp_notif;
+
 struct trace_state {
-	bool on;                        /* the trace is on (LAB_TRACE is not "0") */
-	bool listen;                    /* a filter asks the lab (SCMP_ACT_NOTIFY) */
-	int layer;                      /* whose: Isolation's, else No-network's (one listener a process) */
-	int notify_fd;                  /* lab: the filter's listener, once the child sent it */
-	void *notify_req, *notify_resp; /* lab: libseccomp's buffers for it */
+	bool on;       /* the trace is on (LAB_TRACE is not "0") */
+	bool listen;   /* a filter asks the lab (SCMP_ACT_NOTIFY) */
+	int layer;     /* whose: Isolation's, else No-network's, else Resource-limits' (one listener a process) */
+	int notify_fd; /* lab: the filter's listener, once the child sent it */
+	void *notify_req, *notify_resp;                /* lab: libseccomp's buffers for it */
 	struct run_connect connects[RUN_CONNECTS_MAX]; /* lab: the caller's connect() under way */
 	int connect_wake[2];                           /* lab: the connect threads' wake pipe */
 	/* lab: sockets the lab connected for a caller that had gone (a signal
@@ -62,6 +68,14 @@ struct trace_state {
 	} connected_unseen[RUN_CONNECTS_MAX];
 	int n_connected_unseen;
 	bool watched; /* lab: a filter's listener watched the run's calls */
+	/* the listener's filter has Resource-limits' watch in it (a layer's
+	 * plan says so): the calls its rules stop are limits_watch.c's */
+	bool watch_limits;
+	/* lab: the watch's answer to a notification of its rules, true when
+	 * it took it (limits_watch_call, set by the layer's plan: the trace
+	 * hands the calls over without knowing whose they are) */
+	bool (*watch)(struct run *r, struct lab_trace *t, const struct seccomp_notif *req);
+	struct limits_watch lw; /* lab: limits_watch.c's own */
 	/* a page at a random address, mapped before the clone (the child has
 	 * it too): the child's listener handoff, a sendmsg(), builds its
 	 * header there, the one sendmsg() the filter lets by without asking

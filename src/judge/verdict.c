@@ -477,14 +477,32 @@ static void fire(struct fired *f, enum lab_mech by, const char *fmt, ...)
 	f->by[f->n++] = by;
 }
 
-/* RLIMIT_AS refuses a mapping, and leaves no count of it: the lab sees
- * only each process's peak address space. It credits RLIMIT_AS when that
- * peak left less room under the cap than a thread's default stack (8 MiB,
- * glibc's from the usual RLIMIT_STACK), the smallest mapping a program
- * commonly cannot do without: the next thread could not have started. A
- * peak further below (200 MiB reserved of 256 MiB, and nothing refused) is
- * no evidence of a refusal, and gets no credit. */
-#define AS_FULL (8ull << 20)
+/* RLIMIT_AS, RLIMIT_NPROC and RLIMIT_CPU (a process its parent reaps)
+ * leave no count the lab can read after the run: where the trace had a
+ * listener, Resource-limits' watch saw the calls where they met the run,
+ * as the caller was stopped in them (limits_watch.c). A peak of address
+ * space near the cap, or of processes at it, is no refusal (a mapping the
+ * kernel granted left 6 MiB under the cap; 30 children under a cap of 32
+ * were never refused), and gets no credit. */
+static void watched_refusals(struct fired *f, const struct lab_evidence *ev, const struct lab_limits *lim)
+{
+	const struct lab_trace *t = &ev->trace;
+	char a[32], b[32], c[32];
+	if (t->nproc_refused > 0)
+		fire(f, MECH_CAPS,
+		     "fork refused (EAGAIN) %ld time(s) at %ld processes by RLIMIT_NPROC: the caller's user had %ld "
+		     "task(s) in the run when it asked (seen at the call)",
+		     t->nproc_refused, lim->pids, t->nproc_tasks);
+	if (t->as_refused > 0) {
+		fmt_bytes(a, sizeof a, (uint64_t)t->as_len);
+		fmt_bytes(b, sizeof b, (uint64_t)t->as_vm);
+		fmt_bytes(c, sizeof c, lim->memory);
+		fire(f, MECH_CAPS,
+		     "%s of %s refused (ENOMEM) by RLIMIT_AS %s: the process had %s of address space (seen at the "
+		     "call; %ld refusal(s))",
+		     t->as_mremap ? "mremap() growing a mapping by" : "mmap()", a, c, b, t->as_refused);
+	}
+}
 
 /* Every limit seen to fire, most decisive first; *which: the first's mechanism. */
 static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, char *first, size_t cap,
@@ -506,6 +524,12 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 		fire(&f, MECH_CPU_RLIMIT,
 		     "killed by RLIMIT_CPU's hard limit after %.1f s of the process's own CPU (it ignored SIGXCPU)",
 		     ev->res.cpu_main_ms / 1000.0);
+	if (ev->trace.cpu_kills > 0)
+		fire(&f, MECH_CPU_RLIMIT,
+		     "a child process killed by RLIMIT_CPU (%s) at the %ld s CPU cap: it had used %.1f s of its own "
+		     "(%ld process(es) in all, each read as a zombie before its parent reaped it)",
+		     ev->trace.cpu_kill_sig == SIGKILL ? "its hard limit, SIGXCPU ignored" : "SIGXCPU", lim->cpu_time,
+		     ev->trace.cpu_kill_ms / 1000.0, ev->trace.cpu_kills);
 	if (ev->res.oom_kills > 0)
 		fire(&f, MECH_CAPS, "OOM kill at %s: the cgroup's memory cap", b);
 	if (ev->res.mem_cap_killed)
@@ -521,16 +545,9 @@ static int mechanisms_fired(struct lab_result *r, const struct lab_config *cfg, 
 		     "fork refused (EAGAIN) %ld time(s) at %ld processes by RLIMIT_NPROC in gVisor's Sentry (runsc "
 		     "--strace)",
 		     ev->res.sentry_forks_refused, lim->pids);
-	if (ev->res.mem_failcnt > 0 && ev->res.oom_kills <= 0) {
+	watched_refusals(&f, ev, lim);
+	if (ev->res.mem_failcnt > 0 && ev->res.oom_kills <= 0)
 		fire(&f, MECH_CAPS, "memory cap of %s hit %ld time(s) (cgroup)", b, ev->res.mem_failcnt);
-	} else if (!ev->res.oom_kills && !ev->res.mem_cap_killed && ev->res.peak_vm < lim->memory &&
-	           lim->memory - ev->res.peak_vm < AS_FULL) {
-		fmt_bytes(a, sizeof a, ev->res.peak_vm);
-		fire(&f, MECH_CAPS,
-		     "a process's address space reached %s of RLIMIT_AS %s (under 8 MiB left: not even a thread's "
-		     "stack fits)",
-		     a, b);
-	}
 	if (ev->res.out_truncated && ev->res.out_bytes > lim->output) {
 		fmt_bytes(a, sizeof a, lim->output);
 		fmt_bytes(b, sizeof b, ev->res.out_bytes);
@@ -672,6 +689,29 @@ static void sentry_unseen(struct lab_result *r, const struct lab_config *cfg)
 	             r->ev.res.peak_procs, cfg->limits.pids, mem, cap);
 }
 
+/* What "seen" covers, for a bomb no limit was seen to stop: a refusal of
+ * RLIMIT_AS or RLIMIT_NPROC, and a kill by RLIMIT_CPU of a process its
+ * parent reaps, are in no count the lab can read afterwards; they are
+ * seen only where its watch stopped the call, and a child the kernel
+ * reaps itself (its parent ignores SIGCHLD) is in no wait at all. */
+static void unseen_lines(struct lab_result *r, const struct lab_config *cfg)
+{
+	const struct lab_evidence *ev = &r->ev;
+	if (ev->trace.watch_limits)
+		add(r, "watched as they were made: every fork, every wait and every mapping of 1 MiB or more; a "
+		       "smaller mapping, brk() and a stack's growth are not watched");
+	else
+		add(r, "no call of the run's was watched (no listener: LAB_TRACE=0, or a rung without the host's "
+		       "kernel): RLIMIT_AS and RLIMIT_NPROC refuse, and RLIMIT_CPU kills a child, without a count the "
+		       "lab can read");
+	double others = ev->res.cpu_s - (ev->res.cpu_main_seen ? ev->res.cpu_main_ms / 1000.0 : 0);
+	if (ev->res.cpu_main_seen && others >= (double)cfg->limits.cpu_time)
+		add(r,
+		    "the run's other processes used %.1f s of CPU in all (RLIMIT_CPU: %ld s each): the lab read %ld of "
+		    "their ends; one the kernel reaped itself (its parent ignores SIGCHLD) is seen by no wait",
+		    others, cfg->limits.cpu_time, ev->trace.ends_seen);
+}
+
 static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 {
 	char first[LAB_LINE] = "";
@@ -687,8 +727,10 @@ static void judge_resource(struct lab_result *r, const struct lab_config *cfg)
 		} else if (on && r->box == RUNG_GVISOR && r->ev.res.guest_measured) {
 			sentry_unseen(r, cfg);
 		} else {
-			broke(r, on ? "it stayed under every cap and no limit had to fire"
+			broke(r, on ? "it stayed under every cap and no limit was seen to fire"
 			            : "it stayed under every cap of layers.ini with no limit applied");
+			if (on)
+				unseen_lines(r, cfg);
 		}
 	}
 	resource_figures(r, cfg);

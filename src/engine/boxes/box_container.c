@@ -112,7 +112,7 @@ static void child_build_view(struct run *r)
  * descriptors (they were made while we built our view). */
 static void child_receive_go(struct run *r)
 {
-	unsigned char byte[4];
+	unsigned char byte[5];
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * RUN_GO_FDS)];
 		struct cmsghdr align;
@@ -123,7 +123,7 @@ static void child_receive_go(struct run *r)
 	do
 		n = recvmsg(r->sync[0], &msg, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
-	if (n < 4 || byte[0] != 'g')
+	if (n < 5 || byte[0] != 'g')
 		run_fail(r, "wait for the lab", "sync socket", n < 0 ? errno : EPIPE);
 	int nfd = 0, *fds = NULL;
 	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
@@ -131,7 +131,7 @@ static void child_receive_go(struct run *r)
 		nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 		fds = (int *)CMSG_DATA(c);
 	}
-	if (nfd != byte[1] + byte[2] + byte[3])
+	if (nfd != byte[1] + byte[2] + byte[3] + byte[4])
 		run_fail(r, "receive the filters and cgroup files", "go", EPROTO);
 	if (!nfd) /* none was sent: no cgroup and no filter to take in */
 		return;
@@ -146,6 +146,8 @@ static void child_receive_go(struct run *r)
 		run_read_filter(r, fds[byte[1]], &r->layer.isolation.prog);
 	if (byte[3])
 		run_read_filter(r, fds[byte[1] + byte[2]], &r->layer.network.prog);
+	if (byte[4])
+		run_read_filter(r, fds[byte[1] + byte[2] + byte[3]], &r->layer.limits.prog);
 }
 
 static void child_stdio(struct run *r)
@@ -306,18 +308,21 @@ static int write_maps(struct run *r, struct lab_evidence *ev)
 	return 0;
 }
 
-/* go: 'g', how many cgroup fds, whether Isolation's filter and
- * No-network's filter follow them */
+/* go: 'g', how many cgroup fds, whether Isolation's filter, No-network's
+ * filter and Resource-limits' own (its watch) follow them */
 static int send_go(struct run *r, struct lab_evidence *ev)
 {
 	int fds[RUN_GO_FDS], n = 0;
 	for (int i = 0; i < r->layer.limits.cg.n_attach && n < RUN_GO_FDS - 2; i++)
 		fds[n++] = r->layer.limits.cg.attach_fd[i];
-	char byte[4] = {'g', (char)n, (char)(r->layer.isolation.bpf_fd >= 0), (char)(r->layer.network.bpf_fd >= 0)};
+	char byte[5] = {'g', (char)n, (char)(r->layer.isolation.bpf_fd >= 0), (char)(r->layer.network.bpf_fd >= 0),
+	                (char)(r->layer.limits.bpf_fd >= 0)};
 	if (r->layer.isolation.bpf_fd >= 0)
 		fds[n++] = r->layer.isolation.bpf_fd;
 	if (r->layer.network.bpf_fd >= 0)
 		fds[n++] = r->layer.network.bpf_fd;
+	if (r->layer.limits.bpf_fd >= 0)
+		fds[n++] = r->layer.limits.bpf_fd;
 	union {
 		char buf[CMSG_SPACE(sizeof fds)];
 		struct cmsghdr align;

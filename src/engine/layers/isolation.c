@@ -71,6 +71,11 @@ static int isolation_prepare(struct run *r, struct lab_evidence *ev)
 		seccomp_release(f);
 		f = NULL;
 	}
+	/* Resource-limits' watch rides in the filter with the listener */
+	if (f && r->tr.listen && r->tr.watch_limits && (e = lab_seccomp_watch_limits(f)) < 0) {
+		seccomp_release(f);
+		f = NULL;
+	}
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp", &r->layer.isolation.bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build the seccomp filter: %s", strerror(-e));
 		return -1;

@@ -9,6 +9,8 @@
  * it. The lab's own safety net (run.c) is not part of this layer. */
 #define _GNU_SOURCE
 #include "layer.h"
+#include "limits_watch.h"
+#include "seccomp_filter.h"
 #include "util.h"
 
 #include <errno.h>
@@ -16,6 +18,40 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+/* The watch (limits_watch.h): where the trace has a listener on the
+ * host's kernel (the container rung), for a run (exec has no verdict to
+ * feed), the listener's filter also stops the calls where the caps meet
+ * the run. A process has one filter with a listener: Isolation's or
+ * No-network's carries the watch's rules when there is one (their plans
+ * ran first), else the layer loads a filter of its own. */
+static int limits_plan(struct run *r, struct lab_evidence *ev)
+{
+	(void)ev;
+	if (!run_on(r, LAYER_LIMITS) || !r->tr.on || r->spec.rung != RUNG_CONTAINER || r->kind != RUN_SNIPPET)
+		return 0;
+	r->tr.watch_limits = true;
+	r->tr.watch = limits_watch_call;
+	if (!r->tr.listen) {
+		r->tr.listen = true;
+		r->tr.layer = LAYER_LIMITS;
+	}
+	return 0;
+}
+
+static int limits_prepare(struct run *r, struct lab_evidence *ev)
+{
+	if (!r->tr.listen || r->tr.layer != LAYER_LIMITS)
+		return 0;
+	int e = 0;
+	scmp_filter_ctx f = lab_seccomp_build_limits(&e);
+	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-limits", &r->layer.limits.bpf_fd)) < 0) {
+		snprintf(ev->error, sizeof ev->error, "cannot build Resource-limits' watch (seccomp): %s",
+		         strerror(-e));
+		return -1;
+	}
+	return 0;
+}
 
 /* Before the clone, so that the kernel can start the sandbox in it (v2,
  * clone3's CLONE_INTO_CGROUP: box_container.c); v1, or a kernel without
@@ -39,6 +75,10 @@ static int limits_place(struct run *r, struct lab_evidence *ev)
  * right before execve, in the snippet's own process. */
 static void limits_child(struct run *r, enum run_phase ph)
 {
+	/* the watch's own filter, while we still hold the privilege to load
+	 * one without no_new_privs (as No-network's) */
+	if (ph == PHASE_FDS && r->layer.limits.prog.filter)
+		run_load_filter_listen(r, &r->layer.limits.prog, "Resource-limits' watch (seccomp)");
 	if (ph != PHASE_LAST)
 		return;
 	for (int i = 0; i < r->spec.n_rl; i++) {
@@ -74,6 +114,9 @@ static void limits_describe(const struct run *r, struct lab_evidence *ev)
 		fmt_bytes(size, sizeof size, r->spec.output);
 		mech_add(ev, "output cap (%s)", size);
 	}
+	if (r->tr.watch_limits && r->tr.watched)
+		mech_add(ev, "a watch on new tasks, waits and mappings of 1 MiB or more (seccomp notifications, each "
+		             "answered by the kernel)");
 }
 
 static void limits_cleanup(struct run *r)
@@ -107,7 +150,9 @@ static void limits_spec(struct run_spec *s, const struct lab_config *cfg)
 }
 
 const struct layer_ops layer_limits_ops = {
+    .plan = limits_plan,
     .place = limits_place,
+    .prepare = limits_prepare,
     .child = limits_child,
     .gather = limits_gather,
     .describe = limits_describe,

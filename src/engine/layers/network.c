@@ -68,6 +68,11 @@ static int network_prepare(struct run *r, struct lab_evidence *ev)
 		seccomp_release(f);
 		f = NULL;
 	}
+	/* Resource-limits' watch rides in the filter with the listener */
+	if (f && notify && r->tr.watch_limits && (e = lab_seccomp_watch_limits(f)) < 0) {
+		seccomp_release(f);
+		f = NULL;
+	}
 	if (!f || (e = lab_seccomp_export(f, "containment-lab-seccomp-net", &r->layer.network.bpf_fd)) < 0) {
 		snprintf(ev->error, sizeof ev->error, "cannot build No-network's socket filter: %s", strerror(-e));
 		return -1;

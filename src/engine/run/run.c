@@ -49,10 +49,12 @@
 #define MEM_SAMPLE_MS 10
 /* with a cgroup (which counts processes and memory itself), how often the
  * lab still reads each process's peak address space when Resource-limits
- * is on: RLIMIT_AS is per process, and no cgroup file shows it. VmPeak is
- * a high-water mark, so a slow pace misses only a process gone within it
- * (no credit then); a fast one walks /proc often enough to slow the lab's
- * reading of the snippet's output on a loaded machine (50 ms did) */
+ * is on, for the record (peak_vm: RLIMIT_AS is per process, and no cgroup
+ * file shows it; a peak near the cap is no refusal, and no verdict rests
+ * on it: the watch sees refusals, limits_watch.h). VmPeak is a high-water
+ * mark, so a slow pace misses only a process gone within it; a fast one
+ * walks /proc often enough to slow the lab's reading of the snippet's
+ * output on a loaded machine (50 ms did) */
 #define VM_SCAN_MS    200
 #define DRAIN_MS      300
 #define KILL_GRACE_MS 300
@@ -122,7 +124,7 @@ static void run_init(struct run *r, const struct lab_config *cfg, const struct l
 	*r = (struct run){.cfg = cfg,
 	                  .setup = *setup,
 	                  .kind = kind,
-	                  .layer = {.isolation = {.bpf_fd = -1}, .network = {.bpf_fd = -1}},
+	                  .layer = {.isolation = {.bpf_fd = -1}, .network = {.bpf_fd = -1}, .limits = {.bpf_fd = -1}},
 	                  .cwd_tree = -1,
 	                  .home_tree = -1,
 	                  .host_fd = -1,
@@ -626,6 +628,10 @@ static long watch_timeout(const struct watch *w, long now)
 	long wait = 200;
 	if (!w->main_done && (w->r->pidfd < 0 || !w->r->layer.limits.cg.ops))
 		wait = POLL_MS; /* counting processes in /proc, or no pidfd */
+	/* held waits: a child forked meanwhile by another thread, or a
+	 * caller a signal took out of its wait, is seen by looking again */
+	if (!w->main_done && limits_watch_holding(w->r) && wait > LIMITS_WATCH_LOOK_MS)
+		wait = LIMITS_WATCH_LOOK_MS;
 	if (!w->killed && w->limit_deadline > 0 && w->limit_deadline - now < wait)
 		wait = w->limit_deadline - now;
 	if (!w->killed && w->safety_deadline - now < wait)
@@ -663,8 +669,8 @@ static void watch_sample(struct watch *w, long now)
 		watch_kill(w, &w->ev->res.mem_cap_killed);
 }
 
-/* With a cgroup: only the largest address space of one process (the
- * evidence that RLIMIT_AS was met, verdict.c); the cgroup counts the rest. */
+/* With a cgroup: only the largest address space of one process, for the
+ * record; the cgroup counts the rest. */
 static void watch_sample_vm(struct watch *w, long now)
 {
 	struct box_sample s;
@@ -823,6 +829,21 @@ static void src_notify_ready(struct watch *w, const struct pollfd *pfd, int n, l
 		trace_answer(w->r, &w->ev->trace, 64);
 }
 
+/* Resource-limits' watch: the children its held waits wait for (after
+ * the listener, which may have held one this turn), and a look now and
+ * then while waits are held, for a child forked meanwhile, or a caller
+ * gone */
+static int src_held_add(struct watch *w, struct pollfd *pfd, int max)
+{
+	return w->main_done ? 0 : limits_watch_poll(w->r, pfd, max);
+}
+
+static void src_held_ready(struct watch *w, const struct pollfd *pfd, int n, long now)
+{
+	if (limits_watch_holding(w->r))
+		limits_watch_recheck(w->r, &w->ev->trace, any_revents(pfd, n), now);
+}
+
 /* the connect()s the lab makes for stopped callers, and their wake pipe */
 static int src_connects_add(struct watch *w, struct pollfd *pfd, int max)
 {
@@ -888,6 +909,7 @@ static const struct watch_source watch_sources[] = {
     {1, src_rep_add, src_rep_ready},
     {1, src_sync_add, src_sync_ready},
     {1, src_notify_add, src_notify_ready},
+    {LIMITS_WATCH_PIDFD_MAX, src_held_add, src_held_ready},
     {1 + RUN_CONNECTS_MAX, src_connects_add, src_connects_ready},
     {DECOY_POLL_MAX, src_attacker_add, src_attacker_ready},
     {1, src_abort_add, src_abort_ready},
@@ -895,7 +917,8 @@ static const struct watch_source watch_sources[] = {
 };
 #define WATCH_SOURCES ((int)(sizeof watch_sources / sizeof watch_sources[0]))
 #define WATCH_POLL_MAX                                                                                                 \
-	(EGRESS_POLL_MAX + TOOLS_POLL_MAX + 1 + 3 + 1 + 1 + 1 + 1 + RUN_CONNECTS_MAX + DECOY_POLL_MAX + 1 + 1)
+	(EGRESS_POLL_MAX + TOOLS_POLL_MAX + 1 + 3 + 1 + 1 + 1 + LIMITS_WATCH_PIDFD_MAX + 1 + RUN_CONNECTS_MAX +        \
+	 DECOY_POLL_MAX + 1 + 1)
 
 /* The run's own clocks, after the sources: the sampling of a run without
  * a cgroup, Resource-limits' wall clock, the safety net, and the hard
@@ -1379,7 +1402,8 @@ static void run_watch(struct run *r, const struct box_ops *box, const struct lab
 	}
 	r->child_pid = -1; /* reaped: its pid may be anyone's now */
 	trace_connects_ready(r, &ev->trace, true);
-	trace_close(r); /* every caller under the filter is gone */
+	limits_watch_close(r); /* before the listener goes */
+	trace_close(r);        /* every caller under the filter is gone */
 	parse_report(&w);
 	sb_free(&w.rep);
 	if (box->late_start && !w.clock_restarted && !ev->error[0])
@@ -1437,6 +1461,7 @@ static void run_cleanup(struct run *r)
 	              &r->pidfd,
 	              &r->layer.isolation.bpf_fd,
 	              &r->layer.network.bpf_fd,
+	              &r->layer.limits.bpf_fd,
 	              &r->cwd_tree,
 	              &r->home_tree,
 	              &r->host_fd,
@@ -1448,6 +1473,7 @@ static void run_cleanup(struct run *r)
 			close(*fds[i]);
 			*fds[i] = -1;
 		}
+	limits_watch_close(r);
 	trace_close(r);
 	run_layers_cleanup(r);
 	egress_close(&r->eg);
