@@ -888,6 +888,7 @@ struct audit_args {
 static int audit_args_parse(int argc, char **argv, struct audit_args *a)
 {
 	int i = 1, took;
+	a->cmd = &argv[argc]; /* none yet: argv's own NULL */
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			i++;
