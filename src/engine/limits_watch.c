@@ -251,6 +251,22 @@ static bool still_valid(const struct run *r, unsigned long long id)
 
 /* ---------------- RLIMIT_AS: a mapping ---------------- */
 
+/* Whether the lab may read a process's maps now: at most MAPS_PER_S
+ * times a second for the whole run, whatever the snippet calls (a call
+ * past it is not counted: a refusal unseen, never one invented) */
+#define MAPS_PER_S 20
+static bool maps_budget(void)
+{
+	static long second, used;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (ts.tv_sec != second) {
+		second = ts.tv_sec;
+		used = 0;
+	}
+	return used++ < MAPS_PER_S;
+}
+
 /* Of /proc/PID/maps: how many mappings, the bytes of them inside
  * [lo, hi), and the one holding addr (its end, and whether it is
  * anonymous: no file, the heap, or a named anonymous one). */
@@ -266,7 +282,7 @@ static bool read_maps(pid_t pid, unsigned long long lo, unsigned long long hi, u
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/maps", pid);
-	FILE *f = fopen(p, "re");
+	FILE *f = maps_budget() ? fopen(p, "re") : NULL;
 	if (!f)
 		return false;
 	*m = (struct maps_view){0};
@@ -288,23 +304,6 @@ static bool read_maps(pid_t pid, unsigned long long lo, unsigned long long hi, u
 	free(line);
 	fclose(f);
 	return true;
-}
-
-/* Whether the lab may read a process's maps now: at most MAPS_PER_S
- * times a second for the whole run, whatever the snippet calls (a call
- * past it is not counted: a refusal unseen, never one invented) */
-#define MAPS_PER_S 20
-static bool maps_budget(pid_t pid)
-{
-	static long second, used;
-	(void)pid;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if (ts.tv_sec != second) {
-		second = ts.tv_sec;
-		used = 0;
-	}
-	return used++ < MAPS_PER_S;
 }
 
 /* A number of /proc/sys/vm (max_map_count, mmap_min_addr), else dflt. */
@@ -343,8 +342,7 @@ static unsigned long long mmap_growth(pid_t pid, const unsigned long long a[6], 
 	/* only a fixed address may overlap what is mapped (a hint never does) */
 	if (!fixed)
 		return len;
-	if (!maps_budget(pid) || !read_maps(pid, addr, addr + len, 0, m) ||
-	    ((flags & MAP_FIXED_NOREPLACE) && m->overlap))
+	if (!read_maps(pid, addr, addr + len, 0, m) || ((flags & MAP_FIXED_NOREPLACE) && m->overlap))
 		return 0; /* EEXIST */
 	return len - (flags & MAP_FIXED ? m->overlap : 0);
 }
@@ -359,7 +357,7 @@ static unsigned long long mremap_growth(pid_t pid, const unsigned long long a[6]
 	/* the old range's mapping, read at most a few times a second: a loop
 	 * of mremap() calls must not make the lab read a long maps file at
 	 * each (round 9: 1.5 MB a call kept the lab at a full core) */
-	if (!maps_budget(pid) || !read_maps(pid, 0, 0, addr, m) || !m->holder_anon || addr + old > m->holder_end)
+	if (!read_maps(pid, 0, 0, addr, m) || !m->holder_anon || addr + old > m->holder_end)
 		return 0;
 	return len - old;
 }
